@@ -1,0 +1,227 @@
+/**
+ * The whole data model, one interface per table (Kysely style).
+ *
+ * Portable representation rules (same code on SQLite and PostgreSQL):
+ * - timestamps: ISO-8601 UTC text from `toTimestamp()` (fixed width, sorts as text);
+ * - booleans: integer 0/1 (`Flag`);
+ * - JSON: text holding JSON (`JsonText`), parsed in repositories;
+ * - binary: `Buffer` (SQLite BLOB, PostgreSQL BYTEA);
+ * - secret values: `EncryptedText` from crypto/secret-box.ts, never plaintext.
+ * Every table with tenant data carries `team_id`; repositories never query without it
+ * (except the ingress lookup by webhook id, the worker claim and retention).
+ */
+export type Timestamp = string;
+export type Flag = 0 | 1;
+export type JsonText = string;
+export type EncryptedText = string;
+
+export interface TeamsTable {
+  id: string; // team_…
+  name: string; // unique
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string; // key_…
+  team_id: string;
+  name: string;
+  role: 'admin' | 'member';
+  key_hash: string; // sha256 hex of the key; unique
+  key_prefix: string; // first characters, for display only
+  created_by: string; // 'operator' or the key id that created it
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  team_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string; // sha256 of method, path and body
+  status_code: number | null; // null while the first request is still in flight
+  response_headers: JsonText | null;
+  response_body: EncryptedText | null; // encrypted: a replayed answer may hold a secret
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RunsTable {
+  id: string; // uuid
+  team_id: string;
+  title: string;
+  prompt: string;
+  state: string; // RunState
+  source: string; // RunSourceType
+  creator_type: 'user' | 'service_account';
+  creator_uid: string;
+  creator_display_name: string;
+  creator_email: string | null;
+  status_message: JsonText | null; // RunStatusMessage
+  session_id: string;
+  config: JsonText | null; // AmbientAgentConfig as requested
+  resolved_config: JsonText | null; // AmbientAgentConfig with defaults filled in
+  runner: string | null; // runner that executes/executed it
+  factory_id: string | null;
+  automation_id: string | null;
+  delivery_id: string | null;
+  usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens}
+  event_seq: number; // last event sequence number; incremented atomically per event
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+  claim_count: number; // claims so far (lease recovery gives one more)
+  cancel_requested_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+}
+
+/** Append-only per-run event log: feeds the SSE stream and the conversation. */
+export interface RunEventsTable {
+  run_id: string;
+  team_id: string;
+  seq: number; // = runs.event_seq after the increment; unique per run
+  kind: 'state' | 'content';
+  data: JsonText; // the SSE `data` payload
+  created_at: Timestamp;
+}
+
+export interface RunStepsTable {
+  id: string; // step_…
+  run_id: string;
+  team_id: string;
+  position: number; // 1 for the initial prompt, +1 per follow-up turn
+  description: string | null;
+  summary: string | null;
+  started_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface RunFollowupsTable {
+  id: string; // fup_…
+  run_id: string;
+  team_id: string;
+  message: string;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null; // when a runner took it from the inbox
+}
+
+export interface RunAttachmentsTable {
+  run_id: string;
+  team_id: string;
+  file_name: string;
+  mime_type: string;
+  size: number;
+  data: Buffer;
+  created_at: Timestamp;
+}
+
+export interface FactoriesTable {
+  id: string; // fac_…
+  team_id: string;
+  name: string;
+  definition_source: 'api' | 'files';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TeamSecretsTable {
+  team_id: string;
+  name: string;
+  value: EncryptedText;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhooksTable {
+  id: string; // wh_…
+  team_id: string;
+  factory_id: string;
+  name: string;
+  auth_mode: 'token' | 'url_token' | 'signature';
+  signature_scheme: string | null;
+  secret_name: string;
+  /** The credential this webhook verifies with: a snapshot of the team secret taken when it last applied. Null = not yet supplied (second-step provider secret). */
+  secret: EncryptedText | null;
+  delivery_id_header: string | null;
+  enabled: Flag;
+  definition_file: string | null; // webhooks/<name>.yaml when defined as a file
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string; // dlv_…
+  team_id: string;
+  factory_id: string;
+  webhook_id: string;
+  label: 'Accepted' | 'Duplicate' | 'Rejected (auth)' | 'Rejected (invalid JSON)' | 'Rejected (too large)';
+  size: number;
+  received_at: Timestamp;
+  identity: string | null;
+  identity_source: 'delivery_id_header' | 'provider_header' | 'service_header' | 'body_hash' | null;
+  /** Dedup guard: set only on Accepted rows; unique per (webhook_id, accepted_identity). */
+  accepted_identity: string | null;
+  duplicate_of: string | null;
+  payload: Buffer | null; // raw body bytes, Accepted only
+}
+
+export interface RateLimitCountersTable {
+  key: string; // e.g. deliveries:<webhook id>, auth-failures:<webhook id>:<sender address>
+  window_start: number; // epoch seconds of the window
+  count: number;
+}
+
+export interface AutomationsTable {
+  id: string; // aut_…
+  team_id: string;
+  factory_id: string;
+  name: string;
+  prompt: string;
+  config: JsonText | null;
+  enabled: Flag;
+  triggers: JsonText; // Trigger[]
+  definition_file: string | null; // automations/<name>.md when defined as a file
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Which webhooks each automation selects: the index the ingress uses to find candidates. */
+export interface AutomationWebhooksTable {
+  automation_id: string;
+  webhook_id: string;
+  team_id: string;
+}
+
+export interface EnvironmentsTable {
+  id: string; // env_…
+  team_id: string;
+  name: string;
+  description: string | null;
+  setup_commands: JsonText; // string[]
+  env_vars: EncryptedText | null; // encrypted JSON {NAME: value}
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  teams: TeamsTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  runs: RunsTable;
+  run_events: RunEventsTable;
+  run_steps: RunStepsTable;
+  run_followups: RunFollowupsTable;
+  run_attachments: RunAttachmentsTable;
+  factories: FactoriesTable;
+  team_secrets: TeamSecretsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  rate_limit_counters: RateLimitCountersTable;
+  automations: AutomationsTable;
+  automation_webhooks: AutomationWebhooksTable;
+  environments: EnvironmentsTable;
+}

@@ -1,0 +1,150 @@
+/**
+ * Every setting the server reads, parsed and typed in one place (names and defaults:
+ * shared/wire-decisions.md §Operating the server). Nothing else reads process.env.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repositoryRoot = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
+
+export type RunnerName = 'echo' | 'command' | 'model';
+
+export interface Settings {
+  port: number;
+  host: string;
+  /** Separate ingress listener; undefined = the ingress shares the REST listener. */
+  ingressPort: number | undefined;
+  /** Host root clients reach the API at (no /api/v1, no trailing slash). */
+  publicBaseUrl: string;
+  /** Host root webhook senders reach the ingress at. */
+  publicIngressUrl: string;
+  databaseUrl: string;
+  /** Directory for the SQLite file, the generated secrets key and run working directories. */
+  dataDir: string;
+  /** base64 of 32 bytes; undefined = SQLite key file in dataDir (PostgreSQL requires it). */
+  secretsKey: string | undefined;
+  bootstrapAdminKey: string | undefined;
+  runner: RunnerName;
+  agentCommand: string | undefined;
+  modelBaseUrl: string | undefined;
+  modelApiKey: string | undefined;
+  defaultModelId: string | undefined;
+  skillsDir: string | undefined;
+  echoDelayMs: number;
+  workerConcurrency: number;
+  logLevel: string;
+  /** Time windows: each is a setting whose default is the seed's value. */
+  windows: {
+    idempotencySeconds: number;
+    leaseSeconds: number;
+    heartbeatSeconds: number;
+    sweepIntervalSeconds: number;
+    rateLimitWindowSeconds: number;
+    signatureToleranceSeconds: number;
+    deliveryRetentionDays: number;
+    retentionIntervalSeconds: number;
+  };
+  limits: {
+    deliveriesPerWindow: number;
+    authFailuresPerWindow: number;
+    deliveryRetentionMinimum: number;
+    maxDeliveryBytes: number;
+    webhooksPerFactory: number;
+  };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export class SettingsError extends Error {}
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new SettingsError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** Resolves `sqlite:<relative path>` against the repository root; leaves other URLs alone. */
+function normalizeDatabaseUrl(url: string): string {
+  if (!url.startsWith('sqlite:') || url === 'sqlite::memory:') return url;
+  const file = url.slice('sqlite:'.length);
+  return `sqlite:${path.resolve(repositoryRoot, file)}`;
+}
+
+export function loadSettings(env: Env = process.env): Settings {
+  const port = integer(env, 'PORT', 8080);
+  const ingressPort = env.INGRESS_PORT ? integer(env, 'INGRESS_PORT', 0) : undefined;
+  const publicBaseUrl = trimSlash(optional(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}`);
+  const publicIngressUrl = trimSlash(
+    optional(env, 'PUBLIC_INGRESS_URL') ??
+      (ingressPort !== undefined && !env.PUBLIC_BASE_URL ? `http://localhost:${ingressPort}` : publicBaseUrl),
+  );
+  const databaseUrl = normalizeDatabaseUrl(optional(env, 'DATABASE_URL') ?? 'sqlite:./data/agent-runs.sqlite');
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+    throw new SettingsError('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
+  }
+  const dataDir = path.resolve(repositoryRoot, optional(env, 'DATA_DIR') ?? 'data');
+
+  const agentCommand = optional(env, 'AGENT_COMMAND');
+  const modelBaseUrl = optional(env, 'MODEL_BASE_URL');
+  const runnerSetting = optional(env, 'RUNNER');
+  if (runnerSetting && !['echo', 'command', 'model'].includes(runnerSetting)) {
+    throw new SettingsError(`RUNNER must be echo, command or model, got "${runnerSetting}"`);
+  }
+  const runner = (runnerSetting as RunnerName | undefined) ?? (modelBaseUrl ? 'model' : agentCommand ? 'command' : 'echo');
+  if (runner === 'command' && !agentCommand) throw new SettingsError('RUNNER=command needs AGENT_COMMAND');
+  if (runner === 'model' && !modelBaseUrl) throw new SettingsError('RUNNER=model needs MODEL_BASE_URL');
+
+  const secretsKey = optional(env, 'SECRETS_KEY');
+  if (!databaseUrl.startsWith('sqlite:') && !secretsKey) {
+    throw new SettingsError('SECRETS_KEY is required with PostgreSQL (base64 of 32 bytes)');
+  }
+
+  return {
+    port,
+    host: optional(env, 'HOST') ?? '127.0.0.1',
+    ingressPort,
+    publicBaseUrl,
+    publicIngressUrl,
+    databaseUrl,
+    dataDir,
+    secretsKey,
+    bootstrapAdminKey: optional(env, 'BOOTSTRAP_ADMIN_KEY'),
+    runner,
+    agentCommand,
+    modelBaseUrl,
+    modelApiKey: optional(env, 'MODEL_API_KEY'),
+    defaultModelId: optional(env, 'DEFAULT_MODEL_ID'),
+    skillsDir: optional(env, 'SKILLS_DIR') ? path.resolve(repositoryRoot, env.SKILLS_DIR as string) : undefined,
+    echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 0),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    windows: {
+      idempotencySeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1),
+      leaseSeconds: integer(env, 'RUN_LEASE_SECONDS', 30, 1),
+      heartbeatSeconds: integer(env, 'RUN_HEARTBEAT_SECONDS', 10, 1),
+      sweepIntervalSeconds: integer(env, 'RUN_SWEEP_INTERVAL_SECONDS', 5, 1),
+      rateLimitWindowSeconds: integer(env, 'INGRESS_RATE_WINDOW_SECONDS', 60, 1),
+      signatureToleranceSeconds: integer(env, 'SIGNATURE_TOLERANCE_SECONDS', 300, 1),
+      deliveryRetentionDays: integer(env, 'DELIVERY_RETENTION_DAYS', 7, 1),
+      retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1),
+    },
+    limits: {
+      deliveriesPerWindow: integer(env, 'INGRESS_DELIVERIES_PER_MINUTE', 60, 1),
+      authFailuresPerWindow: integer(env, 'INGRESS_AUTH_FAILURES_PER_MINUTE', 10, 1),
+      deliveryRetentionMinimum: integer(env, 'DELIVERY_RETENTION_MINIMUM', 50, 1),
+      maxDeliveryBytes: integer(env, 'INGRESS_MAX_BODY_BYTES', 262_144, 1),
+      webhooksPerFactory: integer(env, 'WEBHOOKS_PER_FACTORY', 20, 1),
+    },
+  };
+}

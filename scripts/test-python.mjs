@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Runs the Python SDK's pytest suite in its virtualenv, with a Prism mock (AGENT_RUNS_MOCK_URL) and a
+// real server (AGENT_RUNS_E2E_BASE_URL, AGENT_RUNS_E2E_API_KEY) started on loopback for it.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ensurePythonEnv, pythonPackageDir } from './python-env.mjs';
+import { startMock, startServer } from './lib/services.mjs';
+
+const python = ensurePythonEnv();
+const mock = await startMock();
+const server = await startServer();
+let status = 1;
+try {
+  const result = spawnSync(python, ['-m', 'pytest', '-q', ...process.argv.slice(2)], {
+    cwd: pythonPackageDir,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      AGENT_RUNS_MOCK_URL: mock.url,
+      AGENT_RUNS_E2E_BASE_URL: server.apiUrl,
+      AGENT_RUNS_E2E_INGRESS_URL: server.baseUrl,
+      AGENT_RUNS_E2E_API_KEY: server.adminKey,
+    },
+  });
+  status = result.status ?? 1;
+} finally {
+  await Promise.all([mock.stop(), server.stop()]);
+}
+process.exit(status);
