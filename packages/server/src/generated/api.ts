@@ -1,0 +1,3961 @@
+/**
+ * Generated from openapi/v1.yaml by `pnpm generate` (openapi-typescript). Do not edit by hand.
+ */
+
+export type paths = {
+    "/agent/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List runs
+         * @description Lists the team's runs, sorted by `sort_by` (default `updated_at`) in `sort_order` (default
+         *     `desc`), filtered by every filter given (filters combine with AND; repeated `state` values
+         *     combine with OR). Time bounds are RFC 3339 and exclusive.
+         */
+        get: operations["listRuns"];
+        put?: never;
+        /**
+         * Create a run
+         * @description Starts a cloud agent run for `prompt` with an optional title, configuration and up to five
+         *     attachments. The run is created in state `QUEUED` with source `API`; the answer is **200**
+         *     (as in the Oz API) with `run_id`, `task_id` (equal to `run_id`) and the initial `state`.
+         *
+         *     Unknown body fields are accepted and ignored, for wire compatibility with Oz clients, with one
+         *     exception: `agent_identity_uid` is rejected with `400 invalid_request` whose detail says to
+         *     dispatch factory work with `POST /factories/{factoryUid}/runs` instead.
+         *
+         *     When `title` is omitted the title is the first line of the prompt, cut to 80 characters. Any
+         *     role may create runs.
+         *
+         *     * `400 invalid_request`: `prompt` missing or empty, `config.environment_id` names no environment
+         *       of the team, `config.skill_spec` names no skill, more than five attachments, or an attachment's
+         *       `data` is not valid base64.
+         *     * `413 payload_too_large`: the body exceeds the REST body limit (a setting, default 10 MB).
+         *     * `409 conflict`: only for `Idempotency-Key` reuse (see Idempotency).
+         */
+        post: operations["createRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a run (deprecated alias)
+         * @deprecated
+         * @description Deprecated alias of `POST /agent/runs`, kept because the Oz API keeps it and existing clients
+         *     still call it. Same body, same answers, same behaviour; new clients should use
+         *     `POST /agent/runs`.
+         */
+        post: operations["createRunLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a run
+         * @description Full details of one run: prompt, state, status message, source and creator metadata, session
+         *     link, resolved configuration, attachments, usage and the skills it may load.
+         */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/followups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a follow-up message
+         * @description Sends a message that steers or continues the run. What happens depends on the run's state:
+         *
+         *     | state | effect | `state` in the answer |
+         *     |---|---|---|
+         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the message is queued and delivered to the agent at its next turn (a `BLOCKED` run resumes) | unchanged |
+         *     | `SUCCEEDED`, `FAILED`, `ERROR` | the run is re-queued and continues the same conversation as a new step | `QUEUED` |
+         *     | `CANCELLED` | refused: `409 conflict` with `x-should-retry: false` | — |
+         *
+         *     The answer is **200** with `{run_id, task_id, state}`.
+         */
+        post: operations["createRunFollowup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description Cancels a run. No body. The answer is **200** whose body is the run ID as a **bare JSON string**
+         *     (for example `"3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c"`), as in the Oz API.
+         *
+         *     | state | effect |
+         *     |---|---|
+         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
+         *     | `CANCELLED` | nothing changes; answered `200` again (idempotent) |
+         *     | `SUCCEEDED`, `FAILED`, `ERROR` | `409 conflict` with `x-should-retry: false`: a finished run cannot be cancelled |
+         */
+        post: operations["cancelRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/conversation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a run's conversation
+         * @description The run's conversation in the Oz `ConversationResponse` shape. There is one step per turn: the
+         *     initial prompt starts step 1 and each follow-up starts a new step; messages within a step are in
+         *     order. `conversation_id` is `conv_` plus the suffix of the run ID. A run that has not started has
+         *     no steps.
+         *
+         *     A skill load appears as an `action` block with `category: skill`, `name: read_skill` and input
+         *     `{name, bundled_skill_id?, skill_path?}`. `bundled_skill_id`, when present, identifies a
+         *     service-provided bundled skill. `skill_path` is the path used to resolve the skill; it does not
+         *     prove ownership (file-based skills and path-referenced bundled skills can both use it).
+         */
+        get: operations["getRunConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/attachments/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+                /**
+                 * @description The attachment's `file_name`, for example `event-payload.json` (the delivery body attached to a
+                 *     run started by a webhook delivery).
+                 * @example event-payload.json
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a run attachment
+         * @description Downloads one attachment of a run: a file sent with `attachments` at creation, or
+         *     `event-payload.json`, the full JSON body of the webhook delivery that started the run. The
+         *     response `Content-Type` is the attachment's `mime_type` (`application/json` for
+         *     `event-payload.json`, `application/octet-stream` when unknown) and `Content-Disposition` names the
+         *     file. The bytes are returned exactly as stored.
+         */
+        get: operations["getRunAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Stream a run's events
+         * @description A Server-Sent Events stream (`text/event-stream`) of the run's changes.
+         *
+         *     * `event: state`: data `{run_id, state, updated_at, status_message?}` (schema `RunStateEvent`),
+         *       sent for every state change. The first event of a new stream is the current state.
+         *     * `event: content`: data `{run_id, step_id, message_id, role, timestamp, block}` (schema
+         *       `RunContentEvent`), one per content block added to the conversation.
+         *     * Every event has an integer `id:` that increases per run. Reconnect with header
+         *       `Last-Event-ID: n` to resume after event `n` (events are kept for the run's lifetime).
+         *     * A `: keepalive` comment line is sent every 15 seconds.
+         *     * The server closes the stream after the event that reports a terminal state (`SUCCEEDED`,
+         *       `FAILED`, `ERROR`, `CANCELLED`). Opening the stream of a run that is already terminal sends its
+         *       state (and, with `Last-Event-ID`, the events after it) and closes.
+         */
+        get: operations["streamRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bundled skills
+         * @description The catalogue of stable bundled skill IDs. The catalogue groups usage; it is not an availability
+         *     manifest: `available` says whether this deployment currently offers the skill, but what a given
+         *     run may load is its `available_skills`, and what it loaded shows as `read_skill` actions in its
+         *     conversation. The bundled set varies by release, enabled features, required files and connected
+         *     integrations (which can add IDs not listed). Not paginated.
+         */
+        get: operations["listSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List environments
+         * @description Lists the team's environments, newest first.
+         */
+        get: operations["listEnvironments"];
+        put?: never;
+        /**
+         * Create an environment
+         * @description Creates a cloud environment (admin only). Environment names are unique within the team (`409`
+         *     otherwise). `env_vars` values are write-only: answers list only their names.
+         */
+        post: operations["createEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/environments/{environmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Environment ID (`env_…`).
+                 * @example env_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                environmentId: components["parameters"]["EnvironmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an environment
+         * @description One environment of the team. Variable values are never returned.
+         */
+        get: operations["getEnvironment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an environment
+         * @description Deletes the environment (admin only). Existing runs keep their resolved configuration. Afterwards,
+         *     a run request that names it answers `422`, and a run started by an automation that still names it
+         *     ends in state `ERROR` with a `status_message` saying so.
+         */
+        delete: operations["deleteEnvironment"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an environment
+         * @description Changes the given fields (admin only). `setup_commands` and `env_vars`, when given, replace the
+         *     whole list or map; omitted fields keep their value. Runs already created keep the configuration
+         *     they resolved.
+         */
+        patch: operations["updateEnvironment"];
+        trace?: never;
+    };
+    "/factories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List factories
+         * @description Lists the team's factories, newest first.
+         */
+        get: operations["listFactories"];
+        put?: never;
+        /**
+         * Create a factory
+         * @description Creates a factory (admin only). `definition_source` (default `api`) is fixed at creation: an
+         *     `api` factory is changed through this REST API; a `files` factory only by
+         *     `POST /factories/{factoryUid}/definitions/apply`. Factory names are unique within the team.
+         */
+        post: operations["createFactory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a factory
+         * @description One factory of the team.
+         */
+        get: operations["getFactory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispatch a factory run
+         * @description Dispatches work to a factory: starts a run that belongs to the factory (`factory_uid` set,
+         *     source `API`). This replaces Oz's `agent_identity_uid` on `POST /agent/runs`. Members may
+         *     dispatch. Once dispatched, follow-ups, cancellation, events and status work as for any run.
+         *     Answers **200** with `{run_id, task_id, state}`, exactly as `POST /agent/runs` (a run is created,
+         *     not a factory resource).
+         */
+        post: operations["dispatchFactoryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/definitions/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply definition files
+         * @description Applies the complete set of definition files of a `files` factory (admin only; an `api` factory
+         *     answers `409 conflict`). The files given are the whole desired state: webhooks and automations
+         *     created by earlier applies whose files are absent are deleted (listed in `deleted`). Items keep
+         *     their UID across applies (matched by file path). The apply is atomic: if any file is invalid,
+         *     nothing changes and the answer is `422 validation_failed` with one `file_errors` item per
+         *     problem.
+         *
+         *     **`webhooks/<name>.yaml`** (YAML mapping): `authMode` (`token`, `url_token` or `signature`,
+         *     default `token`), `signatureScheme` (required for `signature`; see `SignatureScheme`),
+         *     `secretName` (required; must name an existing team secret, whose value must be URL-safe —
+         *     `[A-Za-z0-9_-]` only — for `url_token`), `deliveryIdHeader` (optional), `enabled` (default
+         *     `true`), `name` (display name; default `<name>`). Other keys are errors. The webhook takes the
+         *     secret's value when the file applies; a later change of the team secret takes effect at the next
+         *     apply or when the webhook's Enabled is toggled off and on.
+         *
+         *     **`automations/<name>.md`**: YAML front matter between `---` lines with `name` (default
+         *     `<name>`), `enabled` (default `true`), optional `config` (AmbientAgentConfig) and `triggers` (list
+         *     of `{provider: webhook, event: received, filter: {webhook_ids: [webhook UIDs, not file names],
+         *     payload?}}`); the Markdown body is the prompt.
+         */
+        post: operations["applyFactoryDefinitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/test-filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a draft trigger
+         * @description Test filter for an automation that is not saved yet: evaluates `trigger` against a stored
+         *     delivery of this factory and reports `Would trigger` or `Would not trigger` with the outcome of
+         *     the webhook check (is the delivery's webhook among `webhook_ids`) and the payload check (does
+         *     the stored payload match `filter.payload`; `path` names the first filter key that did not
+         *     match). Nothing is started. Only `Accepted` deliveries keep a payload: testing against another
+         *     delivery answers `409 conflict`. An invalid filter answers `422` with its JSON path.
+         */
+        post: operations["testDraftFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Lists the factory's webhooks, newest first. Secrets are never included.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Creates a webhook in an `api` factory (admin only; a `files` factory answers `409 conflict`).
+         *     Webhook names are unique within the factory. A factory holds at most 20 webhooks: the 21st
+         *     answers `409 limit_exceeded`.
+         *
+         *     The credential:
+         *     * If `secret_name` names an **existing team secret**, the webhook uses its value and the answer's
+         *       `secret` is `null` (the value is not shown).
+         *     * Otherwise the service generates the secret (`token`, `url_token`, and `signature` with
+         *       `standard-webhooks` when `provider_secret` is blank) or takes `provider_secret` (`signature`),
+         *       stores it as a team secret named `secret_name` and answers it **once** in `secret`. When
+         *       `secret_name` is omitted the suggested name is used: `WEBHOOK_<NAME>_SECRET`, where `<NAME>`
+         *       is the webhook name uppercased with every run of characters other than `A–Z` and `0–9`
+         *       replaced by `_` (for example `GitHub issues` → `WEBHOOK_GITHUB_ISSUES_SECRET`); if a team
+         *       secret with the suggested name already exists the answer is `409 conflict` (pass `secret_name`
+         *       explicitly).
+         *     * For a `signature` webhook whose provider issues its secret only after seeing the URL, leave
+         *       `provider_secret` blank (schemes other than `standard-webhooks`): `secret` is `null`,
+         *       `secret_configured` is `false` and deliveries are rejected with `401` until the secret is set
+         *       with `POST …/rotate-secret` `{provider_secret}`.
+         *
+         *     For `url_token` webhooks, `ingress_url` in this answer embeds the real token (it is the
+         *     credential); everywhere else it renders the token as `{token}`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/webhooks/{webhookUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description One webhook. The secret is never included; for `url_token` webhooks `ingress_url` renders the
+         *     token as `{token}`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes the webhook (admin only; on a `files` factory remove its file and apply instead → `409`
+         *     here). Senders get `404` from then on. Automations that select it stay visible (its
+         *     `selected_webhooks` state becomes `deleted`) but it no longer fires them. Its team secret is kept.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook
+         * @description Changes `name`, `enabled` or `delivery_id_header` (admin only). Omitted fields keep their value;
+         *     `delivery_id_header: null` clears it.
+         *
+         *     * Disabling makes senders get `404`; automations and the delivery log are untouched. Enabling
+         *       resumes deliveries, and re-applies the webhook's definition: it takes the current value of its
+         *       team secret (`secret_name`), which is how a changed secret reaches a webhook without rotation.
+         *     * On a `files` factory only `enabled` may change; renaming or changing `delivery_id_header`
+         *       answers `409 conflict` (change the files and apply them again).
+         *     * A name already used by another webhook of the factory answers `409 conflict`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/factories/{factoryUid}/webhooks/{webhookUid}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Replaces the webhook's secret (admin only) and answers the new one **once** in `secret`.
+         *
+         *     * Empty body (or `{}`): the service generates a new secret (for `signature` webhooks only with
+         *       the `standard-webhooks` scheme; other schemes need `provider_secret`, else `422`).
+         *     * `{provider_secret}` (`signature` webhooks only, else `422`): sets the provider's new signing
+         *       secret. This is also the second step for a provider that issues its secret only after it was
+         *       given the URL.
+         *
+         *     The new value is written to the team secret `secret_name`. **The old secret stops working
+         *     immediately; there is no overlap.** For zero downtime, create a second webhook, move the sender
+         *     to it, then delete the first.
+         *
+         *     On a `files` factory rotation answers `409 conflict`: give the team secret a new value
+         *     (`PUT /secrets/{name}`) and re-apply the definitions (or toggle the webhook's Enabled off and on).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/webhooks/{webhookUid}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List recent deliveries
+         * @description The webhook's delivery log, newest first (Recent deliveries). At least the 50 most recent
+         *     deliveries and 7 days of history are kept. Entries in lists never include `payload`; get one
+         *     delivery to see it. Deliveries answered `404` (webhook unknown or disabled), `405` or `429` are
+         *     not logged.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/webhooks/{webhookUid}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+                /**
+                 * @description Delivery ID (`dlv_…`).
+                 * @example dlv_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a delivery
+         * @description One delivery log entry. For an `Accepted` delivery it includes the stored `payload` (the parsed
+         *     JSON body); rejected and duplicate entries record metadata only. Entries past retention answer
+         *     `404`.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/webhooks/{webhookUid}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+                /**
+                 * @description Delivery ID (`dlv_…`).
+                 * @example dlv_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Re-evaluates an `Accepted` delivery against the factory's automations as they are now and starts
+         *     a run for each match (admin only). No new log entry is written and the delivery's identity is not
+         *     checked again. Answers the runs it started (possibly none). Any other label answers
+         *     `409 conflict` (nothing stored to replay).
+         */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List automations
+         * @description Lists the factory's automations, newest first.
+         */
+        get: operations["listAutomations"];
+        put?: never;
+        /**
+         * Create an automation
+         * @description Creates an automation in an `api` factory (admin only; a `files` factory answers `409`).
+         *     Automation names are unique within the factory. `webhook_ids` are webhook UIDs (not names);
+         *     UIDs that name no webhook of the factory are accepted and shown with state `unknown` in
+         *     `selected_webhooks`. An invalid payload filter answers `422 validation_failed` with the JSON path
+         *     of the offending value (see `PayloadFilter`).
+         */
+        post: operations["createAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/factories/{factoryUid}/automations/{automationUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Automation UID (`aut_…`).
+                 * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                automationUid: components["parameters"]["AutomationUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an automation
+         * @description One automation, with the state of each webhook it selects.
+         */
+        get: operations["getAutomation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an automation
+         * @description Deletes the automation (admin only; on a `files` factory remove its file and apply instead →
+         *     `409` here). Runs it already started are not affected.
+         */
+        delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an automation
+         * @description Changes the given fields (admin only); `triggers`, when given, replaces the whole list. On a
+         *     `files` factory only `enabled` may change (`409` otherwise). An invalid payload filter answers
+         *     `422` with its JSON path.
+         */
+        patch: operations["updateAutomation"];
+        trace?: never;
+    };
+    "/factories/{factoryUid}/automations/{automationUid}/test-filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Automation UID (`aut_…`).
+                 * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                automationUid: components["parameters"]["AutomationUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a saved automation's filter
+         * @description Test filter: evaluates the saved automation's triggers against a stored delivery of this factory
+         *     and reports `Would trigger` or `Would not trigger`, with the outcome of the webhook check and the
+         *     payload check. Nothing is started. With several triggers the result is `Would trigger` if any
+         *     trigger matches; the checks reported are those of the first matching trigger, else of the first
+         *     trigger whose webhook check passed, else of the first trigger. Only `Accepted` deliveries keep a
+         *     payload: testing another answers `409 conflict`. A disabled automation is tested as if enabled.
+         */
+        post: operations["testAutomationFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List team secrets
+         * @description Lists the names of the team's secrets, sorted by name. Values are never returned. Admin only.
+         */
+        get: operations["listSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Secret name.
+                 * @example GITHUB_WEBHOOK_SECRET
+                 */
+                name: components["schemas"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a team secret
+         * @description Creates the secret or replaces its value (admin only); answers **200** with the name and
+         *     timestamps, never the value. Values are encrypted at rest. Webhooks that use the secret keep the
+         *     value they took until their definition next applies (definition apply, or toggling the webhook's
+         *     Enabled off and on). A value used by a `url_token` webhook must be URL-safe (`[A-Za-z0-9_-]`,
+         *     else `422`).
+         */
+        put: operations["putSecret"];
+        post?: never;
+        /**
+         * Delete a team secret
+         * @description Deletes the secret (admin only). A secret that a webhook names in `secret_name` cannot be deleted:
+         *     `409 conflict` naming the webhooks.
+         */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Lists the team's API keys, newest first, without their values. Admin only.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates an API key for the caller's team (admin only). The key value `api_key` is in this answer
+         *     only; it is stored hashed and cannot be shown again.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description API key ID (`key_…`).
+                 * @example key_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an API key
+         * @description Deletes (revokes) the key at once (admin only); requests with it get `401` from then on. An admin
+         *     may delete the key it is calling with.
+         */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/w/{webhookUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event (token or signature mode)
+         * @description The URL external senders POST events to: `{ingress_url}/webhooks/w/<webhook_uid>`, for webhooks
+         *     in `token` and `signature` mode (`url_token` webhooks use the path with the token segment; a
+         *     `url_token` webhook addressed here fails authentication). The body is any valid JSON (object,
+         *     array or scalar) of at most 256 KB (262,144 bytes); `Content-Type` is not enforced. Only `POST`
+         *     is accepted: any other method answers `405` with `Allow: POST`.
+         *
+         *     **Credentials by mode**
+         *     * `token`: header `Authorization: Bearer <webhook secret>`.
+         *     * `url_token`: the secret is the last path segment (see `receiveWebhookDeliveryWithToken`).
+         *     * `signature`: the provider's own signature headers, verified with the provider's signing secret
+         *       (see `SignatureScheme`): `standard-webhooks` (`webhook-id`, `webhook-timestamp`,
+         *       `webhook-signature`; the Svix `svix-*` equivalents are accepted), `stripe`
+         *       (`Stripe-Signature`), `slack` (`X-Slack-Signature`, `X-Slack-Request-Timestamp`), `github`
+         *       (`X-Hub-Signature-256`), `shopify` (`X-Shopify-Hmac-Sha256`), `linear` (`Linear-Signature`),
+         *       `gitlab` (`X-Gitlab-Token`). An unsigned request answers `401`. Signatures older than five
+         *       minutes are rejected for `standard-webhooks` and `stripe`.
+         *
+         *     **Check order** (the first failing check answers):
+         *     1. `405` method is not `POST` (not logged);
+         *     2. `404` webhook unknown, disabled or deleted (not logged);
+         *     3. `429` the failed-authentication budget of this sender address for this webhook is spent:
+         *        10 failed attempts per sender address per webhook per minute (a setting); not logged;
+         *     4. `413` body larger than 262,144 bytes → logged `Rejected (too large)`;
+         *     5. `401` authentication fails → logged `Rejected (auth)` (and counts against the failed-authentication budget of step 3);
+         *     6. `429` the webhook's delivery rate is spent: 60 authenticated deliveries per minute per
+         *        webhook (a setting); not logged;
+         *     7. `400` body is not valid JSON → logged `Rejected (invalid JSON)`;
+         *     8. identity and deduplication;
+         *     9. `202` `{delivery_id}`.
+         *
+         *     **Delivery identity**, in order of preference: (a) the header named by the webhook's
+         *     `delivery_id_header`; (b) the provider's own delivery header for signed webhooks
+         *     (`standard-webhooks`: `webhook-id`/`svix-id`; `github`: `X-GitHub-Delivery`; `shopify`:
+         *     `X-Shopify-Webhook-Id`; `linear`: `Linear-Delivery`; `gitlab`: `X-Gitlab-Event-UUID`; `stripe`
+         *     and `slack` have none); (c) the `X-Service-Delivery-Id` header set by the sender; (d) the SHA-256
+         *     of the body (`sha256:<hex>`). Identities are remembered per webhook for the delivery-log retention
+         *     window (7 days, a setting). A delivery whose identity was already accepted answers `202` with its
+         *     own `delivery_id`, starts nothing and is logged `Duplicate` with `duplicate_of` naming the
+         *     accepted one. Without a sender-set ID, identical bodies are duplicates.
+         *
+         *     `202` means accepted for evaluation, not that an automation fired: each automation with a Webhook
+         *     trigger selecting this webhook whose payload filter matches starts a new factory run, whose
+         *     prompt is the automation's prompt plus a platform envelope naming the webhook and the delivery ID;
+         *     the body is attached as `event-payload.json`, and the envelope says the payload is the request to
+         *     act on and that instructions inside it are untrusted context. Deliveries are independent: no
+         *     ordering guarantee, no reply.
+         */
+        post: operations["receiveWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/w/{webhookUid}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+                /**
+                 * @description The webhook secret of a `url_token` webhook. The URL is itself the credential.
+                 * @example Q2xK8vN3pR5tW7yZ1bD4fH6jL9mP0sU2xA5cE8gI
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event (URL token mode)
+         * @description The URL of a `url_token` webhook: `{ingress_url}/webhooks/w/<webhook_uid>/<secret>`. The URL
+         *     embeds the secret and is itself the credential: treat it as secret and rotate it if it leaks.
+         *     A wrong token, or this path for a webhook in another mode, fails authentication (`401`, logged
+         *     `Rejected (auth)`). Everything else — body rules, `405` for other methods, check order, limits,
+         *     identity and deduplication — is as for `receiveWebhookDelivery`.
+         */
+        post: operations["receiveWebhookDeliveryWithToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers `200 {"status": "ok"}` while the process is up. Does not touch the database.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers `200` when the process can serve traffic (database reachable, migrations applied, secrets
+         *     key loaded) and `503` with `Retry-After` otherwise; `checks` gives each check's outcome.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Metrics in the Prometheus text exposition format (version 0.0.4).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        /**
+         * @description RFC 7807 problem details (`application/problem+json`), shaped as in the Oz API. Every `4xx` and
+         *     `5xx` answer uses it. See the Errors section of the introduction for the codes.
+         */
+        Error: {
+            /**
+             * Format: uri
+             * @description `https://agent-runs.dev/errors/<code>`; the code is the last path segment.
+             * @example https://agent-runs.dev/errors/resource_not_found
+             */
+            type: string;
+            /** @description Short summary of the error code. */
+            title: string;
+            /** @description The HTTP status. */
+            status: number;
+            /** @description Explanation of this occurrence. */
+            detail: string;
+            /** @description The request path. */
+            instance: string;
+            /** @description `title` and `detail` in one human-readable string. */
+            error: string;
+            /** @description Whether repeating the same request may succeed. */
+            retryable: boolean;
+            /** @description Equals the response's `x-request-id` header. */
+            trace_id: string;
+            /** @description For `400` and `422`, one item per offending value. */
+            errors?: components["schemas"]["ErrorDetail"][];
+            /** @description For definition apply, one item per problem in a file. */
+            file_errors?: components["schemas"]["FileError"][];
+        };
+        ErrorDetail: {
+            /** @description JSON path of the offending value from the request body root `$` (query and path parameters use `query.<name>` and `path.<name>`). */
+            path: string;
+            message: string;
+        };
+        FileError: {
+            /** @description Path of the definition file, as given. */
+            file: string;
+            message: string;
+        };
+        /**
+         * @description State of a run.
+         *
+         *     | state | meaning |
+         *     |---|---|
+         *     | `QUEUED` | created, waiting to be picked up |
+         *     | `PENDING` | being prepared (environment, attachments) |
+         *     | `CLAIMED` | claimed by a worker, about to start |
+         *     | `INPROGRESS` | executing |
+         *     | `BLOCKED` | waiting for input (a follow-up resumes it) |
+         *     | `SUCCEEDED` | finished successfully (terminal) |
+         *     | `FAILED` | the agent failed (terminal) |
+         *     | `ERROR` | the platform failed (terminal) |
+         *     | `CANCELLED` | cancelled through `cancelRun` (terminal) |
+         *
+         *     A follow-up re-queues a `SUCCEEDED`, `FAILED` or `ERROR` run.
+         * @enum {string}
+         */
+        RunState: "QUEUED" | "PENDING" | "CLAIMED" | "INPROGRESS" | "SUCCEEDED" | "FAILED" | "BLOCKED" | "ERROR" | "CANCELLED";
+        /**
+         * @description Where a run came from. This service emits `API` (REST, including factory dispatch) and `WEBHOOK`
+         *     (started by a webhook delivery through an automation); the other values exist in the Oz API.
+         * @enum {string}
+         */
+        RunSourceType: "API" | "CLI" | "WEB_APP" | "SCHEDULED_AGENT" | "WEBHOOK" | "SLACK" | "LINEAR" | "GITHUB_ACTION" | "CLOUD_MODE" | "INTERACTIVE";
+        /**
+         * @description Who created the run. Runs created with an API key: `{type: service_account, uid: <key_id>,
+         *     display_name: <key name or key_id>}`. Runs started by a webhook delivery: `{type:
+         *     service_account, uid: <automation uid>, display_name: <automation name>}`.
+         */
+        RunCreatorInfo: {
+            /** @enum {string} */
+            type: "user" | "service_account";
+            uid: string;
+            display_name: string;
+            /** Format: email */
+            email?: string;
+        };
+        /** @description Human-readable status of the run, for example why it failed. */
+        RunStatusMessage: {
+            message: string;
+            /** @description Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`, `model_error`. */
+            error_code?: string;
+            /** @description Whether a follow-up or a new run may succeed. */
+            retryable?: boolean;
+        };
+        /**
+         * @description One MCP server, exactly one of: a local process (`command`, optional `args` and `env`) or a remote
+         *     HTTP server (`url`, optional `headers`). Mixing the two forms is invalid.
+         */
+        MCPServerConfig: components["schemas"]["MCPStdioServerConfig"] | components["schemas"]["MCPHttpServerConfig"];
+        /** MCP server over stdio */
+        MCPStdioServerConfig: {
+            /** @description Executable to start. */
+            command: string;
+            /** @description Arguments. */
+            args?: string[];
+            /** @description Environment variables for the process. */
+            env?: {
+                [key: string]: string;
+            };
+        };
+        /** MCP server over HTTP */
+        MCPHttpServerConfig: {
+            /**
+             * Format: uri
+             * @description Endpoint of the MCP server.
+             */
+            url: string;
+            /** @description Headers sent with every request. */
+            headers?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description Agent configuration. On input every field is optional; a run's `agent_config` is the resolved
+         *     configuration (for a model run the three limits are always present). Unknown fields are accepted
+         *     and ignored (Oz compatibility).
+         */
+        AmbientAgentConfig: {
+            /**
+             * @description Label for grouping, filtering and traceability; set to the skill name when a run starts from a
+             *     skill. Filter runs with `GET /agent/runs?name=`.
+             */
+            name?: string;
+            /** @description The language model (default `DEFAULT_MODEL_ID`). */
+            model_id?: string;
+            /** @description Shapes the agent's behaviour. */
+            base_prompt?: string;
+            /** @description A `CloudEnvironment` of the team (`env_…`); unknown → `422`. */
+            environment_id?: string;
+            /** @description A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`. */
+            skill_spec?: string;
+            /** @description MCP servers to enable, by name. */
+            mcp_servers?: {
+                [key: string]: components["schemas"]["MCPServerConfig"];
+            };
+            /**
+             * @description Maximum model turns per step.
+             * @default 20
+             */
+            max_turns: number;
+            /**
+             * @description Timeout of one model call.
+             * @default 120
+             */
+            model_call_timeout_seconds: number;
+            /**
+             * @description Timeout of the whole run (per step).
+             * @default 1800
+             */
+            run_timeout_seconds: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A file sent with a new run. */
+        RunAttachmentInput: {
+            file_name: string;
+            /** @example text/plain */
+            mime_type: string;
+            /** @description The file's bytes, base64. */
+            data: string;
+        };
+        /** @description An attachment of a run; download it with `getRunAttachment`. */
+        RunAttachment: {
+            file_name: string;
+            mime_type: string;
+            /** @description Size in bytes. */
+            size: number;
+        };
+        /** @description Token usage of the run so far. */
+        RunUsage: {
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+        };
+        /**
+         * @description A new run. Unknown fields are accepted and ignored (Oz compatibility), except
+         *     `agent_identity_uid`, which is rejected with `400` pointing to `POST /factories/{factoryUid}/runs`.
+         */
+        RunAgentRequest: {
+            /** @description The prompt the agent executes. */
+            prompt: string;
+            /** @description Human-readable title; default the first line of the prompt, cut to 80 characters. */
+            title?: string;
+            config?: components["schemas"]["AmbientAgentConfig"];
+            attachments?: components["schemas"]["RunAttachmentInput"][];
+        } & {
+            [key: string]: unknown;
+        };
+        RunAgentResponse: {
+            /** @description The run's ID. */
+            run_id: string;
+            /** @description Equal to `run_id` (Oz compatibility). */
+            task_id: string;
+            state: components["schemas"]["RunState"];
+        };
+        /** @description A follow-up message. Unknown fields are accepted and ignored (Oz compatibility). */
+        RunFollowupRequest: {
+            /** @description The follow-up message. */
+            message: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A run. Optional properties are omitted when they have no value. */
+        RunItem: {
+            /** @description UUIDv4. */
+            run_id: string;
+            /** @description Equal to `run_id`. */
+            task_id: string;
+            title: string;
+            state: components["schemas"]["RunState"];
+            /** @description The original prompt (for webhook runs, the automation's prompt plus the platform envelope). */
+            prompt: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When the run first began executing.
+             */
+            started_at?: string;
+            source?: components["schemas"]["RunSourceType"];
+            creator?: components["schemas"]["RunCreatorInfo"];
+            status_message?: components["schemas"]["RunStatusMessage"];
+            session_id?: string;
+            /** Format: uri */
+            session_link?: string;
+            agent_config?: components["schemas"]["AmbientAgentConfig"];
+            conversation_id?: string;
+            /** @description The factory the run belongs to (dispatched or started by an automation). */
+            factory_uid?: string;
+            /** @description The automation that started the run. */
+            automation_id?: string;
+            /** @description The webhook delivery that started the run. */
+            delivery_id?: string;
+            attachments?: components["schemas"]["RunAttachment"][];
+            usage?: components["schemas"]["RunUsage"];
+            /** @description IDs or names of the skills this run may load. */
+            available_skills?: string[];
+        };
+        PageInfo: {
+            has_next_page: boolean;
+            /** @description Pass as `cursor` for the next page; `null` on the last page. */
+            next_cursor: string | null;
+        };
+        ListRunsResponse: {
+            runs: components["schemas"]["RunItem"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        ConversationResponse: {
+            /** @description `conv_` plus the suffix of the run ID. */
+            conversation_id: string;
+            steps: components["schemas"]["ConversationStep"][];
+        };
+        /** @description One turn of the conversation (the initial prompt, or a follow-up). */
+        ConversationStep: {
+            id: string;
+            description?: string;
+            summary?: string;
+            /** Format: date-time */
+            started_at?: string;
+            /** Format: date-time */
+            completed_at?: string;
+            messages: components["schemas"]["ConversationMessage"][];
+            /** @description Nested sub-steps. */
+            steps: components["schemas"]["ConversationStep"][];
+        };
+        /** @enum {string} */
+        MessageRole: "user" | "assistant" | "tool" | "system";
+        ConversationMessage: {
+            message_ids?: string[];
+            request_id?: string;
+            role: components["schemas"]["MessageRole"];
+            /** Format: date-time */
+            timestamp: string;
+            content: components["schemas"]["ContentBlock"][];
+        };
+        /** @description A content block, by `type`. */
+        ContentBlock: components["schemas"]["TextBlock"] | components["schemas"]["ActionBlock"] | components["schemas"]["ActionResultBlock"] | components["schemas"]["EventBlock"];
+        TextBlock: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "text";
+            text: string;
+        };
+        /**
+         * @description An action the agent took. A skill load has `category: skill`, `name: read_skill` and input
+         *     `{name, bundled_skill_id?, skill_path?}`.
+         */
+        ActionBlock: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action";
+            id: string;
+            /** @example skill */
+            category: string;
+            /** @example read_skill */
+            name: string;
+            input: {
+                [key: string]: unknown;
+            };
+        };
+        ActionResultBlock: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "action_result";
+            action_id: string;
+            category: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "completed" | "failed" | "denied";
+            /** @description Any JSON value. */
+            output: unknown;
+        };
+        EventBlock: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "event";
+            name: string;
+            /** @description Any JSON value. */
+            data: unknown;
+        };
+        /** @description `data` of an `event: state` SSE event. */
+        RunStateEvent: {
+            run_id: string;
+            state: components["schemas"]["RunState"];
+            /** Format: date-time */
+            updated_at: string;
+            status_message?: components["schemas"]["RunStatusMessage"];
+        };
+        /** @description `data` of an `event: content` SSE event: one content block added to the conversation. */
+        RunContentEvent: {
+            run_id: string;
+            step_id: string;
+            message_id: string;
+            role: components["schemas"]["MessageRole"];
+            /** Format: date-time */
+            timestamp: string;
+            block: components["schemas"]["ContentBlock"];
+        };
+        Skill: {
+            /** @description Stable bundled skill ID. */
+            id: string;
+            name: string;
+            description: string;
+            /** @constant */
+            bundled: true;
+            /** @description Whether this deployment currently offers the skill. */
+            available: boolean;
+        };
+        ListSkillsResponse: {
+            skills: components["schemas"]["Skill"][];
+        };
+        CloudEnvironment: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description Shell commands run before the agent starts. */
+            setup_commands: string[];
+            /** @description Names of the environment variables (values are write-only). */
+            env_var_names: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateEnvironmentRequest: {
+            name: string;
+            description?: string;
+            setup_commands?: string[];
+            /** @description Variable name → value (write-only). */
+            env_vars?: {
+                [key: string]: string;
+            };
+        };
+        UpdateEnvironmentRequest: {
+            name?: string;
+            description?: string;
+            setup_commands?: string[];
+            /** @description Replaces all variables (write-only values). */
+            env_vars?: {
+                [key: string]: string;
+            };
+        };
+        ListEnvironmentsResponse: {
+            environments: components["schemas"]["CloudEnvironment"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        /**
+         * @description `api`: changed through the REST API. `files`: changed only by definition apply.
+         * @enum {string}
+         */
+        DefinitionSource: "api" | "files";
+        Factory: {
+            uid: string;
+            name: string;
+            definition_source: components["schemas"]["DefinitionSource"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateFactoryRequest: {
+            name: string;
+            definition_source?: components["schemas"]["DefinitionSource"];
+        };
+        ListFactoriesResponse: {
+            factories: components["schemas"]["Factory"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        DispatchFactoryRunRequest: {
+            prompt: string;
+            /** @description Human-readable title; default the first line of the prompt, cut to 80 characters. */
+            title?: string;
+            config?: components["schemas"]["AmbientAgentConfig"];
+            attachments?: components["schemas"]["RunAttachmentInput"][];
+        };
+        DefinitionFile: {
+            /** @description `webhooks/<name>.yaml` or `automations/<name>.md`. */
+            path: string;
+            /** @description The file's text. */
+            content: string;
+        };
+        ApplyDefinitionsRequest: {
+            /** @description The complete set of definition files. */
+            files: components["schemas"]["DefinitionFile"][];
+        };
+        ApplyDefinitionsResponse: {
+            webhooks: {
+                file: string;
+                uid: string;
+                name: string;
+                secret_name: string;
+            }[];
+            automations: {
+                file: string;
+                uid: string;
+                name: string;
+            }[];
+            deleted: {
+                webhooks: string[];
+                automations: string[];
+            };
+        };
+        /**
+         * @description How senders authenticate: `token` (header `Authorization: Bearer <secret>`), `url_token` (the
+         *     secret is a path segment of the URL), `signature` (the provider's request signature).
+         * @default token
+         * @enum {string}
+         */
+        AuthMode: "token" | "url_token" | "signature";
+        /**
+         * @description Provider signing scheme of a `signature` webhook (headers checked; HMAC-SHA256 unless noted):
+         *
+         *     | scheme | signature headers | delivery header | max age |
+         *     |---|---|---|---|
+         *     | `standard-webhooks` | `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64>`); Svix `svix-*` accepted | `webhook-id` / `svix-id` | 5 min |
+         *     | `stripe` | `Stripe-Signature` (`t=…,v1=<hex>`) | — | 5 min |
+         *     | `slack` | `X-Slack-Signature` (`v0=<hex>`), `X-Slack-Request-Timestamp` | — | 5 min |
+         *     | `github` | `X-Hub-Signature-256` (`sha256=<hex>`) | `X-GitHub-Delivery` | — |
+         *     | `shopify` | `X-Shopify-Hmac-Sha256` (base64) | `X-Shopify-Webhook-Id` | — |
+         *     | `linear` | `Linear-Signature` (hex) | `Linear-Delivery` | — |
+         *     | `gitlab` | `X-Gitlab-Token` (the secret itself, compared in constant time) | `X-Gitlab-Event-UUID` | — |
+         * @enum {string}
+         */
+        SignatureScheme: "standard-webhooks" | "stripe" | "slack" | "github" | "shopify" | "linear" | "gitlab";
+        /** @description Name of a team secret. */
+        SecretName: string;
+        /** @description An HTTP header name (matched case-insensitively). */
+        HeaderName: string;
+        /**
+         * @description A custom webhook. Never contains the secret; `WebhookWithSecret` (create and rotate-secret answers
+         *     only) adds it.
+         */
+        Webhook: {
+            uid: string;
+            factory_uid: string;
+            /** @description Display name, unique within the factory. */
+            name: string;
+            auth_mode: components["schemas"]["AuthMode"];
+            /** @description The provider scheme for `signature` webhooks; `null` otherwise. */
+            signature_scheme: components["schemas"]["SignatureScheme"] | null;
+            secret_name: components["schemas"]["SecretName"];
+            /** @description `false` for a `signature` webhook whose provider secret was not given yet (deliveries get `401`). */
+            secret_configured: boolean;
+            /** @description Header in which the sender puts its own event ID (first choice for the delivery identity). */
+            delivery_id_header: string | null;
+            /** @description Disabled webhooks answer senders `404`. */
+            enabled: boolean;
+            /**
+             * @description `{ingress_url}/webhooks/w/<uid>`. For `url_token` webhooks the token follows as another path
+             *     segment: the real token in the create and rotate-secret answers, the literal placeholder
+             *     `{token}` everywhere else.
+             */
+            ingress_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A webhook with its secret; only in the create and rotate-secret answers. */
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /**
+             * @description The secret, shown this once. `null` when the webhook uses an existing team secret's value,
+             *     or when a provider secret is still to be given.
+             */
+            secret: string | null;
+        };
+        CreateWebhookRequest: {
+            name: string;
+            auth_mode?: components["schemas"]["AuthMode"];
+            signature_scheme?: components["schemas"]["SignatureScheme"];
+            /** @description For `signature` webhooks, the provider's signing secret (else `422`). May be left out; see the operation. */
+            provider_secret?: string;
+            secret_name?: components["schemas"]["SecretName"];
+            delivery_id_header?: components["schemas"]["HeaderName"];
+            /** @default true */
+            enabled: boolean;
+        };
+        UpdateWebhookRequest: {
+            name?: string;
+            enabled?: boolean;
+            /** @description New delivery ID header; `null` clears it. */
+            delivery_id_header?: components["schemas"]["HeaderName"] | null;
+        };
+        RotateWebhookSecretRequest: {
+            /** @description The provider's new signing secret (`signature` webhooks only). */
+            provider_secret?: string;
+        };
+        ListWebhooksResponse: {
+            webhooks: components["schemas"]["Webhook"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        /**
+         * @description Outcome of a delivery.
+         * @enum {string}
+         */
+        DeliveryLabel: "Accepted" | "Duplicate" | "Rejected (auth)" | "Rejected (invalid JSON)" | "Rejected (too large)";
+        /**
+         * @description Where the delivery identity came from, in order of preference: the webhook's `delivery_id_header`,
+         *     the provider's delivery header, the sender's `X-Service-Delivery-Id`, the body's SHA-256.
+         * @enum {string}
+         */
+        IdentitySource: "delivery_id_header" | "provider_header" | "service_header" | "body_hash";
+        /** @description A delivery log entry. */
+        WebhookDelivery: {
+            delivery_id: string;
+            webhook_uid: string;
+            label: components["schemas"]["DeliveryLabel"];
+            /** @description Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1). */
+            size: number;
+            /** Format: date-time */
+            received_at: string;
+            /** @description The delivery identity (`sha256:<hex>` for a body hash); `null` for rejected deliveries. */
+            identity: string | null;
+            /** @description `null` for rejected deliveries. */
+            identity_source: components["schemas"]["IdentitySource"] | null;
+            /** @description For `Duplicate`, the accepted delivery with the same identity. */
+            duplicate_of?: string;
+            /** @description For `Accepted` deliveries and only in `getWebhookDelivery`, the stored JSON body (any JSON value). */
+            payload?: unknown;
+        };
+        ListWebhookDeliveriesResponse: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        ReplayDeliveryResponse: {
+            delivery_id: string;
+            runs: {
+                run_id: string;
+                task_id: string;
+                state: components["schemas"]["RunState"];
+                automation_id: string;
+            }[];
+        };
+        DeliveryAcceptedResponse: {
+            /** @description ID of this delivery's log entry (a duplicate gets its own). */
+            delivery_id: string;
+        };
+        /**
+         * @description A JSON object mirroring the shape of the delivery body. An absent filter or `{}` matches every
+         *     delivery from the selected webhooks.
+         *
+         *     * **Keys** name payload fields; objects nest to reach nested fields. **Every key must match.**
+         *     * A **scalar** value (string, number, boolean, `null`) means equality. Numbers and strings never
+         *       equal each other (`"1"` ≠ `1`); numbers compare numerically; strings are case-sensitive.
+         *     * An **array** value lists the values the field may hold (equivalent to `in`).
+         *     * An object made **only of operator keys** is an operator object: `in` (array of scalars: the
+         *       field equals one of them), `not_in` (array of scalars: the field equals none of them),
+         *       `exists` (boolean: the field is present / absent). Several operators in one object must all
+         *       hold. Any other object nests. **Mixing operator and field keys in one object is invalid.**
+         *     * A **missing field** matches only `exists: false` (so `not_in` does not match a missing field).
+         *       Nesting into a missing field, or into a value that is not an object, sees every nested field as
+         *       missing; an empty nested object (`{}`) matches anything.
+         *     * When the payload field is an **array**, `in` and equality match if any element matches, and
+         *       `not_in` matches if no element does. Nested objects do not descend into array elements.
+         *     * A payload that is **not an object** (array or scalar) matches only an empty or absent filter.
+         *
+         *     **Limits**: nesting depth at most 8; at most 100 keys in total (operator keys included); at most
+         *     16 KB serialized. `in`/`not_in` values must be arrays of scalars and `exists` a boolean. An
+         *     invalid filter is refused with `422 validation_failed` whose `errors[].path` is the JSON path of
+         *     the offending value, for example `$.triggers[0].filter.payload.issue.labels.not_in`.
+         * @example {
+         *       "action": [
+         *         "opened",
+         *         "reopened"
+         *       ],
+         *       "issue": {
+         *         "labels": {
+         *           "not_in": [
+         *             "wontfix"
+         *           ]
+         *         },
+         *         "assignee": {
+         *           "exists": false
+         *         }
+         *       }
+         *     }
+         */
+        PayloadFilter: {
+            [key: string]: unknown;
+        };
+        TriggerFilter: {
+            /** @description UIDs of the webhooks whose deliveries the trigger receives (UIDs, not file names). */
+            webhook_ids: string[];
+            payload?: components["schemas"]["PayloadFilter"];
+        };
+        /** @description A Webhook trigger. */
+        Trigger: {
+            /** @constant */
+            provider: "webhook";
+            /** @constant */
+            event: "received";
+            filter: components["schemas"]["TriggerFilter"];
+        };
+        SelectedWebhook: {
+            uid: string;
+            /** @description Omitted when the webhook is unknown or deleted. */
+            name?: string;
+            /** @enum {string} */
+            state: "enabled" | "disabled" | "deleted" | "unknown";
+        };
+        Automation: {
+            uid: string;
+            factory_uid: string;
+            name: string;
+            /** @description The prompt each run starts with (followed by the platform envelope). */
+            prompt: string;
+            config?: components["schemas"]["AmbientAgentConfig"];
+            enabled: boolean;
+            triggers: components["schemas"]["Trigger"][];
+            /** @description Every webhook named by the triggers, with its current state. */
+            selected_webhooks: components["schemas"]["SelectedWebhook"][];
+            /** @description The `automations/<name>.md` file it came from, for `files` factories. */
+            definition_file?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateAutomationRequest: {
+            name: string;
+            prompt: string;
+            config?: components["schemas"]["AmbientAgentConfig"];
+            /** @default true */
+            enabled: boolean;
+            triggers: components["schemas"]["Trigger"][];
+        };
+        UpdateAutomationRequest: {
+            name?: string;
+            prompt?: string;
+            config?: components["schemas"]["AmbientAgentConfig"];
+            enabled?: boolean;
+            triggers?: components["schemas"]["Trigger"][];
+        };
+        ListAutomationsResponse: {
+            automations: components["schemas"]["Automation"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        TestAutomationFilterRequest: {
+            /** @description A delivery of a webhook of this factory. */
+            delivery_id: string;
+        };
+        TestDraftFilterRequest: {
+            /** @description A delivery of a webhook of this factory. */
+            delivery_id: string;
+            trigger: components["schemas"]["Trigger"];
+        };
+        WebhookCheck: {
+            /** @description The delivery's webhook is among the trigger's `webhook_ids`. */
+            passed: boolean;
+            reason: string;
+        };
+        PayloadCheck: {
+            /** @description The stored payload matches the payload filter. */
+            passed: boolean;
+            reason: string;
+            /** @description JSON path (from the payload root `$`) of the first filter key that did not match; `null` when passed. */
+            path: string | null;
+        };
+        TestFilterResult: {
+            /**
+             * @description `Would trigger` when both checks pass.
+             * @enum {string}
+             */
+            result: "Would trigger" | "Would not trigger";
+            webhook_check: components["schemas"]["WebhookCheck"];
+            payload_check: components["schemas"]["PayloadCheck"];
+        };
+        SecretMetadata: {
+            name: components["schemas"]["SecretName"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PutSecretRequest: {
+            value: string;
+        };
+        ListSecretsResponse: {
+            secrets: components["schemas"]["SecretMetadata"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        /**
+         * @description `admin` manages factory resources, secrets, keys and environments; `member` works with runs and reads.
+         * @enum {string}
+         */
+        ApiKeyRole: "admin" | "member";
+        ApiKey: {
+            key_id: string;
+            name: string | null;
+            role: components["schemas"]["ApiKeyRole"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A new API key with its value; only in the create answer. */
+        ApiKeyWithValue: components["schemas"]["ApiKey"] & {
+            /** @description The key value, shown this once. */
+            api_key: string;
+        };
+        CreateApiKeyRequest: {
+            name?: string;
+            role: components["schemas"]["ApiKeyRole"];
+        };
+        ListApiKeysResponse: {
+            api_keys: components["schemas"]["ApiKey"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        HealthResponse: {
+            /** @constant */
+            status: "ok";
+        };
+        ReadinessResponse: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            /** @description Outcome of each check by name (`database`, `migrations`, `secrets_key`). */
+            checks: {
+                [key: string]: "ok" | "failing";
+            };
+        };
+    };
+    responses: {
+        /** @description The run's ID and its state. */
+        RunAgentResponse: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RunAgentResponse"];
+            };
+        };
+        /** @description The environment. */
+        Environment200: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CloudEnvironment"];
+            };
+        };
+        /** @description The new environment. */
+        Environment201: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CloudEnvironment"];
+            };
+        };
+        /** @description The webhook (never with its secret). */
+        Webhook200: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Webhook"];
+            };
+        };
+        /** @description The automation. */
+        Automation200: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Automation"];
+            };
+        };
+        /** @description The outcome of the test. */
+        TestFilterResult: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TestFilterResult"];
+            };
+        };
+        /**
+         * @description Accepted for evaluation (not a guarantee an automation fired), or a duplicate of an accepted
+         *     delivery (logged `Duplicate`, starts nothing).
+         */
+        DeliveryAccepted: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeliveryAcceptedResponse"];
+            };
+        };
+        /** @description Done; no body. */
+        NoContent: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description `invalid_request`: malformed JSON, or a body or parameter that does not match the schema
+         *     (`errors` lists each offending value), or a refused field.
+         */
+        BadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `authentication_required`: the API key is missing, malformed, unknown or deleted. */
+        Unauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `not_authorized`: the key's role may not perform this operation (a member changing a factory resource). */
+        Forbidden: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `resource_not_found`: no such resource in the caller's team. */
+        NotFound: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `conflict` (the resource's state forbids the operation, a name is taken, a `files` factory
+         *     refuses the change, or an `Idempotency-Key` was reused with another body or is still in flight)
+         *     or `limit_exceeded` (a count limit is reached). Final conflicts carry `x-should-retry: false`.
+         */
+        Conflict: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-should-retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `payload_too_large`: the request body exceeds the REST body limit (a setting, default 10 MB). */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `validation_failed`: the request is well-formed but breaks a rule; `errors` names each offending
+         *     value by JSON path. Carries `x-should-retry: false`.
+         */
+        UnprocessableEntity: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-should-retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `rate_limited`: too many requests; retry after `Retry-After` seconds. */
+        TooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `internal_error`: an unexpected server failure. */
+        InternalError: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `method_not_allowed`: only `POST` is accepted at the ingress; the answer carries `Allow: POST`. Not logged. */
+        MethodNotAllowed: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `invalid_request`: the body is not valid JSON. Logged `Rejected (invalid JSON)`. */
+        IngressInvalidJson: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `authentication_required`: the credential of the webhook's mode is missing or wrong (including an
+         *     unsigned request to a `signature` webhook, a signature older than five minutes where checked, and
+         *     a `signature` webhook whose provider secret is not set yet). Logged `Rejected (auth)`; counts
+         *     against the sender's failed-authentication budget.
+         */
+        IngressUnauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `resource_not_found`: the webhook is unknown, disabled or deleted. Not logged. */
+        IngressNotFound: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `rate_limited`, with `Retry-After`: either the sender address spent its failed-authentication
+         *     budget for this webhook (10 failed attempts per minute, a setting; checked before the body is
+         *     read), or the webhook spent its delivery rate (60 authenticated deliveries per minute, a
+         *     setting). Not logged.
+         */
+        IngressTooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `payload_too_large`: the body exceeds 256 KB (262,144 bytes). Logged `Rejected (too large)`. */
+        IngressPayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Run ID (a UUIDv4 string).
+         * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+         */
+        RunId: string;
+        /**
+         * @description Factory UID (`fac_…`).
+         * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        FactoryUid: string;
+        /**
+         * @description Webhook UID (`wh_…`).
+         * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        WebhookUid: string;
+        /**
+         * @description Delivery ID (`dlv_…`).
+         * @example dlv_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        DeliveryId: string;
+        /**
+         * @description Automation UID (`aut_…`).
+         * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        AutomationUid: string;
+        /**
+         * @description Environment ID (`env_…`).
+         * @example env_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        EnvironmentId: string;
+        /** @description Maximum number of items in the page. */
+        Limit: number;
+        /** @description Maximum number of runs in the page. */
+        RunsLimit: number;
+        /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+        Cursor: string;
+        /**
+         * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+         *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+         *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+         *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+         *     path.
+         * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+         */
+        IdempotencyKey: string;
+        /**
+         * @description The sender's own event ID, used as the delivery identity when neither the webhook's
+         *     `delivery_id_header` nor the provider's delivery header is present.
+         * @example evt_20260501_0001
+         */
+        ServiceDeliveryId: string;
+    };
+    requestBodies: {
+        RunAgentRequest: {
+            content: {
+                "application/json": components["schemas"]["RunAgentRequest"];
+            };
+        };
+        /**
+         * @description Any valid JSON value (object, array or scalar), at most 256 KB (262,144 bytes). `Content-Type` is
+         *     not enforced: the body is parsed as JSON whatever the header says (the `*\/*` entry says so to
+         *     tools that validate requests).
+         */
+        WebhookPayload: {
+            content: {
+                "application/json": unknown;
+                "*/*": unknown;
+            };
+        };
+    };
+    headers: {
+        /**
+         * @description ID of this request (echoed from the request's `x-request-id` when it is a safe token of at most
+         *     128 characters, otherwise generated). Error bodies repeat it as `trace_id`.
+         * @example req_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        XRequestId: string;
+        /**
+         * @description `false` when repeating the same request cannot succeed (a final `409` or a `422`); `true` on a
+         *     `409` that may succeed when retried (the first request with this `Idempotency-Key` is still in
+         *     progress).
+         * @example false
+         */
+        XShouldRetry: boolean;
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 30
+         */
+        RetryAfter: number;
+        /**
+         * @description The methods the path supports.
+         * @example POST
+         */
+        Allow: string;
+    };
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    listRuns: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of runs in the page. */
+                limit?: components["parameters"]["RunsLimit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Field to sort by. */
+                sort_by?: "created_at" | "updated_at";
+                /** @description Sort direction. */
+                sort_order?: "asc" | "desc";
+                /** @description Only runs in one of these states (repeat the parameter for several). */
+                state?: components["schemas"]["RunState"][];
+                /** @description Only runs whose `agent_config.name` equals this value. */
+                name?: string;
+                /** @description Only runs whose `agent_config.model_id` equals this value. */
+                model_id?: string;
+                /** @description Only runs whose `creator.uid` equals this value. */
+                creator?: string;
+                /** @description Only runs with this source. */
+                source?: components["schemas"]["RunSourceType"];
+                /** @description Only runs of this factory. */
+                factory_uid?: string;
+                /** @description Only runs started by this automation. */
+                automation_id?: string;
+                /** @description Only runs created after this instant. */
+                created_after?: string;
+                /** @description Only runs created before this instant. */
+                created_before?: string;
+                /** @description Only runs updated after this instant. */
+                updated_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListRunsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["RunAgentRequest"];
+        responses: {
+            200: components["responses"]["RunAgentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRunLegacy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["RunAgentRequest"];
+        responses: {
+            200: components["responses"]["RunAgentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunItem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRunFollowup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunFollowupRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["RunAgentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run is (now) `CANCELLED`; the body is its ID as a bare JSON string. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRunAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+                /**
+                 * @description The attachment's `file_name`, for example `event-payload.json` (the delivery body attached to a
+                 *     run started by a webhook delivery).
+                 * @example event-payload.json
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment's bytes. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /**
+                     * @description `attachment; filename="<file_name>"`.
+                     * @example attachment; filename="event-payload.json"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/json": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamRunEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Resume after the event with this `id`.
+                 * @example 12
+                 */
+                "Last-Event-ID"?: number;
+            };
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSkills: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSkillsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEnvironments: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of environments. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvironmentsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEnvironmentRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Environment201"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Environment ID (`env_…`).
+                 * @example env_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                environmentId: components["parameters"]["EnvironmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Environment200"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Environment ID (`env_…`).
+                 * @example env_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                environmentId: components["parameters"]["EnvironmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Environment ID (`env_…`).
+                 * @example env_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                environmentId: components["parameters"]["EnvironmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEnvironmentRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Environment200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listFactories: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of factories. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactoriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createFactory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFactoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The new factory. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Factory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFactory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The factory. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Factory"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    dispatchFactoryRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DispatchFactoryRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispatched run. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAgentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    applyFactoryDefinitions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyDefinitionsRequest"];
+            };
+        };
+        responses: {
+            /** @description What the apply created, updated and deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplyDefinitionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A file is invalid; nothing was applied. `file_errors` lists every problem. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-should-retry": components["headers"]["XShouldRetry"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testDraftFilter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDraftFilterRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["TestFilterResult"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of webhooks. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhooksResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The new webhook, with its secret shown this once. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Webhook200"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Webhook200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+                /**
+                 * @description Delivery ID (`dlv_…`).
+                 * @example dlv_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+                /**
+                 * @description Delivery ID (`dlv_…`).
+                 * @example dlv_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs the replay started. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAutomations: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of automations. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAutomationsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAutomationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new automation. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Automation UID (`aut_…`).
+                 * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                automationUid: components["parameters"]["AutomationUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Automation200"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Automation UID (`aut_…`).
+                 * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                automationUid: components["parameters"]["AutomationUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Automation UID (`aut_…`).
+                 * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                automationUid: components["parameters"]["AutomationUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAutomationRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Automation200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testAutomationFilter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Factory UID (`fac_…`).
+                 * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                factoryUid: components["parameters"]["FactoryUid"];
+                /**
+                 * @description Automation UID (`aut_…`).
+                 * @example aut_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                automationUid: components["parameters"]["AutomationUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestAutomationFilterRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["TestFilterResult"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of secret names. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSecretsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Secret name.
+                 * @example GITHUB_WEBHOOK_SECRET
+                 */
+                name: components["schemas"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The secret's metadata. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretMetadata"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Secret name.
+                 * @example GITHUB_WEBHOOK_SECRET
+                 */
+                name: components["schemas"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of keys. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its value shown this once. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyWithValue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description API key ID (`key_…`).
+                 * @example key_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The sender's own event ID, used as the delivery identity when neither the webhook's
+                 *     `delivery_id_header` nor the provider's delivery header is present.
+                 * @example evt_20260501_0001
+                 */
+                "X-Service-Delivery-Id"?: components["parameters"]["ServiceDeliveryId"];
+            };
+            path: {
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["WebhookPayload"];
+        responses: {
+            202: components["responses"]["DeliveryAccepted"];
+            400: components["responses"]["IngressInvalidJson"];
+            401: components["responses"]["IngressUnauthorized"];
+            404: components["responses"]["IngressNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["IngressPayloadTooLarge"];
+            429: components["responses"]["IngressTooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveWebhookDeliveryWithToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The sender's own event ID, used as the delivery identity when neither the webhook's
+                 *     `delivery_id_header` nor the provider's delivery header is present.
+                 * @example evt_20260501_0001
+                 */
+                "X-Service-Delivery-Id"?: components["parameters"]["ServiceDeliveryId"];
+            };
+            path: {
+                /**
+                 * @description Webhook UID (`wh_…`).
+                 * @example wh_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                webhookUid: components["parameters"]["WebhookUid"];
+                /**
+                 * @description The webhook secret of a `url_token` webhook. The URL is itself the credential.
+                 * @example Q2xK8vN3pR5tW7yZ1bD4fH6jL9mP0sU2xA5cE8gI
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["WebhookPayload"];
+        responses: {
+            202: components["responses"]["DeliveryAccepted"];
+            400: components["responses"]["IngressInvalidJson"];
+            401: components["responses"]["IngressUnauthorized"];
+            404: components["responses"]["IngressNotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["IngressPayloadTooLarge"];
+            429: components["responses"]["IngressTooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessResponse"];
+                };
+            };
+            /** @description Not ready. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessResponse"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+}
