@@ -1757,15 +1757,21 @@ export type components = {
          *       field equals one of them), `not_in` (array of scalars: the field equals none of them),
          *       `exists` (boolean: the field is present / absent). Several operators in one object must all
          *       hold. Any other object nests. **Mixing operator and field keys in one object is invalid.**
-         *     * A **missing field** matches only `exists: false` (so `not_in` does not match a missing field).
-         *       Nesting into a missing field, or into a value that is not an object, sees every nested field as
-         *       missing; an empty nested object (`{}`) matches anything.
+         *     * A **missing field** matches only `exists: false` (so `not_in` does not match a missing field);
+         *       a field whose value is `null` is present. A nested filter on a field that is missing or is not
+         *       an object (scalar, `null`, array) does not match, whatever its nested keys say: the field
+         *       itself is what is missing. Nested filters do not descend into array elements.
          *     * When the payload field is an **array**, `in` and equality match if any element matches, and
-         *       `not_in` matches if no element does. Nested objects do not descend into array elements.
+         *       `not_in` matches if no element does (one level: an element that is itself an array or object
+         *       never equals a scalar).
          *     * A payload that is **not an object** (array or scalar) matches only an empty or absent filter.
+         *     * Keys of the filter's root object are always field names (a root key `in` filters a field named
+         *       `in`); an object such as `{"gt": 5}` is a nested filter on a field named `gt`, not an operator.
+         *     * Refused as never able to match: `{}` as a key's value (use `exists: true`), an empty `in` list or
+         *       empty array value, and `exists: false` combined with `in`/`not_in`.
          *
-         *     **Limits**: nesting depth at most 8; at most 100 keys in total (operator keys included); at most
-         *     16 KB serialized. `in`/`not_in` values must be arrays of scalars and `exists` a boolean. An
+         *     **Limits**: nesting depth at most 8 levels of field keys; at most 100 field keys in total; at most
+         *     16 KB (UTF-8) serialized. `in`/`not_in` values must be arrays of scalars and `exists` a boolean. An
          *     invalid filter is refused with `422 validation_failed` whose `errors[].path` is the JSON path of
          *     the offending value, for example `$.triggers[0].filter.payload.issue.labels.not_in`.
          * @example {

@@ -1,0 +1,89 @@
+/**
+ * Provider signature schemes of the webhook ingress (seed §Authentication, issue 4 "Ingress").
+ *
+ * Every scheme is a pure function of (raw body bytes, headers, secret, clock): no I/O, no body parsing,
+ * never throws on sender-controlled input. A failure is `{ ok: false, reason }` with a short human reason
+ * meant for logs and metrics — never for the HTTP answer, which is always a bare 401.
+ */
+
+/** The scheme names of the contract (`signature_scheme`, wire-decisions §Factory side). */
+export const SIGNATURE_SCHEME_NAMES = [
+  'standard-webhooks',
+  'stripe',
+  'slack',
+  'github',
+  'shopify',
+  'linear',
+  'gitlab',
+] as const;
+
+export type SignatureSchemeName = (typeof SIGNATURE_SCHEME_NAMES)[number];
+
+/** Request headers with lower-cased names (as node:http delivers them). */
+export type IncomingHeaders = Readonly<Record<string, string | undefined>>;
+
+export interface VerifyInput {
+  /** The request body exactly as received; signatures are computed over these bytes. */
+  rawBody: Buffer;
+  headers: IncomingHeaders;
+  /** The webhook's signing secret as configured (e.g. `whsec_…` for Standard Webhooks and Stripe). */
+  secret: string;
+  /** Current time from the server's injectable clock. */
+  now: Date;
+  /** Maximum signature age (and future skew) for the timestamped schemes; default 300. */
+  toleranceSeconds: number;
+}
+
+export type VerifyResult = { ok: true } | { ok: false; reason: string };
+
+export interface SignatureScheme {
+  name: SignatureSchemeName;
+  verify(input: VerifyInput): VerifyResult;
+  /** The provider's own delivery-id headers, lower-case, in preference order (issue 4, identity (b)). */
+  deliveryIdHeaders: readonly string[];
+  /** True when the request carries this scheme's signature (or token) header at all. */
+  hasSignature(headers: IncomingHeaders): boolean;
+  /** A fresh secret in the form the provider typically issues (32 random bytes of entropy). */
+  generateSecret(): string;
+}
+
+/** Seed §Limits "Signature age: 5 minutes maximum". */
+export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * Longest signature/token header we look at. Real headers are far shorter (a Stripe header with a
+ * handful of v1 entries is a few hundred bytes); this bounds the work a hostile sender can cause.
+ */
+export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
+/** Longest message-id / timestamp header accepted as part of signed content. */
+export const MAX_ID_HEADER_LENGTH = 1024;
+
+export const ok: VerifyResult = Object.freeze({ ok: true });
+export const fail = (reason: string): VerifyResult => ({ ok: false, reason });
+
+/** A header value, or undefined when absent or empty. Callers pass lower-case names. */
+export function readHeader(headers: IncomingHeaders, name: string): string | undefined {
+  const v = headers[name];
+  // Defensive: node:http can hand arrays for some headers if a caller forwards them unconverted.
+  if (typeof v !== 'string') return undefined;
+  return v.length === 0 ? undefined : v;
+}
+
+/** Parses a Unix-seconds timestamp (decimal digits only); undefined when malformed. */
+export function parseUnixSeconds(raw: string): number | undefined {
+  const s = raw.trim();
+  if (!/^\d{1,12}$/.test(s)) return undefined;
+  return Number(s);
+}
+
+/**
+ * Rejects a timestamp more than `toleranceSeconds` in the past OR in the future (a far-future timestamp
+ * would let a captured request be replayed later).
+ */
+export function checkTimestamp(timestampSeconds: number, now: Date, toleranceSeconds: number): VerifyResult {
+  const tolerance =
+    Number.isFinite(toleranceSeconds) && toleranceSeconds >= 0 ? toleranceSeconds : DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (!Number.isFinite(nowSeconds)) return fail('invalid clock');
+  return Math.abs(nowSeconds - timestampSeconds) > tolerance ? fail('timestamp outside tolerance') : ok;
+}

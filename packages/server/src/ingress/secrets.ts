@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { signatureSchemes, type SignatureSchemeName } from './schemes';
+
+/**
+ * Webhook secret generation (issue 4 "Management": generated secrets are 32+ random bytes; url_token
+ * secrets are URL-safe; a Standard Webhooks sender gets a `whsec_` base64 secret when left blank).
+ */
+
+export type WebhookAuthMode = 'token' | 'url_token' | 'signature';
+
+/** 32 random bytes as unpadded base64url (43 chars): the secret for `token` and `url_token` modes. */
+export function generateTokenSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * True when `s` can sit in a URL path segment as-is: only RFC 3986 unreserved characters
+ * (`A–Z a–z 0–9 . _ ~ -`) and at least 16 of them (seed §Definition apply failures).
+ */
+export function isUrlSafeSecret(s: unknown): s is string {
+  return typeof s === 'string' && s.length >= 16 && /^[A-Za-z0-9._~-]+$/.test(s);
+}
+
+/** A fresh signing secret in the provider's usual form (Standard Webhooks: `whsec_` + base64 of 32 bytes). */
+export function generateSignatureSecret(scheme: SignatureSchemeName): string {
+  return signatureSchemes[scheme].generateSecret();
+}
+
+/** The secret the service generates for a new webhook or an empty-body rotation. */
+export function generateWebhookSecret(mode: WebhookAuthMode, scheme?: SignatureSchemeName): string {
+  if (mode === 'signature') {
+    if (scheme === undefined) throw new TypeError('a signature webhook needs a signature scheme');
+    return generateSignatureSecret(scheme);
+  }
+  return generateTokenSecret();
+}
