@@ -26,7 +26,7 @@ async function generateTypes() {
     alphabetize: false,
     exportType: true,
     rootTypes: false,
-    defaultNonNullable: true,
+    defaultNonNullable: false,
   });
   return header + astToString(ast);
 }

@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     name: 'cli',
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

@@ -1299,17 +1299,17 @@ export type components = {
              * @description Maximum model turns per step.
              * @default 20
              */
-            max_turns: number;
+            max_turns?: number;
             /**
              * @description Timeout of one model call.
              * @default 120
              */
-            model_call_timeout_seconds: number;
+            model_call_timeout_seconds?: number;
             /**
              * @description Timeout of the whole run (per step).
              * @default 1800
              */
-            run_timeout_seconds: number;
+            run_timeout_seconds?: number;
         } & {
             [key: string]: unknown;
         };
@@ -1683,7 +1683,7 @@ export type components = {
             secret_name?: components["schemas"]["SecretName"];
             delivery_id_header?: components["schemas"]["HeaderName"];
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
         };
         UpdateWebhookRequest: {
             name?: string;
@@ -1837,7 +1837,7 @@ export type components = {
             prompt: string;
             config?: components["schemas"]["AmbientAgentConfig"];
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             triggers: components["schemas"]["Trigger"][];
         };
         UpdateAutomationRequest: {

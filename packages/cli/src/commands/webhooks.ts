@@ -1,0 +1,183 @@
+import type {
+  AuthMode,
+  CreateWebhookRequest,
+  SignatureScheme,
+  Webhook,
+  WebhookListParams,
+  WebhookWithSecret,
+} from '@agent-runs/sdk';
+import { type Command, Option } from 'commander';
+import { contextOf, integerOption } from '../context';
+import { type Column, formatFields, formatTable, formatTime, nextPageHint, type Output } from '../output';
+
+const AUTH_MODES: readonly AuthMode[] = ['token', 'url_token', 'signature'];
+const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
+  'standard-webhooks',
+  'stripe',
+  'slack',
+  'github',
+  'shopify',
+  'linear',
+  'gitlab',
+];
+
+interface CreateOptions {
+  factory: string;
+  name: string;
+  authMode?: AuthMode;
+  scheme?: SignatureScheme;
+  providerSecret?: string;
+  secretName?: string;
+  deliveryIdHeader?: string;
+}
+
+/** `webhooks create|list|get|rotate|enable|disable|delete`. */
+export function registerWebhooksCommands(program: Command): void {
+  const webhooks = program.command('webhooks').description("manage a factory's custom webhooks");
+
+  webhooks
+    .command('create')
+    .description('create a webhook; prints its secret this once')
+    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .requiredOption('--name <name>', 'display name, unique within the factory')
+    .addOption(
+      new Option('--auth-mode <mode>', 'how senders authenticate (server default token; --scheme implies signature)').choices(
+        AUTH_MODES,
+      ),
+    )
+    .addOption(new Option('--scheme <scheme>', 'provider signing scheme of a signature webhook').choices(SIGNATURE_SCHEMES))
+    .option('--provider-secret <secret>', "the provider's signing secret (signature webhooks; may be given later with rotate)")
+    .option('--secret-name <name>', 'team secret holding the webhook secret (an existing one is used as is)')
+    .option('--delivery-id-header <header>', "header carrying the sender's own event id")
+    .action(async (options: CreateOptions, command: Command) => {
+      const cli = contextOf(command);
+      // The generated type marks `enabled` required (it has a default); the server defaults it to true.
+      const body = { name: options.name } as CreateWebhookRequest;
+      const authMode = options.authMode ?? (options.scheme !== undefined ? 'signature' : undefined);
+      if (authMode !== undefined) body.auth_mode = authMode;
+      if (options.scheme !== undefined) body.signature_scheme = options.scheme;
+      if (options.providerSecret !== undefined) body.provider_secret = options.providerSecret;
+      if (options.secretName !== undefined) body.secret_name = options.secretName;
+      if (options.deliveryIdHeader !== undefined) body.delivery_id_header = options.deliveryIdHeader;
+      const webhook = await cli.client.factories.webhooks.create(options.factory, body);
+      printWithSecret(cli.out, webhook, options.factory);
+    });
+
+  webhooks
+    .command('list')
+    .description("list a factory's webhooks")
+    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .option('--limit <n>', 'webhooks per page, 1-500 (server default 50)', integerOption(500))
+    .option('--cursor <cursor>', 'the page after this cursor')
+    .action(async (options: { factory: string; limit?: number; cursor?: string }, command: Command) => {
+      const { client, out } = contextOf(command);
+      const query: WebhookListParams = {};
+      if (options.limit !== undefined) query.limit = options.limit;
+      if (options.cursor !== undefined) query.cursor = options.cursor;
+      const page = await client.factories.webhooks.list(options.factory, query);
+      out.result(page.body, () => {
+        if (page.data.length === 0) return 'no webhooks';
+        const hint = nextPageHint(page.page_info);
+        return formatTable(page.data, WEBHOOK_COLUMNS) + (hint ? `\n${hint}` : '');
+      });
+    });
+
+  webhooks
+    .command('get')
+    .description('show one webhook (never its secret)')
+    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .argument('<webhookUid>', 'the webhook (wh_…)')
+    .action(async (webhookUid: string, options: { factory: string }, command: Command) => {
+      const { client, out } = contextOf(command);
+      const webhook = await client.factories.webhooks.retrieve(options.factory, webhookUid);
+      out.result(webhook, () => formatWebhook(webhook));
+    });
+
+  webhooks
+    .command('rotate')
+    .description("generate a new secret, or set the provider's with --provider-secret; prints it this once")
+    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .argument('<webhookUid>', 'the webhook (wh_…)')
+    .option('--provider-secret <secret>', "the provider's new signing secret (signature webhooks)")
+    .action(async (webhookUid: string, options: { factory: string; providerSecret?: string }, command: Command) => {
+      const cli = contextOf(command);
+      const body = options.providerSecret !== undefined ? { provider_secret: options.providerSecret } : {};
+      const webhook = await cli.client.factories.webhooks.rotateSecret(options.factory, webhookUid, body);
+      printWithSecret(cli.out, webhook, options.factory);
+    });
+
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    webhooks
+      .command(name)
+      .description(enabled ? 'accept deliveries again' : 'stop accepting deliveries (senders get 404)')
+      .requiredOption('--factory <uid>', 'the factory (fac_…)')
+      .argument('<webhookUid>', 'the webhook (wh_…)')
+      .action(async (webhookUid: string, options: { factory: string }, command: Command) => {
+        const { client, out } = contextOf(command);
+        const webhook = await client.factories.webhooks.update(options.factory, webhookUid, { enabled });
+        out.result(webhook, () => `webhook ${webhook.uid} ${webhook.enabled ? 'enabled' : 'disabled'}`);
+      });
+  }
+
+  webhooks
+    .command('delete')
+    .description('delete a webhook (its URL answers 404 from now on)')
+    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .argument('<webhookUid>', 'the webhook (wh_…)')
+    .action(async (webhookUid: string, options: { factory: string }, command: Command) => {
+      const { client, out } = contextOf(command);
+      await client.factories.webhooks.delete(options.factory, webhookUid);
+      // 204 has no body: --json prints what happened instead.
+      out.result({ uid: webhookUid, deleted: true }, () => `deleted webhook ${webhookUid}`);
+    });
+}
+
+const WEBHOOK_COLUMNS: Column<Webhook>[] = [
+  { header: 'UID', value: (webhook) => webhook.uid },
+  { header: 'NAME', value: (webhook) => webhook.name, maxWidth: 32 },
+  { header: 'AUTH', value: (webhook) => webhook.auth_mode },
+  { header: 'SCHEME', value: (webhook) => webhook.signature_scheme ?? '-' },
+  { header: 'ENABLED', value: (webhook) => (webhook.enabled ? 'yes' : 'no') },
+  { header: 'SECRET', value: (webhook) => (webhook.secret_configured ? webhook.secret_name : `${webhook.secret_name} (not set)`) },
+  { header: 'INGRESS URL', value: (webhook) => webhook.ingress_url },
+];
+
+function formatWebhook(webhook: Webhook, secret?: string | null): string {
+  return formatFields([
+    ['uid', webhook.uid],
+    ['factory_uid', webhook.factory_uid],
+    ['name', webhook.name],
+    ['auth_mode', webhook.auth_mode],
+    ['signature_scheme', webhook.signature_scheme],
+    ['secret_name', webhook.secret_name],
+    ['secret_configured', webhook.secret_configured ? 'yes' : 'no'],
+    ['delivery_id_header', webhook.delivery_id_header],
+    ['enabled', webhook.enabled ? 'yes' : 'no'],
+    ['ingress_url', webhook.ingress_url],
+    ['created_at', formatTime(webhook.created_at)],
+    ['updated_at', formatTime(webhook.updated_at)],
+    ['secret', secret],
+  ]);
+}
+
+/** The create and rotate answers: the webhook, its secret, and on stderr what to do with it. */
+function printWithSecret(out: Output, webhook: WebhookWithSecret, factoryUid: string): void {
+  out.result(webhook, () => formatWebhook(webhook, webhook.secret));
+  if (webhook.secret) {
+    const where = webhook.auth_mode === 'url_token' ? 'the secret (and the ingress URL, which contains it)' : 'the secret';
+    out.warn(
+      `${where} is shown only now and cannot be read back; store it safely. ` +
+        `It is kept as team secret ${webhook.secret_name}; replace it with \`agent-runs webhooks rotate\`.`,
+    );
+  } else if (!webhook.secret_configured) {
+    out.note(
+      `note: the provider's signing secret is not set yet, so deliveries are rejected (401) until you run\n` +
+        `  agent-runs webhooks rotate --factory ${factoryUid} ${webhook.uid} --provider-secret <secret>`,
+    );
+  } else {
+    out.note(`note: this webhook uses the value of the existing team secret ${webhook.secret_name}.`);
+  }
+}

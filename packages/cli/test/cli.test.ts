@@ -1,0 +1,802 @@
+/**
+ * The CLI as users run it: a child process (`node tsx/dist/cli.mjs packages/cli/src/main.ts …`), against
+ * (a) a local stub of the API that records requests and answers contract-shaped JSON, for the mapping of
+ * arguments to requests and of answers and errors to output and exit codes, and (b) the real server
+ * (echo runner), end to end.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const tsxCli = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+const mainTs = path.join(repoRoot, 'packages/cli/src/main.ts');
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with AGENT_RUNS_* taken only from `env` (never from the developer's shell). */
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const baseEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('AGENT_RUNS_')),
+  ) as Record<string, string>;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsxCli, mainTs, ...args], {
+      cwd: repoRoot,
+      env: { ...baseEnv, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// (a) Against a stub API
+// ---------------------------------------------------------------------------------------------------
+
+interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
+
+interface StubAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  /** JSON body; `text` wins when set (an event stream). */
+  json?: unknown;
+  text?: string;
+}
+
+type StubHandler = (request: RecordedRequest) => StubAnswer;
+
+class StubApi {
+  readonly requests: RecordedRequest[] = [];
+  handler: StubHandler = () => problem(404, 'resource_not_found', 'No route in this stub.');
+  private server = http.createServer((req, res) => void this.handle(req, res));
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/v1`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://stub');
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname.replace(/^\/api\/v1/, ''),
+      query: url.searchParams,
+      headers: req.headers,
+      body: raw === '' ? undefined : JSON.parse(raw),
+    };
+    this.requests.push(request);
+    const answer = this.handler(request);
+    const status = answer.status ?? 200;
+    if (answer.text !== undefined) {
+      res.writeHead(status, { 'content-type': 'text/event-stream', ...answer.headers });
+      res.end(answer.text);
+    } else if (answer.json === undefined) {
+      res.writeHead(status, answer.headers ?? {});
+      res.end();
+    } else {
+      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_stub_1', ...answer.headers });
+      res.end(JSON.stringify(answer.json));
+    }
+  }
+}
+
+function problem(status: number, code: string, detail: string): StubAnswer {
+  const title = code.replace(/_/g, ' ');
+  return {
+    status,
+    headers: {
+      'content-type': 'application/problem+json',
+      'x-request-id': 'req_trace_42',
+      'x-should-retry': 'false',
+    },
+    json: {
+      type: `https://agent-runs.dev/errors/${code}`,
+      title,
+      status,
+      detail,
+      instance: '/api/v1/…',
+      error: `${title}: ${detail}`,
+      retryable: false,
+      trace_id: 'req_trace_42',
+    },
+  };
+}
+
+const RUN_ID = '3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c';
+const FACTORY = 'fac_01hzyxwvutsrqponmlkjihgfed';
+const WEBHOOK = 'wh_01hzyxwvutsrqponmlkjihgfed';
+
+function runItem(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    run_id: RUN_ID,
+    task_id: RUN_ID,
+    title: 'Triage the new issue',
+    state: 'SUCCEEDED',
+    prompt: 'Triage the new issue',
+    created_at: '2026-05-01T12:00:00.000Z',
+    updated_at: '2026-05-01T12:00:05.000Z',
+    source: 'API',
+    agent_config: { name: 'triage', model_id: 'gpt-x', max_turns: 20, model_call_timeout_seconds: 120, run_timeout_seconds: 1800 },
+    ...overrides,
+  };
+}
+
+function webhook(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    uid: WEBHOOK,
+    factory_uid: FACTORY,
+    name: 'github-issues',
+    auth_mode: 'signature',
+    signature_scheme: 'github',
+    secret_name: 'WEBHOOK_GITHUB_ISSUES_SECRET',
+    secret_configured: true,
+    delivery_id_header: null,
+    enabled: true,
+    ingress_url: `http://localhost:8080/webhooks/w/${WEBHOOK}`,
+    created_at: '2026-05-01T12:00:00.000Z',
+    updated_at: '2026-05-01T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function sse(events: Array<{ id: number; event: string; data: unknown }>): string {
+  return events.map((e) => `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
+}
+
+const RUN_EVENTS = sse([
+  { id: 1, event: 'state', data: { run_id: RUN_ID, state: 'INPROGRESS', updated_at: '2026-05-01T12:00:01Z' } },
+  {
+    id: 2,
+    event: 'content',
+    data: {
+      run_id: RUN_ID,
+      step_id: 'step_1',
+      message_id: 'msg_1',
+      role: 'assistant',
+      timestamp: '2026-05-01T12:00:02Z',
+      block: { type: 'text', text: 'echo: hi' },
+    },
+  },
+  { id: 3, event: 'state', data: { run_id: RUN_ID, state: 'SUCCEEDED', updated_at: '2026-05-01T12:00:03Z' } },
+]);
+
+describe('agent-runs against a stub API', () => {
+  const stub = new StubApi();
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    await stub.start();
+    env = { AGENT_RUNS_API_KEY: 'ar_live_test', AGENT_RUNS_BASE_URL: stub.url };
+  });
+  afterAll(() => stub.close());
+  beforeEach(() => {
+    stub.requests.length = 0;
+  });
+
+  describe('run', () => {
+    it('sends the prompt, --title, --name as config.name and --model as config.model_id, with the env API key', async () => {
+      stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
+
+      const result = await runCli(
+        ['run', '--prompt', 'Triage the new issue', '--name', 'triage', '--model', 'gpt-x', '--title', 'T', '--json'],
+        env,
+      );
+
+      expect(result.code).toBe(0);
+      expect(stub.requests).toHaveLength(1);
+      const [request] = stub.requests;
+      expect(request!.method).toBe('POST');
+      expect(request!.path).toBe('/agent/runs');
+      expect(request!.headers.authorization).toBe('Bearer ar_live_test');
+      expect(request!.headers['idempotency-key']).toBeTruthy();
+      expect(request!.body).toEqual({
+        prompt: 'Triage the new issue',
+        title: 'T',
+        config: { name: 'triage', model_id: 'gpt-x' },
+      });
+      expect(JSON.parse(result.stdout)).toEqual({ run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' });
+    });
+
+    it('sends no config when neither --name nor --model is given, and prints run_id and state for people', async () => {
+      stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
+
+      const result = await runCli(['run', '--prompt', 'hi'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]!.body).toEqual({ prompt: 'hi' });
+      expect(result.stdout).toBe(`run_id:  ${RUN_ID}\nstate:   QUEUED\n`);
+    });
+
+    it('--api-key and --base-url override the environment', async () => {
+      stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
+
+      const result = await runCli(['--api-key', 'ar_live_flag', '--base-url', stub.url, 'run', '--prompt', 'hi'], {
+        AGENT_RUNS_API_KEY: 'ar_live_env',
+        AGENT_RUNS_BASE_URL: 'http://127.0.0.1:9/api/v1',
+      });
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]!.headers.authorization).toBe('Bearer ar_live_flag');
+    });
+
+    it('--wait creates the run, follows its events and prints the terminal run', async () => {
+      stub.handler = (request) => {
+        if (request.method === 'POST') return { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } };
+        if (request.path.endsWith('/events')) return { text: RUN_EVENTS };
+        return { json: runItem() };
+      };
+
+      const json = await runCli(['run', '--prompt', 'hi', '--wait', '--json'], env);
+      const human = await runCli(['run', '--prompt', 'hi', '--wait'], env);
+
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ run_id: RUN_ID, state: 'SUCCEEDED' });
+      expect(stub.requests.slice(0, 3).map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /agent/runs',
+        `GET /agent/runs/${RUN_ID}/events`,
+        `GET /agent/runs/${RUN_ID}`,
+      ]);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toMatch(/^state:\s+SUCCEEDED$/m);
+      expect(human.stdout).toMatch(/^name:\s+triage$/m);
+    });
+
+    it('without --prompt is a usage error reported by commander (exit 1), and sends nothing', async () => {
+      const result = await runCli(['run', '--name', 'x'], env);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("error: required option '--prompt <text>' not specified");
+      expect(stub.requests).toHaveLength(0);
+    });
+  });
+
+  describe('runs', () => {
+    it('list repeats --state as repeated state= parameters and passes --name and --limit', async () => {
+      const page = { runs: [runItem()], page_info: { has_next_page: false, next_cursor: null } };
+      stub.handler = () => ({ json: page });
+
+      const result = await runCli(
+        ['runs', 'list', '--state', 'QUEUED', '--state', 'inprogress', '--name', 'triage', '--limit', '5', '--json'],
+        env,
+      );
+
+      expect(result.code).toBe(0);
+      const [request] = stub.requests;
+      expect(request!.method).toBe('GET');
+      expect(request!.path).toBe('/agent/runs');
+      expect(request!.query.getAll('state')).toEqual(['QUEUED', 'INPROGRESS']);
+      expect(request!.query.get('name')).toBe('triage');
+      expect(request!.query.get('limit')).toBe('5');
+      expect(JSON.parse(result.stdout)).toEqual(page);
+    });
+
+    it('list prints an aligned table for people, with the cursor of the next page', async () => {
+      const other = '0b6a1c9e-2f44-4d1b-9c3e-5a7b8c9d0e1f';
+      stub.handler = () => ({
+        json: {
+          runs: [
+            runItem(),
+            runItem({ run_id: other, task_id: other, state: 'INPROGRESS', title: 'Short', agent_config: undefined }),
+          ],
+          page_info: { has_next_page: true, next_cursor: 'cur_2' },
+        },
+      });
+
+      const result = await runCli(['runs', 'list'], env);
+
+      expect(result.code).toBe(0);
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines).toEqual([
+        'RUN ID                                STATE       NAME    UPDATED               TITLE',
+        `${RUN_ID}  SUCCEEDED   triage  2026-05-01 12:00:05Z  Triage the new issue`,
+        `${other}  INPROGRESS          2026-05-01 12:00:05Z  Short`,
+        'more: pass --cursor cur_2',
+      ]);
+    });
+
+    it('list rejects an unknown --state before sending anything', async () => {
+      const result = await runCli(['runs', 'list', '--state', 'DONE'], env);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("'DONE' is not a run state");
+      expect(stub.requests).toHaveLength(0);
+    });
+
+    it('get of an unknown run exits 1 with the status, code, detail and trace id on stderr', async () => {
+      stub.handler = () => problem(404, 'resource_not_found', `Run ${RUN_ID} not found.`);
+
+      const result = await runCli(['runs', 'get', RUN_ID], env);
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`error: 404 resource_not_found: Run ${RUN_ID} not found.`);
+      expect(result.stderr).toContain('trace id: req_trace_42');
+      expect(stub.requests[0]!.path).toBe(`/agent/runs/${RUN_ID}`);
+    });
+
+    it('get prints the run as label: value lines', async () => {
+      stub.handler = () => ({ json: runItem({ status_message: { message: 'done' } }) });
+
+      const result = await runCli(['runs', 'get', RUN_ID], env);
+
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^run_id:\\s+${RUN_ID}$`, 'm'));
+      expect(result.stdout).toMatch(/^status:\s+done$/m);
+      expect(result.stdout).toMatch(/^model_id:\s+gpt-x$/m);
+    });
+
+    it('followup posts {message} to the run', async () => {
+      stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
+
+      const result = await runCli(['runs', 'followup', RUN_ID, '--message', 'also check labels', '--json'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({
+        method: 'POST',
+        path: `/agent/runs/${RUN_ID}/followups`,
+        body: { message: 'also check labels' },
+      });
+      expect(JSON.parse(result.stdout)).toMatchObject({ state: 'QUEUED' });
+    });
+
+    it('cancel posts to /cancel and prints the answer; a 409 exits 1 with its detail', async () => {
+      stub.handler = () => ({ json: RUN_ID });
+      const ok = await runCli(['runs', 'cancel', RUN_ID, '--json'], env);
+      stub.handler = () => problem(409, 'conflict', 'Run is SUCCEEDED and cannot be cancelled.');
+      const conflict = await runCli(['runs', 'cancel', RUN_ID], env);
+
+      expect(ok.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({ method: 'POST', path: `/agent/runs/${RUN_ID}/cancel` });
+      expect(JSON.parse(ok.stdout)).toBe(RUN_ID);
+      expect(conflict.code).toBe(1);
+      expect(conflict.stderr).toContain('error: 409 conflict: Run is SUCCEEDED and cannot be cancelled.');
+      // x-should-retry: false → one attempt only.
+      expect(stub.requests).toHaveLength(2);
+    });
+
+    it('watch prints one line per event until the terminal state', async () => {
+      stub.handler = () => ({ text: RUN_EVENTS });
+
+      const result = await runCli(['runs', 'watch', RUN_ID], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]!.path).toBe(`/agent/runs/${RUN_ID}/events`);
+      expect(stub.requests[0]!.headers.accept).toBe('text/event-stream');
+      expect(result.stdout.trimEnd().split('\n')).toEqual([
+        '2026-05-01 12:00:01Z  state  INPROGRESS',
+        '2026-05-01 12:00:02Z  assistant  text  echo: hi',
+        '2026-05-01 12:00:03Z  state  SUCCEEDED',
+      ]);
+    });
+
+    it('watch --json prints one JSON object per line, and --after resumes with Last-Event-ID', async () => {
+      stub.handler = () => ({ text: RUN_EVENTS });
+
+      const result = await runCli(['runs', 'watch', RUN_ID, '--after', '7', '--json'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]!.headers['last-event-id']).toBe('7');
+      const events = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+      expect(events.map((e) => [e.id, e.event])).toEqual([
+        ['1', 'state'],
+        ['2', 'content'],
+        ['3', 'state'],
+      ]);
+      expect(events[2].data.state).toBe('SUCCEEDED');
+    });
+  });
+
+  describe('webhooks', () => {
+    it('create maps every flag into the body and prints the secret once, with a warning on stderr', async () => {
+      stub.handler = () => ({ status: 201, json: { ...webhook(), secret: 'ghsecret_123' } });
+
+      const result = await runCli(
+        [
+          'webhooks', 'create', '--factory', FACTORY, '--name', 'github-issues', '--auth-mode', 'signature',
+          '--scheme', 'github', '--provider-secret', 'ghsecret_123', '--secret-name', 'GH_SECRET',
+          '--delivery-id-header', 'X-My-Id',
+        ],
+        env,
+      );
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({
+        method: 'POST',
+        path: `/factories/${FACTORY}/webhooks`,
+        body: {
+          name: 'github-issues',
+          auth_mode: 'signature',
+          signature_scheme: 'github',
+          provider_secret: 'ghsecret_123',
+          secret_name: 'GH_SECRET',
+          delivery_id_header: 'X-My-Id',
+        },
+      });
+      expect(result.stdout).toMatch(/^secret:\s+ghsecret_123$/m);
+      expect(result.stdout).toMatch(new RegExp(`^uid:\\s+${WEBHOOK}$`, 'm'));
+      expect(result.stderr).toContain('warning: the secret is shown only now');
+    });
+
+    it('create with only --scheme implies auth_mode signature; with --json the secret is in the JSON', async () => {
+      stub.handler = () => ({ status: 201, json: { ...webhook(), secret: 'whsec_abc' } });
+
+      const result = await runCli(
+        ['webhooks', 'create', '--factory', FACTORY, '--name', 'sw', '--scheme', 'standard-webhooks', '--json'],
+        env,
+      );
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]!.body).toEqual({ name: 'sw', auth_mode: 'signature', signature_scheme: 'standard-webhooks' });
+      expect(JSON.parse(result.stdout).secret).toBe('whsec_abc');
+      expect(result.stderr).toContain('shown only now');
+    });
+
+    it('create rejects an --auth-mode outside token|url_token|signature', async () => {
+      const result = await runCli(['webhooks', 'create', '--factory', FACTORY, '--name', 'x', '--auth-mode', 'basic'], env);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('Allowed choices are token, url_token, signature');
+      expect(stub.requests).toHaveLength(0);
+    });
+
+    it('list prints the factory webhooks as a table', async () => {
+      stub.handler = () => ({
+        json: { webhooks: [webhook(), webhook({ uid: 'wh_2', name: 'plain', auth_mode: 'token', signature_scheme: null, enabled: false })], page_info: { has_next_page: false, next_cursor: null } },
+      });
+
+      const result = await runCli(['webhooks', 'list', '--factory', FACTORY], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({ method: 'GET', path: `/factories/${FACTORY}/webhooks` });
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^UID\s+NAME\s+AUTH\s+SCHEME\s+ENABLED\s+SECRET\s+INGRESS URL$/);
+      expect(lines[1]).toMatch(new RegExp(`^${WEBHOOK}\\s+github-issues\\s+signature\\s+github\\s+yes\\s+`));
+      expect(lines[2]).toMatch(/^wh_2\s+plain\s+token\s+-\s+no\s+/);
+      // Columns line up: every row's second column starts where the header's does.
+      const nameAt = lines[0]!.indexOf('NAME');
+      expect(lines.slice(1).every((line) => line[nameAt - 1] === ' ' && line[nameAt] !== ' ')).toBe(true);
+    });
+
+    it('rotate posts {provider_secret} (or an empty body) to rotate-secret', async () => {
+      stub.handler = () => ({ json: { ...webhook(), secret: 'new_secret' } });
+
+      const withSecret = await runCli(['webhooks', 'rotate', '--factory', FACTORY, WEBHOOK, '--provider-secret', 'p2'], env);
+      const generated = await runCli(['webhooks', 'rotate', '--factory', FACTORY, WEBHOOK], env);
+
+      expect(withSecret.code).toBe(0);
+      expect(generated.code).toBe(0);
+      expect(stub.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['POST', `/factories/${FACTORY}/webhooks/${WEBHOOK}/rotate-secret`, { provider_secret: 'p2' }],
+        ['POST', `/factories/${FACTORY}/webhooks/${WEBHOOK}/rotate-secret`, {}],
+      ]);
+      expect(generated.stdout).toMatch(/^secret:\s+new_secret$/m);
+      expect(generated.stderr).toContain('shown only now');
+    });
+
+    it('enable and disable PATCH {enabled}; delete sends DELETE', async () => {
+      stub.handler = (request) => {
+        if (request.method === 'DELETE') return { status: 204 };
+        return { json: webhook({ enabled: (request.body as { enabled: boolean }).enabled }) };
+      };
+
+      const disabled = await runCli(['webhooks', 'disable', '--factory', FACTORY, WEBHOOK], env);
+      const enabled = await runCli(['webhooks', 'enable', '--factory', FACTORY, WEBHOOK], env);
+      const deleted = await runCli(['webhooks', 'delete', '--factory', FACTORY, WEBHOOK, '--json'], env);
+
+      expect(stub.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['PATCH', `/factories/${FACTORY}/webhooks/${WEBHOOK}`, { enabled: false }],
+        ['PATCH', `/factories/${FACTORY}/webhooks/${WEBHOOK}`, { enabled: true }],
+        ['DELETE', `/factories/${FACTORY}/webhooks/${WEBHOOK}`, undefined],
+      ]);
+      expect(disabled.stdout).toBe(`webhook ${WEBHOOK} disabled\n`);
+      expect(enabled.stdout).toBe(`webhook ${WEBHOOK} enabled\n`);
+      expect(deleted.code).toBe(0);
+      expect(JSON.parse(deleted.stdout)).toEqual({ uid: WEBHOOK, deleted: true });
+    });
+  });
+
+  describe('deliveries', () => {
+    it("list reads the webhook's delivery log", async () => {
+      const page = {
+        deliveries: [
+          {
+            delivery_id: 'dlv_1',
+            webhook_uid: WEBHOOK,
+            label: 'Accepted',
+            size: 120,
+            received_at: '2026-05-01T12:00:00Z',
+            identity: 'evt_1',
+            identity_source: 'provider_header',
+          },
+          {
+            delivery_id: 'dlv_2',
+            webhook_uid: WEBHOOK,
+            label: 'Rejected (auth)',
+            size: 12,
+            received_at: '2026-05-01T12:01:00Z',
+            identity: null,
+            identity_source: null,
+          },
+        ],
+        page_info: { has_next_page: false, next_cursor: null },
+      };
+      stub.handler = () => ({ json: page });
+
+      const human = await runCli(['deliveries', 'list', '--factory', FACTORY, WEBHOOK, '--limit', '2'], env);
+      const json = await runCli(['deliveries', 'list', '--factory', FACTORY, WEBHOOK, '--json'], env);
+
+      expect(stub.requests[0]!.path).toBe(`/factories/${FACTORY}/webhooks/${WEBHOOK}/deliveries`);
+      expect(stub.requests[0]!.query.get('limit')).toBe('2');
+      expect(human.code).toBe(0);
+      expect(human.stdout.split('\n')[1]).toMatch(/^dlv_1\s+Accepted\s+2026-05-01 12:00:00Z\s+120\s+evt_1$/);
+      expect(human.stdout.split('\n')[2]).toMatch(/^dlv_2\s+Rejected \(auth\)\s+2026-05-01 12:01:00Z\s+12\s+-$/);
+      expect(JSON.parse(json.stdout)).toEqual(page);
+    });
+  });
+
+  describe('factory apply', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'agent-runs-cli-'));
+      await mkdir(path.join(dir, 'webhooks'));
+      await mkdir(path.join(dir, 'automations'));
+      await writeFile(path.join(dir, 'webhooks', 'github.yaml'), 'name: github\nauth_mode: token\n');
+      await writeFile(path.join(dir, 'webhooks', 'README.txt'), 'not a definition');
+      await writeFile(path.join(dir, 'automations', 'triage.md'), '---\nname: triage\n---\nTriage it.\n');
+      await writeFile(path.join(dir, 'automations', 'b.md'), '---\nname: b\n---\nB.\n');
+    });
+    afterEach(() => rm(dir, { recursive: true, force: true }));
+
+    it('sends webhooks/*.yaml and automations/*.md as {files: [{path, content}]} and prints the UID map', async () => {
+      stub.handler = () => ({
+        json: {
+          webhooks: [{ file: 'webhooks/github.yaml', uid: WEBHOOK, name: 'github', secret_name: 'WEBHOOK_GITHUB_SECRET' }],
+          automations: [
+            { file: 'automations/b.md', uid: 'aut_b', name: 'b' },
+            { file: 'automations/triage.md', uid: 'aut_t', name: 'triage' },
+          ],
+          deleted: { webhooks: [], automations: ['aut_old'] },
+        },
+      });
+
+      const result = await runCli(['factory', 'apply', '--factory', FACTORY, dir], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({ method: 'POST', path: `/factories/${FACTORY}/definitions/apply` });
+      expect(stub.requests[0]!.body).toEqual({
+        files: [
+          { path: 'webhooks/github.yaml', content: 'name: github\nauth_mode: token\n' },
+          { path: 'automations/b.md', content: '---\nname: b\n---\nB.\n' },
+          { path: 'automations/triage.md', content: '---\nname: triage\n---\nTriage it.\n' },
+        ],
+      });
+      expect(result.stdout).toMatch(new RegExp(`^webhooks/github.yaml\\s+${WEBHOOK}\\s+github\\s+WEBHOOK_GITHUB_SECRET$`, 'm'));
+      expect(result.stdout).toMatch(/^automations\/triage.md\s+aut_t\s+triage$/m);
+      expect(result.stdout).toContain('deleted: aut_old');
+    });
+
+    it('prints each file error of a 422 on stderr and exits 1', async () => {
+      const answer = problem(422, 'validation_failed', 'Definition files are invalid.');
+      (answer.json as Record<string, unknown>).file_errors = [
+        { file: 'webhooks/github.yaml', message: 'auth_mode: must be one of token, url_token, signature' },
+        { file: 'automations/b.md', message: 'front matter: webhooks is required' },
+      ];
+      stub.handler = () => answer;
+
+      const result = await runCli(['factory', 'apply', '--factory', FACTORY, dir], env);
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('error: 422 validation_failed: Definition files are invalid.');
+      expect(result.stderr).toContain('  webhooks/github.yaml: auth_mode: must be one of token, url_token, signature');
+      expect(result.stderr).toContain('  automations/b.md: front matter: webhooks is required');
+    });
+
+    it('refuses a directory without definition files (applying none would delete everything)', async () => {
+      const empty = await mkdtemp(path.join(os.tmpdir(), 'agent-runs-cli-empty-'));
+      try {
+        const result = await runCli(['factory', 'apply', '--factory', FACTORY, empty], env);
+
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('no definition files');
+        expect(stub.requests).toHaveLength(0);
+      } finally {
+        await rm(empty, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('configuration and connection errors', () => {
+    it('without an API key exits 1 naming the flag and the variable, sending nothing', async () => {
+      const result = await runCli(['runs', 'list'], { AGENT_RUNS_BASE_URL: stub.url });
+
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('missing API key: pass --api-key or set AGENT_RUNS_API_KEY');
+      expect(stub.requests).toHaveLength(0);
+    });
+
+    it('exits 2 with a clear message when the API cannot be reached', async () => {
+      const closed = http.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const baseUrl = `http://127.0.0.1:${port}/api/v1`;
+
+      const result = await runCli(['runs', 'list'], { AGENT_RUNS_API_KEY: 'k', AGENT_RUNS_BASE_URL: baseUrl });
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`error: cannot reach the API at ${baseUrl}`);
+      expect(result.stderr).toContain('ECONNREFUSED');
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// (b) End to end against the real server (echo runner)
+// ---------------------------------------------------------------------------------------------------
+
+type TestServer = Awaited<ReturnType<typeof import('../../server/test/support/server').startTestServer>>;
+
+describe('agent-runs against the real server', () => {
+  let server: TestServer;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    // Imported here so the stub tests above do not depend on the server's code.
+    const { startTestServer } = await import('../../server/test/support/server');
+    server = await startTestServer();
+    env = { AGENT_RUNS_API_KEY: server.adminKey, AGENT_RUNS_BASE_URL: server.apiUrl };
+  });
+  afterAll(() => server?.close());
+
+  it('run --wait reaches a terminal state, runs list shows it, and cancelling it exits 1 with the 409 detail', async () => {
+    const run = await runCli(['run', '--prompt', 'hi', '--name', 'cli-e2e', '--wait', '--json'], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const finished = JSON.parse(run.stdout) as { run_id: string; state: string; agent_config?: { name?: string } };
+    expect(finished.state).toBe('SUCCEEDED');
+    expect(finished.agent_config?.name).toBe('cli-e2e');
+
+    const list = await runCli(['runs', 'list', '--name', 'cli-e2e', '--state', 'SUCCEEDED', '--json'], env);
+    expect(list.code).toBe(0);
+    const page = JSON.parse(list.stdout) as { runs: Array<{ run_id: string }> };
+    expect(page.runs.map((r) => r.run_id)).toContain(finished.run_id);
+
+    const table = await runCli(['runs', 'list'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(finished.run_id);
+
+    const cancel = await runCli(['runs', 'cancel', finished.run_id], env);
+    expect(cancel.code).toBe(1);
+    expect(cancel.stdout).toBe('');
+    expect(cancel.stderr).toMatch(/^error: 409 conflict: .+/m);
+    expect(cancel.stderr).toMatch(/trace id: \S+/);
+  });
+
+  it('runs watch of a finished run ends with its terminal state; runs get shows it', async () => {
+    const created = await runCli(['run', '--prompt', 'watch me', '--json'], env);
+    expect(created.code).toBe(0);
+    const { run_id: runId } = JSON.parse(created.stdout) as { run_id: string };
+
+    const watch = await runCli(['runs', 'watch', runId], env);
+    expect(watch.code).toBe(0);
+    const lines = watch.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/ state {2}SUCCEEDED/);
+
+    const get = await runCli(['runs', 'get', runId], env);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(/^state:\s+SUCCEEDED$/m);
+  });
+
+  it('a wrong API key exits 1 with the 401 detail', async () => {
+    const result = await runCli(['runs', 'list'], { ...env, AGENT_RUNS_API_KEY: 'ar_live_wrong' });
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: 401 authentication_required: .+/m);
+  });
+
+  it('webhooks create prints the secret once; list, disable and deliveries list read it back', async () => {
+    const factoryUid = await createFactory('cli-webhooks', 'api');
+
+    const created = await runCli(['webhooks', 'create', '--factory', factoryUid, '--name', 'plain', '--json'], env);
+    expect(created.code).toBe(0);
+    const webhook = JSON.parse(created.stdout) as { uid: string; secret: string | null; secret_name: string };
+    expect(webhook.secret).toEqual(expect.any(String));
+    expect(created.stderr).toContain('shown only now');
+
+    const listed = await runCli(['webhooks', 'list', '--factory', factoryUid, '--json'], env);
+    expect(listed.code).toBe(0);
+    const page = JSON.parse(listed.stdout) as { webhooks: Array<{ uid: string; secret?: unknown }> };
+    expect(page.webhooks.map((w) => w.uid)).toEqual([webhook.uid]);
+    expect(listed.stdout).not.toContain(webhook.secret!);
+
+    const disabled = await runCli(['webhooks', 'disable', '--factory', factoryUid, webhook.uid], env);
+    expect(disabled.stdout).toBe(`webhook ${webhook.uid} disabled\n`);
+
+    const deliveries = await runCli(['deliveries', 'list', '--factory', factoryUid, webhook.uid], env);
+    expect(deliveries.code).toBe(0);
+    expect(deliveries.stdout).toBe('no deliveries\n');
+  });
+
+  it('factory apply creates definitions from a directory and prints the UID map; an invalid file exits 1 naming it', async () => {
+    const factoryUid = await createFactory('cli-files', 'files');
+    await api('PUT', '/secrets/CLI_HOOK_SECRET', { value: 'a-long-enough-shared-secret-value' });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-runs-cli-apply-'));
+    try {
+      await mkdir(path.join(dir, 'webhooks'));
+      await writeFile(path.join(dir, 'webhooks', 'hook.yaml'), 'authMode: token\nsecretName: CLI_HOOK_SECRET\n');
+
+      const applied = await runCli(['factory', 'apply', '--factory', factoryUid, dir, '--json'], env);
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+      const answer = JSON.parse(applied.stdout) as { webhooks: Array<{ file: string; uid: string; name: string }> };
+      expect(answer.webhooks).toEqual([
+        expect.objectContaining({ file: 'webhooks/hook.yaml', name: 'hook', uid: expect.stringMatching(/^wh_/) }),
+      ]);
+      const hookUid = answer.webhooks[0]!.uid;
+
+      await mkdir(path.join(dir, 'automations'));
+      await writeFile(
+        path.join(dir, 'automations', 'triage.md'),
+        `---\ntriggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${hookUid}]\n---\nTriage the event.\n`,
+      );
+      const withAutomation = await runCli(['factory', 'apply', '--factory', factoryUid, dir], env);
+      expect(withAutomation.stderr).toBe('');
+      expect(withAutomation.code).toBe(0);
+      expect(withAutomation.stdout).toMatch(new RegExp(`^webhooks/hook.yaml\\s+${hookUid}\\s+hook\\s+CLI_HOOK_SECRET$`, 'm'));
+      expect(withAutomation.stdout).toMatch(/^automations\/triage.md\s+aut_\S+\s+triage$/m);
+
+      await writeFile(path.join(dir, 'webhooks', 'broken.yaml'), 'authMode: carrier-pigeon\nsecretName: CLI_HOOK_SECRET\n');
+      const broken = await runCli(['factory', 'apply', '--factory', factoryUid, dir], env);
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toMatch(/^error: 422 validation_failed: /m);
+      expect(broken.stderr).toMatch(/^ {2}webhooks\/broken.yaml: .*authMode/m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** Calls the API directly, for the setup the CLI has no command for. */
+  async function api(method: string, urlPath: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${server.apiUrl}${urlPath}`, {
+      method,
+      headers: { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${urlPath} → ${response.status} ${await response.text()}`);
+    return response.status === 204 ? undefined : response.json();
+  }
+
+  async function createFactory(name: string, definitionSource: 'api' | 'files'): Promise<string> {
+    const factory = (await api('POST', '/factories', { name, definition_source: definitionSource })) as { uid: string };
+    return factory.uid;
+  }
+});

@@ -1,0 +1,2 @@
+__title__ = "agent_runs"
+__version__ = "0.1.0"

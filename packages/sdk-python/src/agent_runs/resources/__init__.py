@@ -1,0 +1,6 @@
+from .agent import Agent, AsyncAgent
+from .api_keys import ApiKeys, AsyncApiKeys
+from .factories import AsyncFactories, Factories
+from .secrets import AsyncSecrets, Secrets
+
+__all__ = ["Agent", "AsyncAgent", "Factories", "AsyncFactories", "Secrets", "AsyncSecrets", "ApiKeys", "AsyncApiKeys"]

@@ -1,0 +1,6 @@
+from .agent import Agent, AsyncAgent
+from .environments import AsyncEnvironments, Environments
+from .runs import AsyncRuns, Runs
+from .skills import AsyncSkills, Skills
+
+__all__ = ["Agent", "AsyncAgent", "Runs", "AsyncRuns", "Skills", "AsyncSkills", "Environments", "AsyncEnvironments"]

@@ -1,0 +1,573 @@
+"""``client.agent.runs``: tag Runs of openapi/v1.yaml."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, Optional, Sequence, Union
+
+from ..._base_client import AsyncPaginator, make_request_options
+from ..._constants import TERMINAL_RUN_STATES
+from ..._exceptions import APIConnectionError
+from ..._resource import AsyncAPIResource, SyncAPIResource
+from ..._response import (
+    async_to_raw_response_wrapper,
+    async_to_streamed_response_wrapper,
+    to_raw_response_wrapper,
+    to_streamed_response_wrapper,
+)
+from ..._streaming import AsyncRunEventStream, RunEventStream
+from ..._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
+from ..._utils import path_param, strip_not_given
+from ...pagination import AsyncCursorPage, SyncCursorPage
+from ...types import (
+    AmbientAgentConfigParam,
+    ConversationResponse,
+    ListRunsResponse,
+    RunAgentResponse,
+    RunAttachmentInputParam,
+    RunEvent,
+    RunItem,
+    RunSourceType,
+    RunState,
+)
+
+__all__ = ["Runs", "AsyncRuns"]
+
+
+# -- shared request building (sync and async send the same requests) ------------------------------
+
+
+def _create_body(prompt: str, title: Any, config: Any, attachments: Any) -> Dict[str, Any]:
+    return strip_not_given({"prompt": prompt, "title": title, "config": config, "attachments": attachments})
+
+
+def _list_query(**params: Any) -> Dict[str, Any]:
+    query = strip_not_given(params)
+    state = query.get("state")
+    if isinstance(state, str):
+        query["state"] = [state]
+    return query
+
+
+def _events_headers(last_event_id: Union[str, int, None], extra_headers: Optional[Headers]) -> Optional[Headers]:
+    if last_event_id is None:
+        return extra_headers
+    return {**(extra_headers or {}), "Last-Event-ID": str(last_event_id)}
+
+
+def _events_accept(extra_headers: Optional[Headers]) -> Headers:
+    return {"Accept": "text/event-stream", **(extra_headers or {})}
+
+
+class Runs(SyncAPIResource):
+    @property
+    def with_raw_response(self) -> "RunsWithRawResponse":
+        """Every method, answering an `APIResponse` (headers, status, ``.parse()``)."""
+        return RunsWithRawResponse(self)
+
+    @property
+    def with_streaming_response(self) -> "RunsWithStreamingResponse":
+        """Every method as a context manager whose body is read only on demand."""
+        return RunsWithStreamingResponse(self)
+
+    def create(
+        self,
+        *,
+        prompt: str,
+        title: Union[str, NotGiven] = NOT_GIVEN,
+        config: Union[AmbientAgentConfigParam, NotGiven] = NOT_GIVEN,
+        attachments: Union[Sequence[RunAttachmentInputParam], NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunAgentResponse:
+        """Start a run (createRun, ``POST /agent/runs``). Answers ``{run_id, task_id, state}``."""
+        return self._post(
+            "/agent/runs",
+            body=_create_body(prompt, title, config, attachments),
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunAgentResponse,
+        )
+
+    def list(
+        self,
+        *,
+        limit: Union[int, NotGiven] = NOT_GIVEN,
+        cursor: Union[str, NotGiven] = NOT_GIVEN,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
+        sort_order: Union[str, NotGiven] = NOT_GIVEN,
+        state: Union[RunState, Sequence[RunState], NotGiven] = NOT_GIVEN,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        model_id: Union[str, NotGiven] = NOT_GIVEN,
+        creator: Union[str, NotGiven] = NOT_GIVEN,
+        source: Union[RunSourceType, NotGiven] = NOT_GIVEN,
+        factory_uid: Union[str, NotGiven] = NOT_GIVEN,
+        automation_id: Union[str, NotGiven] = NOT_GIVEN,
+        created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
+        created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
+        updated_after: Union[str, Any, NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> SyncCursorPage[RunItem]:
+        """List runs (listRuns). Iterating the page walks every run of every page; ``state`` may be one
+        state or several. Timestamps accept ``datetime`` or RFC 3339 strings."""
+        query = _list_query(
+            limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
+            model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
+            automation_id=automation_id, created_after=created_after, created_before=created_before,
+            updated_after=updated_after,
+        )
+        return self._get_api_list(
+            "/agent/runs",
+            page=SyncCursorPage[RunItem],
+            model=ListRunsResponse,
+            items_key="runs",
+            options=make_request_options(
+                query=query, extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    def retrieve(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunItem:
+        """One run (getRun)."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunItem,
+        )
+
+    def cancel(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> str:
+        """Cancel a run (cancelRun). Answers the run id; a finished run raises `ConflictError`."""
+        return self._post(
+            f"/agent/runs/{path_param('run_id', run_id)}/cancel",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=str,
+        )
+
+    def followup(
+        self,
+        run_id: str,
+        *,
+        message: str,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunAgentResponse:
+        """Send a follow-up message (createRunFollowup); a finished run is re-queued."""
+        return self._post(
+            f"/agent/runs/{path_param('run_id', run_id)}/followups",
+            body={"message": message},
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunAgentResponse,
+        )
+
+    def conversation(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ConversationResponse:
+        """The run's conversation (getRunConversation)."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/conversation",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=ConversationResponse,
+        )
+
+    def attachment(
+        self,
+        run_id: str,
+        name: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> bytes:
+        """The bytes of one attachment (getRunAttachment), e.g. ``event-payload.json``. For headers
+        (``Content-Type``, ``Content-Disposition``) use ``.with_raw_response.attachment(...)``."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/attachments/{path_param('name', name)}",
+            options=make_request_options(
+                extra_headers={"Accept": "*/*", **(extra_headers or {})}, extra_query=extra_query,
+                extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=bytes,
+        )
+
+    def events(
+        self,
+        run_id: str,
+        *,
+        last_event_id: Union[str, int, None] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunEventStream[RunEvent]:
+        """The run's events (streamRunEvents) as an iterator of `RunEvent`. Reconnects with
+        ``Last-Event-ID`` when the connection drops and stops after the terminal ``state`` event.
+        Use it as a context manager (or call ``.close()``) to stop early."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/events",
+            options=make_request_options(
+                extra_headers=_events_accept(_events_headers(last_event_id, extra_headers)),
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=RunEvent,
+            stream=True,
+            stream_cls=RunEventStream,
+        )
+
+    def create_and_wait(
+        self,
+        *,
+        prompt: str,
+        title: Union[str, NotGiven] = NOT_GIVEN,
+        config: Union[AmbientAgentConfigParam, NotGiven] = NOT_GIVEN,
+        attachments: Union[Sequence[RunAttachmentInputParam], NotGiven] = NOT_GIVEN,
+        poll_interval: float = 1.0,
+        max_wait: Optional[float] = None,
+        extra_headers: Optional[Headers] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunItem:
+        """Create a run and return it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED)."""
+        created = self.create(
+            prompt=prompt, title=title, config=config, attachments=attachments, extra_headers=extra_headers,
+            timeout=timeout,
+        )
+        return self.wait(created.run_id, poll_interval=poll_interval, max_wait=max_wait)
+
+    def wait(self, run_id: str, *, poll_interval: float = 1.0, max_wait: Optional[float] = None) -> RunItem:
+        """Block until the run is terminal and return it: follows the event stream, falling back to
+        polling ``retrieve`` every ``poll_interval`` seconds if the stream is unavailable. Raises
+        `TimeoutError` after ``max_wait`` seconds."""
+        path_param("run_id", run_id)
+        deadline = None if max_wait is None else time.monotonic() + max_wait
+        try:
+            with self.events(run_id, timeout=max_wait if max_wait is not None else NOT_GIVEN) as stream:
+                for event in stream:
+                    if event.is_terminal:
+                        break
+                    if deadline is not None and time.monotonic() > deadline:
+                        break
+        except APIConnectionError:
+            pass  # fall back to polling
+        while True:
+            run = self.retrieve(run_id)
+            if run.state in TERMINAL_RUN_STATES:
+                return run
+            if deadline is not None and time.monotonic() + poll_interval > deadline:
+                raise TimeoutError(f"Run {run_id} not terminal after {max_wait} s (state {run.state})")
+            self._client._sleep(poll_interval)
+
+
+class AsyncRuns(AsyncAPIResource):
+    @property
+    def with_raw_response(self) -> "AsyncRunsWithRawResponse":
+        return AsyncRunsWithRawResponse(self)
+
+    @property
+    def with_streaming_response(self) -> "AsyncRunsWithStreamingResponse":
+        return AsyncRunsWithStreamingResponse(self)
+
+    async def create(
+        self,
+        *,
+        prompt: str,
+        title: Union[str, NotGiven] = NOT_GIVEN,
+        config: Union[AmbientAgentConfigParam, NotGiven] = NOT_GIVEN,
+        attachments: Union[Sequence[RunAttachmentInputParam], NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunAgentResponse:
+        """Start a run (createRun, ``POST /agent/runs``). Answers ``{run_id, task_id, state}``."""
+        return await self._post(
+            "/agent/runs",
+            body=_create_body(prompt, title, config, attachments),
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunAgentResponse,
+        )
+
+    def list(
+        self,
+        *,
+        limit: Union[int, NotGiven] = NOT_GIVEN,
+        cursor: Union[str, NotGiven] = NOT_GIVEN,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
+        sort_order: Union[str, NotGiven] = NOT_GIVEN,
+        state: Union[RunState, Sequence[RunState], NotGiven] = NOT_GIVEN,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        model_id: Union[str, NotGiven] = NOT_GIVEN,
+        creator: Union[str, NotGiven] = NOT_GIVEN,
+        source: Union[RunSourceType, NotGiven] = NOT_GIVEN,
+        factory_uid: Union[str, NotGiven] = NOT_GIVEN,
+        automation_id: Union[str, NotGiven] = NOT_GIVEN,
+        created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
+        created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
+        updated_after: Union[str, Any, NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> AsyncPaginator[RunItem, AsyncCursorPage[RunItem]]:
+        """List runs (listRuns): ``await`` for the first page, or ``async for`` over every run."""
+        query = _list_query(
+            limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
+            model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
+            automation_id=automation_id, created_after=created_after, created_before=created_before,
+            updated_after=updated_after,
+        )
+        return self._get_api_list(
+            "/agent/runs",
+            page=AsyncCursorPage[RunItem],
+            model=ListRunsResponse,
+            items_key="runs",
+            options=make_request_options(
+                query=query, extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body,
+                timeout=timeout,
+            ),
+        )
+
+    async def retrieve(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunItem:
+        """One run (getRun)."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunItem,
+        )
+
+    async def cancel(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> str:
+        """Cancel a run (cancelRun). Answers the run id; a finished run raises `ConflictError`."""
+        return await self._post(
+            f"/agent/runs/{path_param('run_id', run_id)}/cancel",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=str,
+        )
+
+    async def followup(
+        self,
+        run_id: str,
+        *,
+        message: str,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunAgentResponse:
+        """Send a follow-up message (createRunFollowup); a finished run is re-queued."""
+        return await self._post(
+            f"/agent/runs/{path_param('run_id', run_id)}/followups",
+            body={"message": message},
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunAgentResponse,
+        )
+
+    async def conversation(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ConversationResponse:
+        """The run's conversation (getRunConversation)."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/conversation",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=ConversationResponse,
+        )
+
+    async def attachment(
+        self,
+        run_id: str,
+        name: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> bytes:
+        """The bytes of one attachment (getRunAttachment)."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/attachments/{path_param('name', name)}",
+            options=make_request_options(
+                extra_headers={"Accept": "*/*", **(extra_headers or {})}, extra_query=extra_query,
+                extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=bytes,
+        )
+
+    async def events(
+        self,
+        run_id: str,
+        *,
+        last_event_id: Union[str, int, None] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> AsyncRunEventStream[RunEvent]:
+        """The run's events (streamRunEvents): ``async for event in await client.agent.runs.events(id)``.
+        Reconnects with ``Last-Event-ID``; stops after the terminal ``state`` event."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/events",
+            options=make_request_options(
+                extra_headers=_events_accept(_events_headers(last_event_id, extra_headers)),
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=RunEvent,
+            stream=True,
+            stream_cls=AsyncRunEventStream,
+        )
+
+    async def create_and_wait(
+        self,
+        *,
+        prompt: str,
+        title: Union[str, NotGiven] = NOT_GIVEN,
+        config: Union[AmbientAgentConfigParam, NotGiven] = NOT_GIVEN,
+        attachments: Union[Sequence[RunAttachmentInputParam], NotGiven] = NOT_GIVEN,
+        poll_interval: float = 1.0,
+        max_wait: Optional[float] = None,
+        extra_headers: Optional[Headers] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunItem:
+        """Create a run and return it once it is terminal."""
+        created = await self.create(
+            prompt=prompt, title=title, config=config, attachments=attachments, extra_headers=extra_headers,
+            timeout=timeout,
+        )
+        return await self.wait(created.run_id, poll_interval=poll_interval, max_wait=max_wait)
+
+    async def wait(self, run_id: str, *, poll_interval: float = 1.0, max_wait: Optional[float] = None) -> RunItem:
+        """Wait until the run is terminal and return it (events first, polling as fallback)."""
+        path_param("run_id", run_id)
+        deadline = None if max_wait is None else time.monotonic() + max_wait
+        try:
+            stream = await self.events(run_id, timeout=max_wait if max_wait is not None else NOT_GIVEN)
+            async with stream:
+                async for event in stream:
+                    if event.is_terminal:
+                        break
+                    if deadline is not None and time.monotonic() > deadline:
+                        break
+        except APIConnectionError:
+            pass
+        while True:
+            run = await self.retrieve(run_id)
+            if run.state in TERMINAL_RUN_STATES:
+                return run
+            if deadline is not None and time.monotonic() + poll_interval > deadline:
+                raise TimeoutError(f"Run {run_id} not terminal after {max_wait} s (state {run.state})")
+            await self._client._sleep(poll_interval)
+
+
+class RunsWithRawResponse:
+    def __init__(self, runs: Runs) -> None:
+        self.create = to_raw_response_wrapper(runs.create)
+        self.list = to_raw_response_wrapper(runs.list)
+        self.retrieve = to_raw_response_wrapper(runs.retrieve)
+        self.cancel = to_raw_response_wrapper(runs.cancel)
+        self.followup = to_raw_response_wrapper(runs.followup)
+        self.conversation = to_raw_response_wrapper(runs.conversation)
+        self.attachment = to_raw_response_wrapper(runs.attachment)
+        self.events = to_raw_response_wrapper(runs.events)
+
+
+class AsyncRunsWithRawResponse:
+    def __init__(self, runs: AsyncRuns) -> None:
+        self.create = async_to_raw_response_wrapper(runs.create)
+        self.list = async_to_raw_response_wrapper(runs.list)
+        self.retrieve = async_to_raw_response_wrapper(runs.retrieve)
+        self.cancel = async_to_raw_response_wrapper(runs.cancel)
+        self.followup = async_to_raw_response_wrapper(runs.followup)
+        self.conversation = async_to_raw_response_wrapper(runs.conversation)
+        self.attachment = async_to_raw_response_wrapper(runs.attachment)
+        self.events = async_to_raw_response_wrapper(runs.events)
+
+
+class RunsWithStreamingResponse:
+    def __init__(self, runs: Runs) -> None:
+        self.create = to_streamed_response_wrapper(runs.create)
+        self.list = to_streamed_response_wrapper(runs.list)
+        self.retrieve = to_streamed_response_wrapper(runs.retrieve)
+        self.cancel = to_streamed_response_wrapper(runs.cancel)
+        self.followup = to_streamed_response_wrapper(runs.followup)
+        self.conversation = to_streamed_response_wrapper(runs.conversation)
+        self.attachment = to_streamed_response_wrapper(runs.attachment)
+        self.events = to_streamed_response_wrapper(runs.events)
+
+
+class AsyncRunsWithStreamingResponse:
+    def __init__(self, runs: AsyncRuns) -> None:
+        self.create = async_to_streamed_response_wrapper(runs.create)
+        self.list = async_to_streamed_response_wrapper(runs.list)
+        self.retrieve = async_to_streamed_response_wrapper(runs.retrieve)
+        self.cancel = async_to_streamed_response_wrapper(runs.cancel)
+        self.followup = async_to_streamed_response_wrapper(runs.followup)
+        self.conversation = async_to_streamed_response_wrapper(runs.conversation)
+        self.attachment = async_to_streamed_response_wrapper(runs.attachment)
+        self.events = async_to_streamed_response_wrapper(runs.events)

@@ -1,0 +1,37 @@
+export { AgentRuns, AgentRuns as Client, AgentRuns as default } from './client';
+export type { ClientOptions, Fetch, OperationData, OperationInit } from './client';
+export { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './client';
+export { APIPromise } from './core/api-promise';
+export { CursorPage, PagePromise, type CursorPageParams, type PageInfo } from './core/pagination';
+export { EventStream, parseSSE, type ServerSentEvent, type ReconnectingStreamOptions } from './core/sse';
+export {
+  AgentRunsError,
+  APIError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  type Problem,
+} from './core/error';
+export type { RequestOptions, GenericRequestOptions, HeadersInput } from './internal/request-options';
+export type { LogLevel, Logger } from './internal/log';
+export { signWebhook, type SignWebhookParams, type WebhookHeaders } from './lib/webhooks';
+
+export * from './resources/agent/runs';
+export * from './resources/agent/skills';
+export * from './resources/agent/environments';
+export * from './resources/factories/factories';
+export * from './resources/factories/runs';
+export * from './resources/factories/automations';
+export * from './resources/factories/webhooks/webhooks';
+export * from './resources/factories/webhooks/deliveries';
+export * from './resources/secrets';
+export * from './resources/api-keys';
+export type { paths, components, operations } from './generated/api';

@@ -1,0 +1,11 @@
+import { APIResource } from '../../core/resource';
+import { Environments } from './environments';
+import { Runs } from './runs';
+import { Skills } from './skills';
+
+/** `/agent/…`: runs, skills and environments. */
+export class Agent extends APIResource {
+  runs: Runs = new Runs(this._client);
+  skills: Skills = new Skills(this._client);
+  environments: Environments = new Environments(this._client);
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'tsup';
+
+// ESM (dist/index.js) and CommonJS (dist/index.cjs) builds with their type declarations
+// (dist/index.d.ts, dist/index.d.cts), as package.json's publishConfig points at.
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'es2022',
+  platform: 'neutral',
+  outDir: 'dist',
+  // openapi-fetch stays a runtime dependency; everything else is the SDK's own code.
+  external: ['openapi-fetch'],
+});
