@@ -36,6 +36,8 @@ export interface Settings {
   /** Time windows: each is a setting whose default is the seed's value. */
   windows: {
     idempotencySeconds: number;
+    /** An Idempotency-Key whose first request has not answered after this long is treated as abandoned. */
+    idempotencyInFlightSeconds: number;
     leaseSeconds: number;
     heartbeatSeconds: number;
     sweepIntervalSeconds: number;
@@ -43,6 +45,10 @@ export interface Settings {
     signatureToleranceSeconds: number;
     deliveryRetentionDays: number;
     retentionIntervalSeconds: number;
+    /** `: keepalive` comment interval of SSE streams. */
+    sseKeepaliveSeconds: number;
+    /** Window of the per-API-key REST request budget. */
+    restRateWindowSeconds: number;
   };
   limits: {
     deliveriesPerWindow: number;
@@ -50,6 +56,10 @@ export interface Settings {
     deliveryRetentionMinimum: number;
     maxDeliveryBytes: number;
     webhooksPerFactory: number;
+    /** Largest JSON body the REST API reads (attachments travel base64 inside it). */
+    restMaxBodyBytes: number;
+    /** REST requests one API key may make per `windows.restRateWindowSeconds` (then 429). */
+    restRequestsPerWindow: number;
   };
 }
 
@@ -131,6 +141,7 @@ export function loadSettings(env: Env = process.env): Settings {
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     windows: {
       idempotencySeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1),
+      idempotencyInFlightSeconds: integer(env, 'IDEMPOTENCY_IN_FLIGHT_SECONDS', 300, 1),
       leaseSeconds: integer(env, 'RUN_LEASE_SECONDS', 30, 1),
       heartbeatSeconds: integer(env, 'RUN_HEARTBEAT_SECONDS', 10, 1),
       sweepIntervalSeconds: integer(env, 'RUN_SWEEP_INTERVAL_SECONDS', 5, 1),
@@ -138,6 +149,8 @@ export function loadSettings(env: Env = process.env): Settings {
       signatureToleranceSeconds: integer(env, 'SIGNATURE_TOLERANCE_SECONDS', 300, 1),
       deliveryRetentionDays: integer(env, 'DELIVERY_RETENTION_DAYS', 7, 1),
       retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1),
+      sseKeepaliveSeconds: integer(env, 'SSE_KEEPALIVE_SECONDS', 15, 1),
+      restRateWindowSeconds: integer(env, 'REST_RATE_WINDOW_SECONDS', 60, 1),
     },
     limits: {
       deliveriesPerWindow: integer(env, 'INGRESS_DELIVERIES_PER_MINUTE', 60, 1),
@@ -145,6 +158,8 @@ export function loadSettings(env: Env = process.env): Settings {
       deliveryRetentionMinimum: integer(env, 'DELIVERY_RETENTION_MINIMUM', 50, 1),
       maxDeliveryBytes: integer(env, 'INGRESS_MAX_BODY_BYTES', 262_144, 1),
       webhooksPerFactory: integer(env, 'WEBHOOKS_PER_FACTORY', 20, 1),
+      restMaxBodyBytes: integer(env, 'REST_MAX_BODY_BYTES', 10 * 1024 * 1024, 1),
+      restRequestsPerWindow: integer(env, 'REST_REQUESTS_PER_MINUTE', 6000, 1),
     },
   };
 }

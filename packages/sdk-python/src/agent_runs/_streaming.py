@@ -296,6 +296,7 @@ class RunEventStream(Stream[_T]):
         retry_ms: Optional[int] = None
         while True:
             decoder = SSEDecoder()
+            ended_at_terminal = False
             try:
                 for sse in decoder.iter_events(self.response.iter_bytes()):
                     if sse.retry is not None:
@@ -306,9 +307,12 @@ class RunEventStream(Stream[_T]):
                         self.last_event_id = sse.id
                     failures = 0
                     event = _convert(self._cast_to, sse)
+                    ended_at_terminal = _is_terminal(event)
                     yield event
-                    if _is_terminal(event):
-                        return
+                # Ends only when the server closed the stream right after a terminal state: a replayed
+                # terminal state followed by more events (a run resumed by a follow-up) does not end it.
+                if ended_at_terminal:
+                    return
             except httpx.TransportError:
                 pass  # dropped mid-stream: resume below
             finally:
@@ -339,6 +343,7 @@ class AsyncRunEventStream(AsyncStream[_T]):
         retry_ms: Optional[int] = None
         while True:
             decoder = SSEDecoder()
+            ended_at_terminal = False
             try:
                 async for sse in decoder.aiter_events(self.response.aiter_bytes()):
                     if sse.retry is not None:
@@ -349,9 +354,12 @@ class AsyncRunEventStream(AsyncStream[_T]):
                         self.last_event_id = sse.id
                     failures = 0
                     event = _convert(self._cast_to, sse)
+                    ended_at_terminal = _is_terminal(event)
                     yield event
-                    if _is_terminal(event):
-                        return
+                # Ends only when the server closed the stream right after a terminal state: a replayed
+                # terminal state followed by more events (a run resumed by a follow-up) does not end it.
+                if ended_at_terminal:
+                    return
             except httpx.TransportError:
                 pass
             finally:

@@ -100,7 +100,9 @@ export interface ReconnectingStreamOptions<T> {
 
 /**
  * An async-iterable event stream that reconnects with `Last-Event-ID` when the connection drops or the
- * stream ends before a terminal event. `controller.abort()` (or the caller's signal) stops it.
+ * stream ends before a terminal event. It ends when the server closes the stream right after a terminal
+ * event: a terminal event followed by more (a finished run resumed by a follow-up, replayed from an
+ * earlier id) does not end it. `controller.abort()` (or the caller's signal) stops it.
  */
 export class EventStream<T = ServerSentEvent> implements AsyncIterable<T> {
   readonly controller = new AbortController();
@@ -141,6 +143,7 @@ export class EventStream<T = ServerSentEvent> implements AsyncIterable<T> {
     while (true) {
       if (signal.aborted) throw new APIUserAbortError();
       let received = false;
+      let endedAtTerminal = false;
       let failure: unknown;
       try {
         const response = await connect(this.#lastEventId, signal);
@@ -156,9 +159,10 @@ export class EventStream<T = ServerSentEvent> implements AsyncIterable<T> {
           if (event.retry !== undefined) delay = event.retry;
           const item = transform(event);
           if (item === undefined) continue;
+          endedAtTerminal = isTerminal(item);
           yield item;
-          if (isTerminal(item)) return;
         }
+        if (endedAtTerminal) return;
       } catch (err) {
         if (signal.aborted) throw new APIUserAbortError({ cause: err });
         // A status error (404 run not found, 401…) will not heal by reconnecting; a dropped connection may.

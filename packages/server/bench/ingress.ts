@@ -1,0 +1,247 @@
+/**
+ * pnpm bench:ingress — accepted webhook deliveries per second through the real ingress, next to a bare
+ * node:http server that parses the JSON and inserts one SQLite row, in the same run (issue 4; goal: ratio ≥ 0.5).
+ *
+ * - Real server: `startServer` with a SQLite file (WAL), the run engine on, the delivery rate limit RAISED
+ *   through its setting (INGRESS_DELIVERIES_PER_MINUTE) — not bypassed — and one token webhook created
+ *   through the REST API. Every request goes through route → resolve → budget → body → verify → rate limit
+ *   → parse → identify → log + dedup + start runs → 202.
+ * - Bare server: node:http + better-sqlite3 (WAL, same pragmas), JSON.parse, one INSERT, 202 {delivery_id}.
+ * - Load: autocannon on loopback, 10 connections, BENCH_SECONDS (default 10) per target after a short
+ *   warm-up, every request body unique (a counter) so nothing is a Duplicate. autocannon runs in a child
+ *   process so it does not share the servers' event loop.
+ *
+ * Prints accepted deliveries/s, p50/p99 latency for both and the ratio; checks the log holds exactly the
+ * accepted count.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const GOAL = 0.5;
+
+interface LoadResult {
+  accepted: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Load generator (child process): autocannon against one URL with unique bodies.
+
+/** The part of autocannon's API used here (the package ships no type declarations). */
+type Autocannon = (options: Record<string, unknown>) => Promise<{
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+  latency: { p50: number; p99: number };
+}>;
+
+async function runLoad(url: string, headers: Record<string, string>, seconds: number, tag: string): Promise<LoadResult> {
+  const autocannonModule = 'autocannon';
+  const { default: autocannon } = (await import(autocannonModule)) as { default: Autocannon };
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (req: Record<string, unknown>) => ({
+          ...req,
+          body: JSON.stringify({ event: 'bench', tag, n: n++, at: Date.now(), repository: { full_name: 'acme/app' }, labels: ['a', 'b'] }),
+        }),
+      },
+    ],
+  });
+  return {
+    accepted: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+if (process.argv[2] === '--load') {
+  const [url, headersJson, seconds, tag] = process.argv.slice(3);
+  runLoad(url!, JSON.parse(headersJson!) as Record<string, string>, Number(seconds), tag!).then(
+    (r) => {
+      process.send!(r);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+} else {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+function load(url: string, headers: Record<string, string>, seconds: number, tag: string): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--load', url, JSON.stringify(headers), String(seconds), tag], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (m) => resolve(m as LoadResult));
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The bare baseline: node:http, JSON.parse, one SQLite insert.
+
+async function startBareServer(dir: string): Promise<{ url: string; count(): number; close(): Promise<void> }> {
+  const db = new BetterSqlite3(path.join(dir, 'bare.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE deliveries (id TEXT PRIMARY KEY, received_at TEXT NOT NULL, size INTEGER NOT NULL, payload BLOB NOT NULL)');
+  const insert = db.prepare('INSERT INTO deliveries (id, received_at, size, payload) VALUES (?, ?, ?, ?)');
+  let seq = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      try {
+        JSON.parse(body.toString('utf8'));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const id = `dlv_${(++seq).toString(36).padStart(26, '0')}`;
+      insert.run(id, new Date().toISOString(), body.length, body);
+      const answer = `{"delivery_id":"${id}"}`;
+      res.writeHead(202, { 'content-type': 'application/json', 'content-length': answer.length }).end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    count: () => (db.prepare('SELECT count(*) AS n FROM deliveries').get() as { n: number }).n,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const { loadSettings } = await import('../src/settings');
+  const { startServer } = await import('../src/main');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingress-'));
+  const adminKey = `ar_live_${randomBytes(32).toString('base64url')}`;
+  const settings = loadSettings({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path.join(dir, 'server.sqlite')}`,
+    DATA_DIR: dir,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_ADMIN_KEY: adminKey,
+    RUNNER: 'echo',
+    LOG_LEVEL: 'warn',
+    // Raised through the setting, not bypassed: every delivery still takes a slot in the shared counter.
+    INGRESS_DELIVERIES_PER_MINUTE: '100000000',
+  });
+  const running = await startServer(settings);
+  settings.publicIngressUrl = running.ingressUrl;
+  const bare = await startBareServer(dir);
+  try {
+    const api = async (method: string, route: string, body?: unknown) => {
+      const res = await fetch(`${running.url}/api/v1${route}`, {
+        method,
+        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${await res.text()}`);
+      return (await res.json()) as Record<string, any>;
+    };
+    const factory = await api('POST', '/factories', { name: 'bench' });
+    const webhook = await api('POST', `/factories/${factory.uid}/webhooks`, { name: 'bench' });
+    const ingressHeaders = { authorization: `Bearer ${webhook.secret as string}` };
+
+    console.log(`pnpm bench:ingress — ${SECONDS} s per target, ${CONNECTIONS} connections, loopback, Node ${process.version}, ${os.cpus().length} CPUs`);
+    if (WARMUP_SECONDS > 0) {
+      await load(bare.url, {}, WARMUP_SECONDS, 'warmup');
+      await load(webhook.ingress_url as string, ingressHeaders, WARMUP_SECONDS, 'warmup');
+    }
+    if (process.env.BENCH_ONLY === 'bare') {
+      const r = await load(bare.url, {}, SECONDS, 'bare');
+      console.log(`bare only: ${(r.accepted / r.seconds).toFixed(0)} accepted/s p50 ${r.p50} p99 ${r.p99}`);
+      return;
+    }
+    if (process.env.BENCH_ONLY === 'ingress') {
+      const r = await load(webhook.ingress_url as string, ingressHeaders, SECONDS, 'ingress');
+      console.log(`ingress only: ${(r.accepted / r.seconds).toFixed(0)} accepted/s p50 ${r.p50} p99 ${r.p99}`);
+      return;
+    }
+    const bareBefore = bare.count();
+    const bareResult = await load(bare.url, {}, SECONDS, 'bare');
+    const bareRows = bare.count() - bareBefore;
+
+    const countAccepted = async () =>
+      Number(
+        (
+          await running.ctx.db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('webhook_id', '=', webhook.uid)
+            .where('label', '=', 'Accepted')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const ingressBefore = await countAccepted();
+    const ingressResult = await load(webhook.ingress_url as string, ingressHeaders, SECONDS, 'ingress');
+    const ingressRows = (await countAccepted()) - ingressBefore;
+
+    const row = (name: string, r: LoadResult, rows: number) => {
+      const rate = r.accepted / r.seconds;
+      console.log(
+        `${name.padEnd(34)} ${rate.toFixed(0).padStart(7)} accepted/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   ` +
+          `(${r.accepted} accepted, ${rows} rows, ${r.non2xx} non-2xx, ${r.errors} errors)`,
+      );
+      return rate;
+    };
+    console.log('');
+    const bareRate = row('bare node:http + 1 SQLite insert', bareResult, bareRows);
+    const ingressRate = row('webhook ingress (token webhook)', ingressResult, ingressRows);
+    const ratio = ingressRate / bareRate;
+    console.log('');
+    console.log(`ratio ingress / bare: ${ratio.toFixed(2)} (goal ≥ ${GOAL}) ${ratio >= GOAL ? 'MET' : 'NOT MET'}`);
+    // Requests still in flight when autocannon stops counting are logged but not counted as answered.
+    if (ingressRows < ingressResult.accepted || ingressRows > ingressResult.accepted + CONNECTIONS) {
+      console.log(`WARNING: ${ingressResult.accepted} answers 202 but ${ingressRows} Accepted rows`);
+    }
+    if (ingressResult.non2xx > 0) console.log(`WARNING: ${ingressResult.non2xx} non-2xx answers from the ingress`);
+  } finally {
+    await bare.close();
+    await running.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

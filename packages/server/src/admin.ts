@@ -1,0 +1,91 @@
+/**
+ * Operator commands (wire-decisions §Operating the server). Each prints ONE JSON object on stdout;
+ * errors go to stderr with exit status 1.
+ *
+ *   pnpm admin create-team <name>                                   → {"team_uid", "api_key"}
+ *   pnpm admin create-key --team <name> --role admin|member [--name …] → {"team_uid", "api_key", "key_id"}
+ */
+import { parseArgs } from 'node:util';
+import { createApiKey, type Role } from './api/api-keys/service';
+import { findTeamByName } from './api/teams/repository';
+import { createTeam, TeamExistsError } from './api/teams/service';
+import { systemClock } from './clock';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { loadSettings } from './settings';
+
+class UsageError extends Error {}
+
+const USAGE = `usage:
+  admin create-team <name>
+  admin create-key --team <name> --role admin|member [--name <key name>]`;
+
+async function createTeamCommand(args: string[]): Promise<Record<string, string>> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [name, ...extra] = positionals;
+  if (!name || extra.length > 0) throw new UsageError('create-team takes exactly one team name');
+  return withDatabase(async (db) => {
+    let team;
+    try {
+      team = await createTeam(db, systemClock, name);
+    } catch (err) {
+      if (err instanceof TeamExistsError) throw new UsageError(err.message);
+      if (err instanceof TypeError) throw new UsageError(err.message);
+      throw err;
+    }
+    const key = await createApiKey(db, systemClock, { teamId: team.id, name: 'admin', role: 'admin', createdBy: 'operator' });
+    return { team_uid: team.id, api_key: key.api_key };
+  });
+}
+
+async function createKeyCommand(args: string[]): Promise<Record<string, string>> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { team: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  if (!values.team) throw new UsageError('create-key needs --team <name>');
+  if (values.role !== 'admin' && values.role !== 'member') throw new UsageError('create-key needs --role admin or --role member');
+  const role: Role = values.role;
+  const teamName = values.team;
+  return withDatabase(async (db) => {
+    const team = await findTeamByName(db, teamName);
+    if (!team) throw new UsageError(`no team named "${teamName}"`);
+    const key = await createApiKey(db, systemClock, {
+      teamId: team.id,
+      name: values.name ?? role,
+      role,
+      createdBy: 'operator',
+    });
+    return { team_uid: team.id, api_key: key.api_key, key_id: key.key_id };
+  });
+}
+
+async function withDatabase<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>['db']) => Promise<T>): Promise<T> {
+  const database = await openDatabase(loadSettings());
+  try {
+    await migrateToLatest(database.db);
+    return await fn(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+const commands: Record<string, (args: string[]) => Promise<Record<string, string>>> = {
+  'create-team': createTeamCommand,
+  'create-key': createKeyCommand,
+};
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  const handler = command ? commands[command] : undefined;
+  if (!handler) throw new UsageError(command ? `unknown command: ${command}` : 'missing command');
+  process.stdout.write(JSON.stringify(await handler(args)) + '\n');
+}
+
+run(process.argv.slice(2)).catch((err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `error: ${message}\n${USAGE}\n` : `error: ${message}\n`);
+  process.exit(1);
+});

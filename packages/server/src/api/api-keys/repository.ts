@@ -1,0 +1,65 @@
+/** api_keys access. Every tenant query takes the team id; the auth lookup is by key hash (the key IS the tenant proof). */
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiKeysTable, Database } from '../../db/tables';
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export async function insertApiKey(db: Kysely<Database>, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+/** Authentication lookup: the only unscoped query here — the caller does not know its team before this. */
+export async function findActiveKeyByHash(db: Kysely<Database>, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function touchApiKey(db: Kysely<Database>, teamId: string, keyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('team_id', '=', teamId).where('id', '=', keyId).execute();
+}
+
+export async function listActiveApiKeys(
+  db: Kysely<Database>,
+  teamId: string,
+  page: { limit: number; after?: { createdAt: string; id: string } }, // newest first
+): Promise<ApiKeyRow[]> {
+  let q = db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
+  if (page.after) {
+    const { createdAt, id } = page.after;
+    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  return q.execute();
+}
+
+export async function findActiveApiKey(db: Kysely<Database>, teamId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Revokes (keeps the row: runs name the key as their creator). Returns false when no active key matched. */
+export async function revokeApiKey(db: Kysely<Database>, teamId: string, keyId: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('team_id', '=', teamId)
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

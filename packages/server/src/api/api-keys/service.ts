@@ -1,0 +1,108 @@
+/**
+ * API keys: generated as `ar_live_…`, stored only as a sha256 hash (plus a display prefix), shown once.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { toTimestamp, type Clock } from '../../clock';
+import { newApiKeyValue, newId, sha256Hex } from '../../crypto/ids';
+import type { Database } from '../../db/tables';
+import type { components } from '../../generated/api';
+import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
+import { resourceNotFound } from '../../http/problem';
+import {
+  findActiveKeyByHash,
+  insertApiKey,
+  listActiveApiKeys,
+  revokeApiKey,
+  touchApiKey,
+  type ApiKeyRow,
+} from './repository';
+
+export type Role = components['schemas']['ApiKeyRole'];
+
+export interface Principal {
+  teamId: string;
+  keyId: string;
+  role: Role;
+  displayName: string;
+}
+
+type Schemas = components['schemas'];
+/** ApiKey: `name` is null when the key was created without one (stored as ''). */
+export type ApiKeyView = Schemas['ApiKey'];
+export type CreatedApiKey = Schemas['ApiKeyWithValue'];
+
+const KEY_PREFIX_LENGTH = 12;
+/** last_used_at is informational: writing it at most once a minute keeps reads free of writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
+  return { key_id: row.id, name: row.name === '' ? null : row.name, role: row.role, created_at: row.created_at };
+}
+
+/** How runs name the key's holder (RunCreatorInfo.display_name): the key name, else its id. */
+export const displayNameOf = (row: Pick<ApiKeyRow, 'id' | 'name'>): string => (row.name === '' ? row.id : row.name);
+
+export async function createApiKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { teamId: string; name: string | undefined; role: Role; createdBy: string; value?: string },
+): Promise<CreatedApiKey> {
+  const value = input.value ?? newApiKeyValue();
+  const now = clock.now();
+  const row: ApiKeyRow = {
+    id: newId('key', now),
+    team_id: input.teamId,
+    name: input.name ?? '',
+    role: input.role,
+    key_hash: sha256Hex(value),
+    key_prefix: value.slice(0, KEY_PREFIX_LENGTH),
+    created_by: input.createdBy,
+    created_at: toTimestamp(now),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await insertApiKey(db, row);
+  return { ...toApiKeyView(row), api_key: value };
+}
+
+/** The principal of a presented key, or undefined for an unknown or revoked key. */
+export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, presented: string): Promise<Principal | undefined> {
+  const hash = sha256Hex(presented);
+  const row = await findActiveKeyByHash(db, hash);
+  // The lookup is by hash already; the constant-time compare makes the final decision independent of timing.
+  if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+  const now = clock.now();
+  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
+    await touchApiKey(db, row.team_id, row.id, toTimestamp(now));
+  }
+  return { teamId: row.team_id, keyId: row.id, role: row.role, displayName: displayNameOf(row) };
+}
+
+export async function listApiKeys(
+  db: Kysely<Database>,
+  teamId: string,
+  query: { limit: number; cursor?: string },
+): Promise<Schemas['ListApiKeysResponse']> {
+  // Newest first, as the contract says.
+  const after = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
+  const rows = await listActiveApiKeys(db, teamId, {
+    limit: query.limit,
+    ...(after ? { after: { createdAt: after.value, id: after.id } } : {}),
+  });
+  const { items, hasNext } = pageOf(rows, query.limit);
+  const last = items.at(-1);
+  return {
+    api_keys: items.map(toApiKeyView),
+    page_info: {
+      has_next_page: hasNext,
+      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
+    },
+  };
+}
+
+export async function deleteApiKey(db: Kysely<Database>, clock: Clock, teamId: string, keyId: string): Promise<void> {
+  if (!(await revokeApiKey(db, teamId, keyId, toTimestamp(clock.now())))) {
+    throw resourceNotFound(`API key ${keyId} not found.`);
+  }
+}

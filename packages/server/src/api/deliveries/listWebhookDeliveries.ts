@@ -1,0 +1,14 @@
+/** listWebhookDeliveries `GET …/webhooks/{webhookUid}/deliveries` → ListWebhookDeliveriesResponse, newest first, no payloads. */
+import type { RequestHandler } from 'express';
+import type { ServerContext } from '../../context';
+import { principalOf } from '../../http/auth';
+import { listWebhookDeliveries } from './service';
+
+export const listWebhookDeliveriesHandler =
+  (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>
+  async (req, res) => {
+    const limit = Number(req.query.limit ?? 50);
+    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    const { factoryUid, webhookUid } = req.params;
+    res.json(await listWebhookDeliveries(ctx, principalOf(req).teamId, factoryUid, webhookUid, { limit, ...(cursor ? { cursor } : {}) }));
+  };

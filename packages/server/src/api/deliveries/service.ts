@@ -1,0 +1,91 @@
+/**
+ * The delivery log as clients see it (Recent deliveries): newest first, keyset pages; one entry with its
+ * stored payload (parsed JSON) for Accepted deliveries. Deleted webhooks keep a readable log until
+ * retention prunes it.
+ */
+import type { ServerContext } from '../../context';
+import { toBuffer } from '../../db/dialect';
+import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
+import { resourceNotFound } from '../../http/problem';
+import { requireFactory } from '../factories/service';
+import { findWebhook } from '../webhooks/repository';
+import { findDeliveryRow, listDeliveryRows, type DeliveryListRow } from './repository';
+
+export interface DeliveryView {
+  delivery_id: string;
+  webhook_uid: string;
+  label: DeliveryListRow['label'];
+  size: number;
+  received_at: string;
+  identity: string | null;
+  identity_source: DeliveryListRow['identity_source'];
+  duplicate_of?: string;
+  payload?: unknown;
+}
+
+type Ctx = Pick<ServerContext, 'db'>;
+
+export function toDeliveryView(row: DeliveryListRow): DeliveryView {
+  const view: DeliveryView = {
+    delivery_id: row.id,
+    webhook_uid: row.webhook_id,
+    label: row.label,
+    size: Number(row.size),
+    received_at: row.received_at,
+    identity: row.identity,
+    identity_source: row.identity_source,
+  };
+  if (row.duplicate_of) view.duplicate_of = row.duplicate_of;
+  return view;
+}
+
+/** The webhook (deleted ones included: their log stays readable) of the team's factory, or 404. */
+async function requireWebhookId(ctx: Ctx, teamId: string, factoryUid: string, webhookUid: string): Promise<string> {
+  const factory = await requireFactory(ctx, teamId, factoryUid);
+  const webhook = await findWebhook(ctx.db, teamId, factory.id, webhookUid, { includeDeleted: true });
+  if (!webhook) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
+  return webhook.id;
+}
+
+export async function listWebhookDeliveries(
+  ctx: Ctx,
+  teamId: string,
+  factoryUid: string,
+  webhookUid: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ deliveries: DeliveryView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
+  const webhookId = await requireWebhookId(ctx, teamId, factoryUid, webhookUid);
+  const before = query.cursor ? decodeCursor(query.cursor, 'received_at', 'desc') : undefined;
+  const rows = await listDeliveryRows(ctx.db, teamId, webhookId, {
+    limit: query.limit,
+    ...(before ? { before: { receivedAt: before.value, id: before.id } } : {}),
+  });
+  const { items, hasNext } = pageOf(rows, query.limit);
+  const last = items.at(-1);
+  return {
+    deliveries: items.map(toDeliveryView),
+    page_info: {
+      has_next_page: hasNext,
+      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'received_at', value: last.received_at, id: last.id, order: 'desc' }) : null,
+    },
+  };
+}
+
+export async function getWebhookDelivery(
+  ctx: Ctx,
+  teamId: string,
+  factoryUid: string,
+  webhookUid: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const webhookId = await requireWebhookId(ctx, teamId, factoryUid, webhookUid);
+  const row = await findDeliveryRow(ctx.db, teamId, webhookId, deliveryId);
+  if (!row) throw resourceNotFound(`Delivery ${deliveryId} not found.`);
+  const view = toDeliveryView(row);
+  if (row.label === 'Accepted' && row.payload) {
+    let text = toBuffer(row.payload).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    view.payload = JSON.parse(text) as unknown;
+  }
+  return view;
+}

@@ -1,0 +1,84 @@
+/**
+ * Factory rules: names unique within the team; `definition_source` fixed at creation (`api`: changed through
+ * the REST API; `files`: changed only by definition apply).
+ */
+import { toTimestamp } from '../../clock';
+import type { ServerContext } from '../../context';
+import { newId } from '../../crypto/ids';
+import { isUniqueViolation } from '../../db/dialect';
+import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
+import { conflict, resourceNotFound } from '../../http/problem';
+import { findFactory, insertFactory, listFactoryRows, type FactoryRow } from './repository';
+
+export type DefinitionSource = FactoryRow['definition_source'];
+
+export interface FactoryView {
+  uid: string;
+  name: string;
+  definition_source: DefinitionSource;
+  created_at: string;
+}
+
+export const toFactoryView = (row: FactoryRow): FactoryView => ({
+  uid: row.id,
+  name: row.name,
+  definition_source: row.definition_source,
+  created_at: row.created_at,
+});
+
+type Ctx = Pick<ServerContext, 'db' | 'clock'>;
+
+export async function createFactory(
+  ctx: Ctx,
+  teamId: string,
+  input: { name: string; definition_source?: DefinitionSource },
+): Promise<FactoryView> {
+  const now = ctx.clock.now();
+  const row: FactoryRow = {
+    id: newId('fac', now),
+    team_id: teamId,
+    name: input.name,
+    definition_source: input.definition_source ?? 'api',
+    created_at: toTimestamp(now),
+    updated_at: toTimestamp(now),
+  };
+  try {
+    await insertFactory(ctx.db, row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`A factory named "${input.name}" already exists in this team.`);
+    throw err;
+  }
+  return toFactoryView(row);
+}
+
+/** The team's factory, or 404 (another team's factory is indistinguishable from a missing one). */
+export async function requireFactory(ctx: Pick<ServerContext, 'db'>, teamId: string, factoryUid: string): Promise<FactoryRow> {
+  const row = await findFactory(ctx.db, teamId, factoryUid);
+  if (!row) throw resourceNotFound(`Factory ${factoryUid} not found.`);
+  return row;
+}
+
+export async function getFactory(ctx: Ctx, teamId: string, factoryUid: string): Promise<FactoryView> {
+  return toFactoryView(await requireFactory(ctx, teamId, factoryUid));
+}
+
+export async function listFactories(
+  ctx: Ctx,
+  teamId: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ factories: FactoryView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
+  const before = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
+  const rows = await listFactoryRows(ctx.db, teamId, {
+    limit: query.limit,
+    ...(before ? { before: { createdAt: before.value, id: before.id } } : {}),
+  });
+  const { items, hasNext } = pageOf(rows, query.limit);
+  const last = items.at(-1);
+  return {
+    factories: items.map(toFactoryView),
+    page_info: {
+      has_next_page: hasNext,
+      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
+    },
+  };
+}

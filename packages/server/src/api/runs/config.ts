@@ -1,0 +1,79 @@
+/**
+ * Resolution of a run's AmbientAgentConfig: the configuration as requested plus the defaults the run will
+ * actually use. Kept in ONE function so every way of starting a run (REST, factory dispatch, automations)
+ * resolves the same way.
+ */
+import type { ServerContext } from '../../context';
+import type { McpServerConfig, ResolvedAgentConfig } from '../../engine/runner';
+import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../../engine/runners/model-config';
+import { teamHasEnvironment } from './repository';
+
+/** AmbientAgentConfig as a client sends it (unknown fields are accepted and dropped). */
+export interface AgentConfigInput {
+  name?: string;
+  model_id?: string;
+  base_prompt?: string;
+  environment_id?: string;
+  skill_spec?: string;
+  mcp_servers?: Record<string, McpServerConfig>;
+  max_turns?: number;
+  model_call_timeout_seconds?: number;
+  run_timeout_seconds?: number;
+}
+
+const KNOWN_FIELDS = [
+  'name',
+  'model_id',
+  'base_prompt',
+  'environment_id',
+  'skill_spec',
+  'mcp_servers',
+  'max_turns',
+  'model_call_timeout_seconds',
+  'run_timeout_seconds',
+] as const;
+
+/** The requested configuration restricted to the fields this service knows (what is stored as `config`). */
+export function knownConfigFields(config: Record<string, unknown> | undefined): AgentConfigInput | undefined {
+  if (!config) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const field of KNOWN_FIELDS) if (config[field] !== undefined) out[field] = config[field];
+  return out as AgentConfigInput;
+}
+
+export interface ResolveOptions {
+  /**
+   * false for runs no client is waiting on (webhook starts): skill and model problems do not throw, the
+   * run fails at start with a clear status message instead. Default true.
+   */
+  strict?: boolean;
+}
+
+/**
+ * Fills in defaults and checks what the run will need, throwing InvalidConfigError (callers choose the
+ * status: 400 on run create, 422 for saved automations and definition files):
+ * - `environment_id` must name an environment of the team;
+ * - the runner's part (engine/runners/model-config.ts): `name` from the skill when the run starts from a
+ *   skill (the seed), the skill resolved in SKILLS_DIR, the model runner's model;
+ * - `model_id` defaults to DEFAULT_MODEL_ID, else (runners without a model) the runner's name;
+ * - the limits are always stated (the contract gives them defaults; only the model runner enforces them).
+ */
+export async function resolveAgentConfig(
+  ctx: Pick<ServerContext, 'db' | 'settings'>,
+  teamId: string,
+  requested: AgentConfigInput | undefined,
+  options: ResolveOptions = {},
+): Promise<ResolvedAgentConfig> {
+  const { settings } = ctx;
+  if (requested?.environment_id !== undefined && !(await teamHasEnvironment(ctx.db, teamId, requested.environment_id))) {
+    throw new InvalidConfigError(`config.environment_id names no environment of this team.`, [
+      { path: '$.config.environment_id', message: `unknown environment ${requested.environment_id}` },
+    ]);
+  }
+  const config = await resolveRunnerConfig(
+    { ...(requested ?? {}) },
+    { runner: settings.runner, defaultModelId: settings.defaultModelId, skillsDir: settings.skillsDir, strict: options.strict ?? true },
+  );
+  if (settings.runner !== 'model') config.model_id ??= settings.defaultModelId ?? settings.runner;
+  return Object.assign(config, modelLimits(config));
+}

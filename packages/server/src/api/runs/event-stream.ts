@@ -1,0 +1,96 @@
+/**
+ * The SSE stream of one run (docs/decisions.md §SSE): `state` and `content` events with the run's event
+ * numbers as ids.
+ * - New stream: the run's latest `state` event first (its current state), then everything after it.
+ * - `Last-Event-ID: n`: every event after n.
+ * - Then follows the event log: woken at once by commits in this process (run-signals), polling as the
+ *   fallback for writers in other processes; `: keepalive` comments in between.
+ * - Ends after a terminal `state` event once nothing newer is in the log; a stream resumed on an already
+ *   finished run with nothing newer gets the terminal state again and ends.
+ */
+import type { Response } from 'express';
+import type { ServerContext } from '../../context';
+import { isTerminalState, readEvents, type RunEvent } from '../../engine/run-store';
+import { onRunEvent } from '../../engine/run-signals';
+import { resourceNotFound } from '../../http/problem';
+import { findLatestStateEvent, findRunRow } from './repository';
+
+const POLL_INTERVAL_MS = 250;
+const BATCH = 500;
+
+function writeEvent(res: Response, seq: number, kind: string, data: string): void {
+  res.write(`id: ${seq}\nevent: ${kind}\ndata: ${data}\n\n`);
+}
+
+export async function streamRunEvents(
+  ctx: ServerContext,
+  res: Response,
+  teamId: string,
+  runId: string,
+  lastEventId: number | undefined,
+): Promise<void> {
+  if (!(await findRunRow(ctx.db, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
+
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = onRunEvent(runId, () => wake?.());
+  // The response closes when the client goes away (or the server shuts down and drops the socket).
+  res.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), ctx.settings.windows.sseKeepaliveSeconds * 1000);
+
+  try {
+    let cursor = lastEventId ?? 0;
+    /** The last event written was a terminal state. */
+    let atTerminal = false;
+    if (lastEventId === undefined) {
+      const latest = await findLatestStateEvent(ctx.db, teamId, runId);
+      if (latest) {
+        writeEvent(res, latest.seq, 'state', latest.data);
+        cursor = latest.seq;
+        atTerminal = isTerminalState((JSON.parse(latest.data) as { state: string }).state);
+      }
+    }
+    let first = true;
+    while (!closed) {
+      const events: RunEvent[] = await readEvents(ctx, teamId, runId, cursor, BATCH);
+      for (const event of events) {
+        writeEvent(res, event.seq, event.kind, JSON.stringify(event.data));
+        cursor = event.seq;
+        atTerminal = event.kind === 'state' && isTerminalState(event.data.state);
+      }
+      if (events.length === BATCH) continue;
+      if (first && lastEventId !== undefined && events.length === 0) {
+        // Resumed with nothing newer: if the run is finished, say so once more and end.
+        const latest = await findLatestStateEvent(ctx.db, teamId, runId);
+        if (latest && isTerminalState((JSON.parse(latest.data) as { state: string }).state)) {
+          writeEvent(res, latest.seq, 'state', latest.data);
+          break;
+        }
+      }
+      first = false;
+      if (atTerminal) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_INTERVAL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  } finally {
+    clearInterval(keepalive);
+    unsubscribe();
+    if (!res.writableEnded) res.end();
+  }
+}

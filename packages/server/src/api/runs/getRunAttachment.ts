@@ -1,0 +1,23 @@
+/** getRunAttachment `GET /agent/runs/{runId}/attachments/{name}` → the stored bytes, typed as stored. */
+import type { RequestHandler } from 'express';
+import type { ServerContext } from '../../context';
+import { principalOf } from '../../http/auth';
+import { getAttachment } from './service';
+
+/** `attachment; filename="…"` as the contract shows it, plus RFC 5987 `filename*` for non-ASCII names. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '\\$&');
+  const exact = /^[\x20-\x7e]*$/.test(fileName) ? '' : `; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `attachment; filename="${ascii}"${exact}`;
+}
+
+export const getRunAttachmentHandler =
+  (ctx: ServerContext): RequestHandler<{ runId: string; name: string }> =>
+  async (req, res) => {
+    const attachment = await getAttachment(ctx, principalOf(req).teamId, req.params.runId, req.params.name);
+    // setHeader, not res.type(): the stored mime type goes out exactly as given (no charset added).
+    res.setHeader('Content-Type', attachment.mime_type);
+    res.setHeader('Content-Disposition', contentDisposition(attachment.file_name));
+    res.setHeader('Content-Length', String(attachment.data.length));
+    res.status(200).end(attachment.data);
+  };

@@ -1,0 +1,38 @@
+/** listRuns `GET /agent/runs` → ListRunsResponse (keyset pages, every filter of the contract). */
+import type { RequestHandler } from 'express';
+import type { ServerContext } from '../../context';
+import { principalOf } from '../../http/auth';
+import type { SortOrder } from '../../http/cursor';
+import type { RunsSortKey } from './cursor';
+import { listRuns } from './service';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const list = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
+/** RFC 3339 with any offset → the stored form (UTC ISO), so text comparison is time comparison. */
+const instant = (v: unknown): string | undefined => (typeof v === 'string' ? new Date(v).toISOString() : undefined);
+
+export const listRunsHandler =
+  (ctx: ServerContext): RequestHandler =>
+  async (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    res.json(
+      await listRuns(ctx, principalOf(req).teamId, {
+        limit: Number(q.limit ?? 20),
+        ...(str(q.cursor) ? { cursor: str(q.cursor)! } : {}),
+        sortBy: (str(q.sort_by) ?? 'updated_at') as RunsSortKey,
+        sortOrder: (str(q.sort_order) ?? 'desc') as SortOrder,
+        filters: {
+          states: list(q.state),
+          name: str(q.name),
+          modelId: str(q.model_id),
+          creator: str(q.creator),
+          source: str(q.source),
+          factoryId: str(q.factory_uid),
+          automationId: str(q.automation_id),
+          createdAfter: instant(q.created_after),
+          createdBefore: instant(q.created_before),
+          updatedAfter: instant(q.updated_after),
+        },
+      }),
+    );
+  };

@@ -1,0 +1,312 @@
+/**
+ * Rules of the runs API (issue 3 §REST behaviour, wire-decisions §Runs). State changes go through the
+ * engine's run store; reads and inserts through ./repository (always team-scoped).
+ */
+import type { Kysely } from 'kysely';
+import { toTimestamp } from '../../clock';
+import type { ServerContext } from '../../context';
+import { newRunId, newSessionId } from '../../crypto/ids';
+import type { Database } from '../../db/tables';
+import type { ResolvedAgentConfig } from '../../engine/runner';
+import type { components } from '../../generated/api';
+import {
+  acceptFollowup,
+  conversationIdFor,
+  readConversation,
+  recordRunCreated,
+  requestCancel,
+  runStatusMessage,
+  runUsage,
+  type ConversationResponse,
+} from '../../engine/run-store';
+import type { Principal } from '../../http/auth';
+import { pageOf, type SortOrder } from '../../http/cursor';
+import { conflict, invalidRequest, resourceNotFound } from '../../http/problem';
+import { InvalidConfigError } from '../../engine/runners/model-config';
+import { advertisedSkills } from '../../skills/catalog';
+import { knownConfigFields, resolveAgentConfig } from './config';
+import { decodeRunsCursor, encodeRunsCursor, type RunsSortKey } from './cursor';
+import {
+  findAttachment,
+  findRunRow,
+  insertAttachments,
+  insertRun,
+  listAttachmentMeta,
+  listRunRows,
+  type AttachmentMeta,
+  type AttachmentRow,
+  type RunFilters,
+  type RunRow,
+} from './repository';
+
+export const MAX_ATTACHMENTS = 5;
+export const TITLE_MAX_LENGTH = 80;
+
+type Schemas = components['schemas'];
+export type RunAttachmentInput = Schemas['RunAttachmentInput'];
+/** RunAgentRequest (unknown fields pass the validator; `agent_identity_uid` is refused here). */
+export type CreateRunInput = Schemas['RunAgentRequest'] & { config?: Record<string, unknown>; agent_identity_uid?: unknown };
+export type RunAgentResponse = Schemas['RunAgentResponse'];
+export type RunItem = Schemas['RunItem'];
+export type ListRunsResponse = Schemas['ListRunsResponse'];
+type RunState = Schemas['RunState'];
+
+/** Default title: the first non-blank line of the prompt, cut to 80 characters (code points). */
+export function titleFromPrompt(prompt: string): string {
+  const line = prompt.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  return [...line].slice(0, TITLE_MAX_LENGTH).join('');
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Strict base64 (standard alphabet, padded; whitespace-free) → bytes; undefined when malformed. */
+export function decodeBase64(data: string): Buffer | undefined {
+  return BASE64.test(data) ? Buffer.from(data, 'base64') : undefined;
+}
+
+function decodeAttachments(inputs: RunAttachmentInput[] | undefined): Array<RunAttachmentInput & { bytes: Buffer }> {
+  const attachments = inputs ?? [];
+  if (attachments.length > MAX_ATTACHMENTS) {
+    throw invalidRequest(`A run takes at most ${MAX_ATTACHMENTS} attachments.`, [
+      { path: '$.attachments', message: `must NOT have more than ${MAX_ATTACHMENTS} items` },
+    ]);
+  }
+  const seen = new Set<string>();
+  return attachments.map((a, i) => {
+    const bytes = decodeBase64(a.data);
+    if (!bytes) {
+      throw invalidRequest(`attachments[${i}].data is not valid base64.`, [{ path: `$.attachments[${i}].data`, message: 'is not valid base64' }]);
+    }
+    if (seen.has(a.file_name)) {
+      throw invalidRequest(`Two attachments are named "${a.file_name}"; file names must be unique.`, [
+        { path: `$.attachments[${i}].file_name`, message: 'duplicates an earlier attachment' },
+      ]);
+    }
+    seen.add(a.file_name);
+    return { ...a, bytes };
+  });
+}
+
+/** Where a run made through createRun belongs beyond the team (factory dispatch sets the factory). */
+export interface RunOrigin {
+  factoryId?: string;
+}
+
+export async function createRun(
+  ctx: ServerContext,
+  principal: Principal,
+  input: CreateRunInput,
+  origin: RunOrigin = {},
+): Promise<RunAgentResponse> {
+  if (input.agent_identity_uid !== undefined) {
+    throw invalidRequest('agent_identity_uid is not supported; dispatch factory work with POST /factories/{factoryUid}/runs.', [
+      { path: '$.agent_identity_uid', message: 'not supported' },
+    ]);
+  }
+  if (input.prompt.trim() === '') {
+    throw invalidRequest('prompt must not be blank.', [{ path: '$.prompt', message: 'must not be blank' }]);
+  }
+  const attachments = decodeAttachments(input.attachments);
+  const requested = knownConfigFields(input.config);
+  const resolved = await resolveAgentConfig(ctx, principal.teamId, requested).catch((err: unknown) => {
+    if (err instanceof InvalidConfigError) throw invalidRequest(err.message, err.errors);
+    throw err;
+  });
+  const title = input.title?.trim() ? input.title : titleFromPrompt(input.prompt) || 'Untitled run';
+
+  const created = await ctx.db.transaction().execute((tx) =>
+    insertQueuedRun(tx, ctx, {
+      teamId: principal.teamId,
+      title,
+      prompt: input.prompt,
+      source: 'API',
+      creator: { type: 'service_account', uid: principal.keyId, display_name: principal.displayName },
+      requestedConfig: requested,
+      resolvedConfig: resolved,
+      ...(origin.factoryId ? { factoryId: origin.factoryId } : {}),
+      attachments: attachments.map((a) => ({ file_name: a.file_name, mime_type: a.mime_type, bytes: a.bytes })),
+    }),
+  );
+  ctx.notifyRunQueued();
+  return created;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared run insertion: THE way a run row comes to exist (createRun above, factory dispatch, and the runs
+// that webhook automations start inside the ingress's delivery transaction — automations/start-runs.ts).
+
+/** A validated, resolved new run. */
+export interface QueuedRunInput {
+  teamId: string;
+  title: string;
+  prompt: string;
+  source: string;
+  creator: { type: 'user' | 'service_account'; uid: string; display_name: string; email?: string };
+  /** The configuration as requested (stored as `config`). */
+  requestedConfig: object | undefined;
+  resolvedConfig: ResolvedAgentConfig;
+  factoryId?: string;
+  automationId?: string;
+  deliveryId?: string;
+  attachments: Array<{ file_name: string; mime_type: string; bytes: Buffer }>;
+}
+
+/**
+ * Inserts a QUEUED run, its attachments, its first state event and its initial turn using `tx` — the
+ * caller's transaction, so the run commits (or not) together with whatever else the caller writes. The
+ * caller calls `ctx.notifyRunQueued()` after the commit.
+ */
+export async function insertQueuedRun(
+  tx: Kysely<Database>,
+  ctx: Pick<ServerContext, 'clock'>,
+  input: QueuedRunInput,
+): Promise<RunAgentResponse> {
+  const now = toTimestamp(ctx.clock.now());
+  const run = {
+    id: newRunId(),
+    team_id: input.teamId,
+    title: input.title,
+    prompt: input.prompt,
+    state: 'QUEUED',
+    source: input.source,
+    creator_type: input.creator.type,
+    creator_uid: input.creator.uid,
+    creator_display_name: input.creator.display_name,
+    creator_email: input.creator.email ?? null,
+    status_message: null,
+    session_id: newSessionId(),
+    config: input.requestedConfig ? JSON.stringify(input.requestedConfig) : null,
+    resolved_config: JSON.stringify(input.resolvedConfig),
+    runner: null,
+    factory_id: input.factoryId ?? null,
+    automation_id: input.automationId ?? null,
+    delivery_id: input.deliveryId ?? null,
+    usage: null,
+    event_seq: 0,
+    lease_owner: null,
+    lease_expires_at: null,
+    claim_count: 0,
+    cancel_requested_at: null,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    completed_at: null,
+  };
+  await insertRun(tx, run);
+  await insertAttachments(
+    tx,
+    input.attachments.map((a) => ({
+      run_id: run.id,
+      team_id: run.team_id,
+      file_name: a.file_name,
+      mime_type: a.mime_type,
+      size: a.bytes.length,
+      data: a.bytes,
+      created_at: now,
+    })),
+  );
+  await recordRunCreated(tx, run);
+  return { run_id: run.id, task_id: run.id, state: 'QUEUED' };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export function toRunItem(ctx: Pick<ServerContext, 'settings'>, row: RunRow, attachments: AttachmentMeta[] = []): RunItem {
+  const item: RunItem = {
+    run_id: row.id,
+    task_id: row.id,
+    title: row.title,
+    state: row.state as RunState,
+    prompt: row.prompt,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  if (row.started_at) item.started_at = row.started_at;
+  item.source = row.source as Schemas['RunSourceType'];
+  item.creator = { type: row.creator_type, uid: row.creator_uid, display_name: row.creator_display_name };
+  if (row.creator_email) item.creator.email = row.creator_email;
+  const status = runStatusMessage(row);
+  if (status) item.status_message = status;
+  item.session_id = row.session_id;
+  item.session_link = `${ctx.settings.publicBaseUrl}/sessions/${row.session_id}`;
+  if (row.resolved_config) item.agent_config = JSON.parse(row.resolved_config) as Schemas['AmbientAgentConfig'];
+  item.available_skills = advertisedSkills(item.agent_config);
+  item.conversation_id = conversationIdFor(row.id);
+  if (row.factory_id) item.factory_uid = row.factory_id;
+  if (row.automation_id) item.automation_id = row.automation_id;
+  if (row.delivery_id) item.delivery_id = row.delivery_id;
+  if (attachments.length > 0) {
+    item.attachments = attachments.map((a) => ({ file_name: a.file_name, mime_type: a.mime_type, size: a.size }));
+  }
+  const usage = runUsage(row);
+  if (usage) item.usage = usage;
+  return item;
+}
+
+const notFound = (runId: string) => resourceNotFound(`Run ${runId} not found.`);
+
+export async function getRun(ctx: ServerContext, teamId: string, runId: string): Promise<RunItem> {
+  const row = await findRunRow(ctx.db, teamId, runId);
+  if (!row) throw notFound(runId);
+  return toRunItem(ctx, row, await listAttachmentMeta(ctx.db, teamId, [runId]));
+}
+
+export interface ListRunsQuery {
+  limit: number;
+  cursor?: string;
+  sortBy: RunsSortKey;
+  sortOrder: SortOrder;
+  filters: RunFilters;
+}
+
+export async function listRuns(
+  ctx: ServerContext,
+  teamId: string,
+  query: ListRunsQuery,
+): Promise<ListRunsResponse> {
+  const { limit, sortBy, sortOrder, filters } = query;
+  const after = query.cursor ? decodeRunsCursor(query.cursor, sortBy, sortOrder, filters) : undefined;
+  const rows = await listRunRows(ctx.db, ctx.dialect, teamId, filters, { sortBy, order: sortOrder, limit, ...(after ? { after } : {}) });
+  const { items, hasNext } = pageOf(rows, limit);
+  const attachments = await listAttachmentMeta(ctx.db, teamId, items.map((r) => r.id));
+  const byRun = new Map<string, AttachmentMeta[]>();
+  for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
+  const last = items.at(-1);
+  return {
+    runs: items.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? [])),
+    page_info: {
+      has_next_page: hasNext,
+      next_cursor: hasNext && last ? encodeRunsCursor(last, sortBy, sortOrder, filters) : null,
+    },
+  };
+}
+
+export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {
+  const result = await requestCancel(ctx, teamId, runId);
+  if (result.ok) return result.run.id;
+  if (result.reason === 'not_found') throw notFound(runId);
+  throw conflict(`Run ${runId} is ${result.run.state} and cannot be cancelled.`);
+}
+
+export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, message: string): Promise<RunAgentResponse> {
+  if (message.trim() === '') {
+    throw invalidRequest('message must not be blank.', [{ path: '$.message', message: 'must not be blank' }]);
+  }
+  const result = await acceptFollowup(ctx, teamId, runId, message);
+  if (result.ok) return { run_id: result.run.id, task_id: result.run.id, state: result.run.state as RunState };
+  if (result.reason === 'not_found') throw notFound(runId);
+  throw conflict(`Run ${runId} is ${result.run.state}; it does not accept follow-ups.`);
+}
+
+export async function getConversation(ctx: ServerContext, teamId: string, runId: string): Promise<ConversationResponse> {
+  const conversation = await readConversation(ctx, teamId, runId);
+  if (!conversation) throw notFound(runId);
+  return conversation;
+}
+
+export async function getAttachment(ctx: ServerContext, teamId: string, runId: string, fileName: string): Promise<AttachmentRow> {
+  const attachment = await findAttachment(ctx.db, teamId, runId, fileName);
+  if (attachment) return attachment;
+  if (!(await findRunRow(ctx.db, teamId, runId))) throw notFound(runId);
+  throw resourceNotFound(`Run ${runId} has no attachment named "${fileName}".`);
+}

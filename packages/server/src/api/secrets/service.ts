@@ -1,0 +1,61 @@
+/**
+ * Team secret rules: values are write-only (encrypted with the SecretBox, never answered, never logged);
+ * a value a url_token webhook uses must be URL-safe; a secret a live webhook names cannot be deleted.
+ */
+import { toTimestamp } from '../../clock';
+import type { ServerContext } from '../../context';
+import { encodeCursor, decodeCursor, pageOf } from '../../http/cursor';
+import { conflict, resourceNotFound, validationFailed } from '../../http/problem';
+import { isUrlSafeSecret } from '../../ingress/secrets';
+import {
+  deleteTeamSecret,
+  listTeamSecretNames,
+  upsertTeamSecret,
+  webhooksNamingSecret,
+  type SecretMetadataRow,
+} from './repository';
+
+export type SecretMetadata = SecretMetadataRow;
+
+type Ctx = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
+
+export async function listSecrets(
+  ctx: Ctx,
+  teamId: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ secrets: SecretMetadata[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
+  const after = query.cursor ? decodeCursor(query.cursor, 'name', 'asc') : undefined;
+  const rows = await listTeamSecretNames(ctx.db, teamId, { limit: query.limit, ...(after ? { after: after.value } : {}) });
+  const { items, hasNext } = pageOf(rows, query.limit);
+  const last = items.at(-1);
+  return {
+    secrets: items.map(({ name, created_at, updated_at }) => ({ name, created_at, updated_at })),
+    page_info: {
+      has_next_page: hasNext,
+      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'name', value: last.name, id: last.name, order: 'asc' }) : null,
+    },
+  };
+}
+
+export async function putSecret(ctx: Ctx, teamId: string, name: string, value: string): Promise<SecretMetadata> {
+  const users = await webhooksNamingSecret(ctx.db, teamId, name);
+  if (users.some((w) => w.auth_mode === 'url_token') && !isUrlSafeSecret(value)) {
+    throw validationFailed(
+      `Secret ${name} is used by a url_token webhook, so its value must be URL-safe: at least 16 of A–Z a–z 0–9 . _ ~ -.`,
+      { errors: [{ path: '$.value', message: 'must be URL-safe (at least 16 of A–Z a–z 0–9 . _ ~ -)' }] },
+    );
+  }
+  const row = await upsertTeamSecret(ctx.db, teamId, name, ctx.secrets.encrypt(value), toTimestamp(ctx.clock.now()));
+  return { name: row.name, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+export async function deleteSecret(ctx: Ctx, teamId: string, name: string): Promise<void> {
+  const users = await webhooksNamingSecret(ctx.db, teamId, name);
+  if (users.length > 0) {
+    throw conflict(
+      `Secret ${name} is used by webhook${users.length > 1 ? 's' : ''} ${users.map((w) => w.id).join(', ')}; ` +
+        'delete those webhooks or point them at another secret first.',
+    );
+  }
+  if (!(await deleteTeamSecret(ctx.db, teamId, name))) throw resourceNotFound(`Secret ${name} not found.`);
+}

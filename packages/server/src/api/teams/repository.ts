@@ -1,0 +1,22 @@
+/** Teams table access. Teams are the tenancy boundary; they are created by operators, never by tenants. */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TeamsTable } from '../../db/tables';
+
+export type Team = Selectable<TeamsTable>;
+
+export async function insertTeam(db: Kysely<Database>, team: Team): Promise<void> {
+  await db.insertInto('teams').values(team).execute();
+}
+
+export async function findTeamByName(db: Kysely<Database>, name: string): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function findTeamById(db: Kysely<Database>, id: string): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countTeams(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,13 @@
+/** listWebhooks `GET /factories/{factoryUid}/webhooks` → ListWebhooksResponse, newest first, never secrets. */
+import type { RequestHandler } from 'express';
+import type { ServerContext } from '../../context';
+import { principalOf } from '../../http/auth';
+import { listWebhooks } from './service';
+
+export const listWebhooksHandler =
+  (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>
+  async (req, res) => {
+    const limit = Number(req.query.limit ?? 50);
+    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    res.json(await listWebhooks(ctx, principalOf(req).teamId, req.params.factoryUid, { limit, ...(cursor ? { cursor } : {}) }));
+  };

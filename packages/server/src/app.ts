@@ -1,0 +1,120 @@
+/**
+ * The Express application: request id → metrics and request log → operational endpoints → REST under
+ * /api/v1 (authenticate → JSON body → OpenAPI validation → idempotency → routers) → problem errors.
+ */
+import express, { type Express, type RequestHandler } from 'express';
+import type { ServerContext } from './context';
+import { routers } from './api/routers';
+import { pingDatabase } from './db/database';
+import { toCount } from './db/dialect';
+import { isFullyMigrated } from './db/migrate';
+import { authenticate } from './http/auth';
+import { idempotency } from './http/idempotency';
+import { HttpMetrics } from './http/metrics';
+import { notFoundHandler, problemErrorHandler } from './http/problem';
+import { restRateLimit } from './http/rate-limit';
+import { requestId } from './http/request-id';
+import { openApiValidator, REST_BASE_PATH } from './http/validator';
+
+export interface AppOptions {
+  /** Validate every response against the contract (tests): a breaking response becomes a 500. */
+  validateResponses?: boolean;
+}
+
+export interface AppHandle {
+  app: Express;
+  metrics: HttpMetrics;
+}
+
+export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHandle {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const metrics = new HttpMetrics();
+  metrics.addSampler(async () => [
+    {
+      name: 'runs_in_state',
+      help: 'Runs currently in each state.',
+      samples: (await runsByState(ctx)).map(({ state, count }) => ({ labels: { state }, value: count })),
+    },
+  ]);
+
+  app.use(requestId(ctx.log));
+  app.use(metrics.middleware());
+  app.use(requestLog());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await readinessChecks(ctx);
+    const ready = Object.values(checks).every((c) => c === 'ok');
+    if (!ready) res.setHeader('Retry-After', '5');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(await metrics.render());
+  });
+
+  // Integration point (ingress issue): the webhook ingress is mounted at /webhooks here, before and
+  // outside the REST stack (no API key, no JSON parser, no OpenAPI validation).
+
+  const api = express.Router();
+  api.use(authenticate(ctx));
+  api.use(restRateLimit(ctx));
+  api.use(express.json({ limit: ctx.settings.limits.restMaxBodyBytes }));
+  api.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
+  api.use(idempotency(ctx));
+  for (const router of routers) api.use(router(ctx));
+  app.use(REST_BASE_PATH, api);
+
+  app.use(notFoundHandler);
+  app.use(problemErrorHandler(ctx.log));
+  return { app, metrics };
+}
+
+/** One JSON log line per request (no headers or bodies: they may hold credentials). */
+function requestLog(): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const line = { method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 };
+      if (res.statusCode >= 500) req.log.error(line, 'request');
+      else req.log.info(line, 'request');
+    });
+    next();
+  };
+}
+
+type Check = 'ok' | 'failing';
+
+async function readinessChecks(ctx: ServerContext): Promise<{ database: Check; migrations: Check; secrets_key: Check }> {
+  let database: Check = 'failing';
+  let migrations: Check = 'failing';
+  try {
+    await pingDatabase(ctx.db);
+    database = 'ok';
+    migrations = (await isFullyMigrated(ctx.db)) ? 'ok' : 'failing';
+  } catch (err) {
+    ctx.log.warn({ err }, 'readiness check failed');
+  }
+  let secrets_key: Check = 'failing';
+  try {
+    secrets_key = ctx.secrets.decrypt(ctx.secrets.encrypt('ready')) === 'ready' ? 'ok' : 'failing';
+  } catch {
+    secrets_key = 'failing';
+  }
+  return { database, migrations, secrets_key };
+}
+
+/** Service-wide gauge (not tenant data: counts only). */
+async function runsByState(ctx: ServerContext): Promise<Array<{ state: string; count: number }>> {
+  const rows = await ctx.db
+    .selectFrom('runs')
+    .select(['state', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('state')
+    .execute();
+  return rows.map((r) => ({ state: r.state, count: toCount(r.n) }));
+}

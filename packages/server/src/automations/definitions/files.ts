@@ -1,0 +1,34 @@
+/** What definition files have in common: their paths, names and the error shape of a bad one. */
+import YAML from 'yaml';
+
+export interface DefinitionFile {
+  path: string;
+  content: string;
+}
+
+export interface FileError {
+  file: string;
+  message: string;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FileError[] };
+
+export const WEBHOOK_FILE = /^webhooks\/([A-Za-z0-9][A-Za-z0-9_.-]*)\.yaml$/;
+export const AUTOMATION_FILE = /^automations\/([A-Za-z0-9][A-Za-z0-9_.-]*)\.md$/;
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** YAML text → value, or the parser's first error (with its line) as the message. */
+export function parseYaml(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const error = doc.errors[0];
+  if (error) return { ok: false, message: `invalid YAML: ${error.message.split('\n')[0]}` };
+  return { ok: true, value: doc.toJS() as unknown };
+}
+
+/** Keys of `object` outside `allowed`, as "unknown key" errors. */
+export function unknownKeys(file: string, object: Record<string, unknown>, allowed: readonly string[], where = ''): FileError[] {
+  return Object.keys(object)
+    .filter((key) => !allowed.includes(key))
+    .map((key) => ({ file, message: `unknown key ${where}${JSON.stringify(key)} (allowed: ${allowed.join(', ')})` }));
+}

@@ -1,0 +1,60 @@
+/**
+ * Replay (issue 5 §Webhook-started runs; contract: replayWebhookDelivery): re-evaluates a stored Accepted
+ * delivery against the factory's automations as they are now and starts a run for each match, exactly as
+ * the ingress would (same function, same envelope and attachment, the runs carry the delivery id). No new
+ * log entry is written and the identity is not checked again.
+ *
+ * A deleted webhook's automations have stopped firing (seed §Webhook), so its deliveries are not replayed
+ * (409); a disabled webhook's are (the admin asks explicitly; disabling only turns senders away).
+ */
+import type { ServerContext } from '../context';
+import { toBuffer } from '../db/dialect';
+import type { components } from '../generated/api';
+import { conflict, resourceNotFound } from '../http/problem';
+import { parseJsonBody } from '../ingress/parse';
+import { findDeliveryRow } from '../api/deliveries/repository';
+import { requireFactory } from '../api/factories/service';
+import { findWebhook } from '../api/webhooks/repository';
+import { startRunsForDelivery } from './start-runs';
+
+export type ReplayDeliveryResponse = components['schemas']['ReplayDeliveryResponse'];
+
+export async function replayWebhookDelivery(
+  ctx: ServerContext,
+  teamId: string,
+  factoryUid: string,
+  webhookUid: string,
+  deliveryId: string,
+): Promise<ReplayDeliveryResponse> {
+  const factory = await requireFactory(ctx, teamId, factoryUid);
+  const webhook = await findWebhook(ctx.db, teamId, factory.id, webhookUid, { includeDeleted: true });
+  if (!webhook) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
+  const delivery = await findDeliveryRow(ctx.db, teamId, webhook.id, deliveryId);
+  if (!delivery) throw resourceNotFound(`Delivery ${deliveryId} not found.`);
+  if (delivery.label !== 'Accepted' || !delivery.payload) {
+    throw conflict(`Delivery ${deliveryId} is labeled "${delivery.label}"; only Accepted deliveries keep a payload to replay.`);
+  }
+  if (webhook.deleted_at !== null) {
+    throw conflict(`Webhook ${webhookUid} is deleted; the automations selecting it no longer fire, so its deliveries are not replayed.`);
+  }
+  const rawBody = toBuffer(delivery.payload);
+  const parsed = parseJsonBody(rawBody);
+  if (!parsed.ok) throw conflict(`Delivery ${deliveryId} has no readable payload.`);
+
+  const runs = await ctx.db.transaction().execute((trx) =>
+    startRunsForDelivery(trx, ctx, {
+      teamId,
+      factoryId: factory.id,
+      webhookId: webhook.id,
+      webhookName: webhook.name,
+      deliveryId: delivery.id,
+      rawBody,
+      payload: parsed.payload,
+    }),
+  );
+  if (runs.length > 0) ctx.notifyRunQueued();
+  return {
+    delivery_id: delivery.id,
+    runs: runs.map((r) => ({ run_id: r.run_id, task_id: r.task_id, state: r.state as ReplayDeliveryResponse['runs'][number]['state'], automation_id: r.automation_id })),
+  };
+}

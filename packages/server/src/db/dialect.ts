@@ -1,0 +1,78 @@
+/**
+ * The ONLY place where SQLite and PostgreSQL differ. Everything else writes portable Kysely queries and asks
+ * this module when a dialect matters (claim locking, error codes, column types, count results).
+ */
+import { PostgresAdapter, sql, SqliteAdapter, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Dialect selected by a DATABASE_URL (`sqlite:…` or `postgres://…`). */
+export function dialectOfUrl(databaseUrl: string): Dialect {
+  if (databaseUrl.startsWith('sqlite:')) return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return 'postgres';
+  throw new Error('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
+}
+
+/** Dialect of an open Kysely instance (migrations only get the Kysely instance). */
+export function dialectOfDb(db: Kysely<any>): Dialect {
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof SqliteAdapter) return 'sqlite';
+  if (adapter instanceof PostgresAdapter) return 'postgres';
+  throw new Error(`unsupported Kysely adapter ${adapter.constructor.name}`);
+}
+
+/**
+ * Row locking for the worker claim. PostgreSQL: `FOR UPDATE SKIP LOCKED` lets concurrent claimers pass over
+ * each other's rows. SQLite has one writer at a time, so the claim's `UPDATE … WHERE state = 'QUEUED'
+ * RETURNING` is already atomic and the clause (a syntax error there) is left out.
+ */
+export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, dialect: Dialect): QB {
+  return dialect === 'postgres' ? (qb.forUpdate().skipLocked() as QB) : qb;
+}
+
+/** True when the dialect supports `SELECT … FOR UPDATE SKIP LOCKED`. */
+export const supportsSkipLocked = (dialect: Dialect): boolean => dialect === 'postgres';
+
+/** True when `err` is a unique-constraint (or primary-key) violation on either dialect. */
+export function isUniqueViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  // better-sqlite3: SqliteError.code; pg: SQLSTATE 23505 unique_violation.
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/** True when `err` is a foreign-key violation on either dialect. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
+/** `count(…)` comes back as a number from SQLite and as a bigint string from PostgreSQL. */
+export function toCount(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && value !== '') return Number(value);
+  return 0;
+}
+
+/** Column type for binary data (`Buffer` in tables.ts). */
+export const binaryType = (dialect: Dialect): 'blob' | 'bytea' => (dialect === 'postgres' ? 'bytea' : 'blob');
+
+/** Normalises a binary column value to a Buffer (both drivers return Buffers; this guards Uint8Array). */
+export function toBuffer(value: Buffer | Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value);
+}
+
+/**
+ * A top-level string field of a JSON-text column (e.g. `resolved_config` → `name`), for filters.
+ * Column and field are code constants, never request input (checked, then inlined).
+ */
+export function jsonTextField(dialect: Dialect, column: string, field: string): RawBuilder<string | null> {
+  if (!/^[a-z_][a-z0-9_.]*$/i.test(column) || !/^[a-z_][a-z0-9_]*$/i.test(field)) {
+    throw new Error(`jsonTextField: unsafe identifier ${column}/${field}`);
+  }
+  return dialect === 'postgres'
+    ? sql<string | null>`(${sql.ref(column)}::jsonb ->> ${sql.lit(field)})`
+    : sql<string | null>`json_extract(${sql.ref(column)}, ${sql.lit(`$.${field}`)})`;
+}

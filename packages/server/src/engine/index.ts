@@ -1,0 +1,49 @@
+/**
+ * The run engine of one server process: the worker pool and the lease sweeper.
+ *
+ *   const engine = startEngine(ctx);        // ctx.notifyRunQueued should call engine.notifyRunQueued()
+ *   …
+ *   await engine.stop();                     // SIGTERM: stop claiming, finish or release in-flight runs
+ */
+import type { ServerContext } from '../context';
+import type { Runner } from './runner';
+import { createRunner } from './runners';
+import { startSweeper } from './sweeper';
+import { startWorkerPool, type WorkerOptions } from './worker';
+
+export interface Engine {
+  readonly workerId: string;
+  /** Wakes an idle worker at once (a run was queued in this process). */
+  notifyRunQueued(): void;
+  stop(): Promise<void>;
+  /** Ids of the runs executing in this process. */
+  inFlight(): string[];
+}
+
+export interface EngineOptions extends Partial<WorkerOptions> {
+  /** Default true; tests drive sweepExpiredLeases() themselves with a ManualClock. */
+  sweeper?: boolean;
+}
+
+export function startEngine(ctx: ServerContext, options: EngineOptions = {}): Engine {
+  const runner: Runner = options.runner ?? createRunner(ctx.settings);
+  if (runner.name === 'echo' && ctx.settings.workerConcurrency > 0) {
+    ctx.log.warn('RUNNER=echo: runs only echo their prompt (development runner); set AGENT_COMMAND or MODEL_BASE_URL for real work');
+  }
+  const pool = startWorkerPool(ctx, { ...options, runner });
+  const sweeper = options.sweeper === false ? undefined : startSweeper(ctx, ctx.settings.windows.sweepIntervalSeconds);
+  return {
+    workerId: pool.workerId,
+    notifyRunQueued: pool.notifyRunQueued,
+    inFlight: pool.inFlight,
+    async stop() {
+      await sweeper?.stop();
+      await pool.stop();
+    },
+  };
+}
+
+export { claimNextRun } from './claim';
+export { sweepExpiredLeases } from './sweeper';
+export * from './run-store';
+export { onRunEvent, notifyRunEvent } from './run-signals';

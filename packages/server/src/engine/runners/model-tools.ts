@@ -1,0 +1,201 @@
+/**
+ * The tools a model run offers: the built-in `read_skill` and the tools of the run's MCP servers.
+ *
+ * A tool call is handled in two steps so the conversation reads in order: `prepare()` works out the
+ * `action` block (for `read_skill` that means loading the skill, because the action's input names what
+ * was loaded — `{name, bundled_skill_id}` or `{name, skill_path}`), the runner records the assistant
+ * message with every action, then `execute()` runs each call and gives the `action_result` and the text
+ * that goes back to the model.
+ */
+import type { ContentBlock } from '../runner';
+import type { McpSession } from '../mcp/session';
+import { findBundledSkill, isBundledSkillAvailable } from '../../skills/catalog';
+import { loadBundledSkill, readSkillActionInput, resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/resolve';
+import type { ChatTool, ChatToolCall } from './model-client';
+
+export const READ_SKILL = 'read_skill';
+
+/** Longest tool output passed to the model and recorded; the rest is cut with a note. */
+export const MAX_TOOL_OUTPUT_CHARS = 100_000;
+
+export type ActionBlock = Extract<ContentBlock, { type: 'action' }>;
+export type ActionResultBlock = Extract<ContentBlock, { type: 'action_result' }>;
+
+export interface ToolOutcome {
+  result: ActionResultBlock;
+  /** The `tool` message content for the model. */
+  content: string;
+}
+
+export interface PreparedCall {
+  call: ChatToolCall;
+  action: ActionBlock;
+  execute(signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+export interface AdvertisedSkill {
+  /** What the model passes to read_skill: a bundled id or a skill_spec. */
+  ref: string;
+  description?: string;
+}
+
+export interface ToolBoxOptions {
+  mcp: McpSession;
+  skillsDir: string | undefined;
+  skills: AdvertisedSkill[];
+  /** Timeout for one MCP tool call (the rest of the run budget, capped). */
+  toolTimeoutMs: () => number;
+}
+
+export function truncate(text: string, max = MAX_TOOL_OUTPUT_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} more characters cut]`;
+}
+
+/** Loads what `read_skill` was asked for: an available bundled id, else a skill_spec in the skills root. */
+export async function loadSkillRef(ref: string, skillsDir: string | undefined): Promise<LoadedSkill> {
+  if (findBundledSkill(ref)) {
+    if (!isBundledSkillAvailable(ref)) throw new SkillError('skill_not_found', `bundled skill "${ref}" is not available on this server`);
+    return loadBundledSkill(ref);
+  }
+  if (!ref.includes(':')) throw new SkillError('skill_not_found', `no skill "${ref}": use a listed skill id or owner/repo:skill-name`);
+  return resolveSkillSpec(skillsDir, ref);
+}
+
+export class ToolBox {
+  readonly #options: ToolBoxOptions;
+
+  constructor(options: ToolBoxOptions) {
+    this.#options = options;
+  }
+
+  /** Function definitions for the request: read_skill first (when skills exist), then MCP tools. */
+  definitions(): ChatTool[] {
+    const tools: ChatTool[] = [];
+    if (this.#options.skills.length > 0) tools.push(readSkillDefinition(this.#options.skills));
+    for (const tool of this.#options.mcp.tools) {
+      tools.push({
+        type: 'function',
+        function: {
+          name: tool.functionName,
+          description: tool.description ?? `Tool ${tool.name} of the MCP server ${tool.server}.`,
+          parameters: tool.inputSchema,
+        },
+      });
+    }
+    return tools;
+  }
+
+  /** The function name a recorded action had (resume): read_skill, or the MCP tool's current name. */
+  functionNameFor(action: { category: string; name: string }): string {
+    if (action.category === 'skill') return READ_SKILL;
+    return this.#options.mcp.tools.find((t) => t.name === action.name)?.functionName ?? action.name.replace(/[^A-Za-z0-9_-]/g, '_');
+  }
+
+  async prepare(call: ChatToolCall): Promise<PreparedCall> {
+    const parsed = parseArguments(call.function.arguments);
+    if (call.function.name === READ_SKILL) return this.#prepareReadSkill(call, parsed);
+
+    const tool = this.#options.mcp.find(call.function.name);
+    const action: ActionBlock = {
+      type: 'action',
+      id: call.id,
+      category: 'integration',
+      name: tool?.name ?? call.function.name,
+      input: parsed.ok ? parsed.value : call.function.arguments,
+    };
+    const fail = (message: string) => failed(action, message);
+    if (!tool) return { call, action, execute: async () => fail(`There is no tool named ${call.function.name}.`) };
+    if (!parsed.ok) return { call, action, execute: async () => fail(parsed.error) };
+    return {
+      call,
+      action,
+      execute: async (signal) => {
+        const result = await this.#options.mcp.call(call.function.name, parsed.value, { signal, timeoutMs: this.#options.toolTimeoutMs() });
+        const text = truncate(result.text);
+        return {
+          result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: result.isError ? 'failed' : 'completed', output: text },
+          content: result.isError ? `Error: ${text}` : text,
+        };
+      },
+    };
+  }
+
+  async #prepareReadSkill(call: ChatToolCall, parsed: ParsedArguments): Promise<PreparedCall> {
+    const requested = parsed.ok && typeof parsed.value.skill === 'string' ? parsed.value.skill.trim() : undefined;
+    if (!requested) {
+      const action: ActionBlock = { type: 'action', id: call.id, category: 'skill', name: READ_SKILL, input: { name: '' } };
+      const why = parsed.ok ? 'read_skill needs {"skill": "<skill id or owner/repo:skill>"}' : parsed.error;
+      return { call, action, execute: async () => failed(action, why) };
+    }
+    let skill: LoadedSkill;
+    try {
+      skill = await loadSkillRef(requested, this.#options.skillsDir);
+    } catch (err) {
+      const action: ActionBlock = { type: 'action', id: call.id, category: 'skill', name: READ_SKILL, input: { name: requested } };
+      const message = err instanceof SkillError ? err.message : `the skill could not be read: ${String(err)}`;
+      return { call, action, execute: async () => failed(action, message) };
+    }
+    const action = skillAction(call.id, skill);
+    return { call, action, execute: async () => skillLoaded(action, skill) };
+  }
+}
+
+/** The `action` block of a skill load (also used for the skill_spec load at run start). */
+export function skillAction(id: string, skill: LoadedSkill): ActionBlock {
+  return { type: 'action', id, category: 'skill', name: READ_SKILL, input: readSkillActionInput(skill) };
+}
+
+export function skillLoaded(action: ActionBlock, skill: LoadedSkill): ToolOutcome {
+  const content = truncate(skill.content);
+  return {
+    result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'completed', output: content },
+    content,
+  };
+}
+
+function failed(action: ActionBlock, message: string): ToolOutcome {
+  return {
+    result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'failed', output: message },
+    content: `Error: ${message}`,
+  };
+}
+
+type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+function parseArguments(raw: string): ParsedArguments {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { ok: false, error: 'The tool arguments must be a JSON object.' };
+    }
+    return { ok: true, value: value as Record<string, unknown> };
+  } catch {
+    return { ok: false, error: 'The tool arguments are not valid JSON.' };
+  }
+}
+
+function readSkillDefinition(skills: AdvertisedSkill[]): ChatTool {
+  const list = skills.map((s) => `- ${s.ref}${s.description ? `: ${s.description}` : ''}`).join('\n');
+  return {
+    type: 'function',
+    function: {
+      name: READ_SKILL,
+      description:
+        'Load the full instructions of a skill. When a task matches a skill below, load it before doing the task and follow it.\n' +
+        `Available skills:\n${list}`,
+      parameters: {
+        type: 'object',
+        properties: {
+          skill: {
+            type: 'string',
+            description: 'A skill from the list (its id), or a skill reference owner/repo:skill-name or owner/repo:path/to/SKILL.md.',
+          },
+        },
+        required: ['skill'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+

@@ -1,0 +1,393 @@
+/**
+ * The run worker pool of one server process, as a chain of small typed steps per run:
+ *
+ *   claim → prepare (CLAIMED → INPROGRESS, plan input/history, working dir + attachments, environment)
+ *         → execute (runner + heartbeats)
+ *         → handle success / handle failure (finish under the lease, or release on shutdown)
+ *
+ * Every write a worker makes after the claim is guarded by `lease_owner = this worker`, so a worker that
+ * lost its lease (cancelled, swept after a stall) can never overwrite what another did.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { claimNextRun } from './claim';
+import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
+import { abortKindOf, registerInFlight, RunAbortedError } from './run-signals';
+import {
+  createConversationWriter,
+  createFollowupInbox,
+  extendLease,
+  findRun,
+  finishExecution,
+  planExecution,
+  releaseClaim,
+  RunNotOwnedError,
+  startExecution,
+  type RunRow,
+} from './run-store';
+import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
+
+export interface WorkerOptions {
+  /** The runner every run uses (default: createRunner(settings) in index.ts). */
+  runner: Runner;
+  /** Unique per process; default `<host>:<pid>:<random>`. */
+  workerId?: string;
+  /** Idle poll for runs queued by another process (default 1000 ms). notifyRunQueued wakes at once. */
+  pollIntervalMs?: number;
+  /** Default settings.windows.heartbeatSeconds. */
+  heartbeatIntervalMs?: number;
+  /** How long stop() lets in-flight runs finish before aborting and releasing them (default 2000 ms). */
+  shutdownGraceMs?: number;
+  /** The environment step (default: run-environment.ts). */
+  prepareEnvironment?: PrepareRunEnvironment;
+}
+
+export interface WorkerPool {
+  readonly workerId: string;
+  notifyRunQueued(): void;
+  /** Stop claiming; let in-flight runs finish within the grace period, abort and release the rest. */
+  stop(): Promise<void>;
+  /** Runs currently executing in this pool (ids). */
+  inFlight(): string[];
+}
+
+/** A failure that carries the run's status message (e.g. environment setup): the run FAILS with it. */
+interface StatusMessageError {
+  statusMessage: RunStatusMessage;
+}
+const hasStatusMessage = (err: unknown): err is StatusMessageError =>
+  typeof err === 'object' && err !== null && typeof (err as { statusMessage?: { message?: unknown } }).statusMessage?.message === 'string';
+
+/** What a runner that throws leaves on the run: ERROR, retryable, no internals. */
+export const RUNNER_CRASHED: RunStatusMessage = {
+  message: 'the run stopped because of an internal error',
+  error_code: 'internal_error',
+  retryable: true,
+};
+
+const ABORT_WAIT_MS = 5000;
+
+export function defaultWorkerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+export function startWorkerPool(ctx: ServerContext, options: WorkerOptions): WorkerPool {
+  const workerId = options.workerId ?? defaultWorkerId();
+  const concurrency = ctx.settings.workerConcurrency;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? ctx.settings.windows.heartbeatSeconds * 1000;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 2000;
+  const log = ctx.log.child({ component: 'worker', workerId });
+
+  const active = new Map<string, { done: Promise<void>; controller: AbortController; run: RunRow }>();
+  let stopping = false;
+  let wakePending = false;
+  let wakeWaiter: (() => void) | undefined;
+
+  const wake = () => {
+    wakePending = true;
+    wakeWaiter?.();
+  };
+  const waitForWake = (timeoutMs: number) =>
+    new Promise<void>((resolve) => {
+      if (wakePending || stopping) {
+        wakePending = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, timeoutMs);
+      function done() {
+        clearTimeout(timer);
+        wakeWaiter = undefined;
+        wakePending = false;
+        resolve();
+      }
+      wakeWaiter = done;
+    });
+
+  async function dispatchLoop(): Promise<void> {
+    while (!stopping) {
+      if (active.size >= concurrency) {
+        await waitForWake(pollIntervalMs);
+        continue;
+      }
+      let run: RunRow | undefined;
+      try {
+        run = await claimNextRun(ctx, workerId);
+      } catch (err) {
+        log.error({ err }, 'claim failed');
+        await waitForWake(pollIntervalMs);
+        continue;
+      }
+      if (!run) {
+        await waitForWake(pollIntervalMs);
+        continue;
+      }
+      if (stopping) {
+        await releaseClaim(ctx, run, workerId).catch((err: unknown) => log.error({ err, runId: run.id }, 'release failed'));
+        break;
+      }
+      const claimed = run;
+      const controller = new AbortController();
+      const done = executeClaimedRun(ctx, claimed, {
+        workerId,
+        runner: options.runner,
+        controller,
+        heartbeatIntervalMs,
+        prepareEnvironment: options.prepareEnvironment ?? prepareRunEnvironment,
+        log,
+      })
+        .catch((err: unknown) => log.error({ err, runId: claimed.id }, 'run execution failed unexpectedly'))
+        .finally(() => {
+          active.delete(claimed.id);
+          wake();
+        });
+      active.set(claimed.id, { done, controller, run: claimed });
+    }
+  }
+
+  const loop = concurrency > 0 ? dispatchLoop() : Promise.resolve();
+  if (concurrency > 0) log.info({ concurrency, runner: options.runner.name }, 'run workers started');
+
+  return {
+    workerId,
+    notifyRunQueued: wake,
+    inFlight: () => [...active.keys()],
+    async stop() {
+      if (stopping) return loop;
+      stopping = true;
+      wake();
+      await loop;
+      const settled = () => Promise.all([...active.values()].map((a) => a.done));
+      if (active.size > 0 && !(await within(settled(), shutdownGraceMs))) {
+        log.info({ runs: [...active.keys()] }, 'aborting in-flight runs for shutdown; their claims are released');
+        for (const a of active.values()) a.controller.abort(new RunAbortedError('shutdown'));
+        if (!(await within(settled(), ABORT_WAIT_MS))) {
+          // A runner that ignores its signal: release its claim anyway; its later writes fail the lease guard.
+          for (const a of active.values()) {
+            await releaseClaim(ctx, a.run, workerId).catch((err: unknown) => log.error({ err, runId: a.run.id }, 'release failed'));
+          }
+        }
+      }
+    },
+  };
+}
+
+const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
+
+// ---------------------------------------------------------------------------------------------------
+// One run
+
+interface ExecutionDeps {
+  workerId: string;
+  runner: Runner;
+  controller: AbortController;
+  heartbeatIntervalMs: number;
+  prepareEnvironment: PrepareRunEnvironment;
+  log: Logger;
+}
+
+type Prepared = { kind: 'ready'; runContext: RunContext } | { kind: 'gone' } | { kind: 'failed'; statusMessage: RunStatusMessage };
+
+/** Claim is done; run the remaining steps. Never throws for expected outcomes. */
+export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps): Promise<void> {
+  const { controller, workerId } = deps;
+  const log = deps.log.child({ runId: claimed.id, teamId: claimed.team_id });
+  const unregister = registerInFlight(claimed.id, controller);
+  const heartbeat = startHeartbeat(ctx, claimed, workerId, deps.heartbeatIntervalMs, controller, log);
+  try {
+    const prepared = await prepare(ctx, claimed, deps, log);
+    if (prepared.kind === 'gone') return;
+    if (prepared.kind === 'failed') {
+      await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
+      return;
+    }
+    const result = await execute(deps.runner, prepared.runContext);
+    const aborted = abortKindOf(controller.signal);
+    if (aborted === 'shutdown') {
+      await releaseForShutdown(ctx, claimed, workerId, log);
+    } else if (aborted) {
+      log.info({ reason: aborted }, 'run stopped');
+    } else if (result.kind === 'outcome') {
+      if (result.outcome.state === 'SUCCEEDED') await handleSuccess(ctx, claimed, workerId, result.outcome, log);
+      else await handleFailure(ctx, claimed, workerId, result.outcome, log);
+    } else if (result.error instanceof RunNotOwnedError) {
+      log.info('run was taken from this worker while executing');
+    } else {
+      log.error({ err: result.error }, 'runner threw');
+      await handleFailure(ctx, claimed, workerId, { state: 'ERROR', statusMessage: RUNNER_CRASHED }, log);
+    }
+  } finally {
+    heartbeat.stop();
+    unregister();
+  }
+}
+
+/** Step 1: CLAIMED → INPROGRESS, then everything the runner is given. */
+async function prepare(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps, log: Logger): Promise<Prepared> {
+  const { workerId, controller } = deps;
+  const leaseExpiresAt = toTimestamp(new Date(ctx.clock.now().getTime() + ctx.settings.windows.leaseSeconds * 1000));
+  const started = await startExecution(ctx, claimed, workerId, leaseExpiresAt, deps.runner.name);
+  if (!started.ok) {
+    log.info({ state: started.reason === 'unexpected_state' ? started.run.state : 'missing' }, 'claimed run is no longer ours');
+    return { kind: 'gone' };
+  }
+  const run = started.run;
+  try {
+    const plan = await planExecution(ctx, run, workerId);
+    const attachments = await loadAttachments(ctx, run);
+    const workDir = await createWorkDir(ctx, run, attachments);
+    const { env } = await deps.prepareEnvironment(ctx, run, workDir, controller.signal);
+    const runContext: RunContext = {
+      runId: run.id,
+      teamId: run.team_id,
+      title: run.title,
+      source: run.source,
+      factoryId: run.factory_id,
+      deliveryId: run.delivery_id,
+      config: parseConfig(run),
+      input: plan.input,
+      history: plan.history,
+      attachments,
+      workDir,
+      env,
+      inbox: createFollowupInbox(ctx, run),
+      conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
+      signal: controller.signal,
+      log,
+    };
+    return { kind: 'ready', runContext };
+  } catch (err) {
+    if (err instanceof RunNotOwnedError || controller.signal.aborted) {
+      if (abortKindOf(controller.signal) === 'shutdown') await releaseForShutdown(ctx, run, workerId, log);
+      return { kind: 'gone' };
+    }
+    if (hasStatusMessage(err)) return { kind: 'failed', statusMessage: err.statusMessage };
+    throw err;
+  }
+}
+
+/** Step 2: the runner. Its exception is a result here, not a crash of the worker. */
+async function execute(runner: Runner, runContext: RunContext): Promise<{ kind: 'outcome'; outcome: RunOutcome } | { kind: 'threw'; error: unknown }> {
+  if (runContext.signal.aborted) return { kind: 'threw', error: runContext.signal.reason };
+  try {
+    return { kind: 'outcome', outcome: await runner.run(runContext) };
+  } catch (error) {
+    return { kind: 'threw', error };
+  }
+}
+
+/** Step 3a. */
+async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, outcome: RunOutcome & { state: 'SUCCEEDED' }, log: Logger) {
+  const finished = await finishExecution(ctx, run, workerId, { state: 'SUCCEEDED', usage: outcome.usage });
+  if (!finished.ok) log.info('run finished after it was taken from this worker; outcome dropped');
+  else log.info({ state: finished.run.state, requeued: finished.requeued }, 'run succeeded');
+}
+
+/** Step 3b: FAILED or ERROR with its status message; never overwrites CANCELLED (lease guard). */
+async function handleFailure(
+  ctx: ServerContext,
+  run: RunRow,
+  workerId: string,
+  outcome: { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage; usage?: RunOutcome['usage'] },
+  log: Logger,
+) {
+  const finished = await finishExecution(ctx, run, workerId, outcome);
+  if (!finished.ok) log.info('run failed after it was taken from this worker; outcome dropped');
+  else log.info({ state: finished.run.state, statusMessage: outcome.statusMessage, requeued: finished.requeued }, 'run did not succeed');
+}
+
+async function releaseForShutdown(ctx: ServerContext, run: RunRow, workerId: string, log: Logger) {
+  const released = await releaseClaim(ctx, run, workerId);
+  if (released.ok) log.info('claim released for shutdown');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Heartbeat
+
+/**
+ * Extends the lease every interval. When the UPDATE finds the run no longer ours (cancelled through
+ * another process, swept after a stall) the runner is aborted.
+ */
+function startHeartbeat(ctx: ServerContext, run: RunRow, workerId: string, intervalMs: number, controller: AbortController, log: Logger) {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || controller.signal.aborted) return;
+    busy = true;
+    void heartbeatOnce(ctx, run, workerId, controller)
+      .catch((err: unknown) => log.warn({ err }, 'heartbeat failed'))
+      .finally(() => {
+        busy = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** One heartbeat: true while the run is still ours. */
+export async function heartbeatOnce(ctx: ServerContext, run: RunRow, workerId: string, controller: AbortController): Promise<boolean> {
+  const leaseExpiresAt = toTimestamp(new Date(ctx.clock.now().getTime() + ctx.settings.windows.leaseSeconds * 1000));
+  if (await extendLease(ctx, run, workerId, leaseExpiresAt)) return true;
+  const current = await findRun(ctx, run.team_id, run.id);
+  if (!controller.signal.aborted) controller.abort(new RunAbortedError(current?.state === 'CANCELLED' ? 'cancelled' : 'lease_lost'));
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Working directory
+
+async function loadAttachments(ctx: ServerContext, run: RunRow): Promise<RunAttachment[]> {
+  const rows = await ctx.db
+    .selectFrom('run_attachments')
+    .select(['file_name', 'mime_type', 'data'])
+    .where('team_id', '=', run.team_id)
+    .where('run_id', '=', run.id)
+    .orderBy('created_at')
+    .orderBy('file_name')
+    .execute();
+  return rows.map((r) => ({ fileName: r.file_name, mimeType: r.mime_type, data: Buffer.isBuffer(r.data) ? r.data : Buffer.from(r.data) }));
+}
+
+/** A name that stays inside the working directory. */
+export function safeFileName(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/')).replace(/[\0]/g, '');
+  return base === '' || base === '.' || base === '..' ? 'attachment' : base;
+}
+
+export const runWorkDir = (ctx: Pick<ServerContext, 'settings'>, runId: string): string => path.join(ctx.settings.dataDir, 'runs', runId);
+
+/** `<dataDir>/runs/<runId>`, kept across executions so a resumed run continues in the same files. */
+async function createWorkDir(ctx: ServerContext, run: RunRow, attachments: RunAttachment[]): Promise<string> {
+  const dir = runWorkDir(ctx, run.id);
+  await fs.mkdir(dir, { recursive: true });
+  for (const a of attachments) await fs.writeFile(path.join(dir, safeFileName(a.fileName)), a.data);
+  return dir;
+}
+
+function parseConfig(run: RunRow): ResolvedAgentConfig {
+  const text = run.resolved_config ?? run.config;
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as ResolvedAgentConfig;
+  } catch {
+    return {};
+  }
+}

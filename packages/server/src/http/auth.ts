@@ -1,0 +1,45 @@
+/**
+ * Bearer API key authentication for /api/v1: attaches the caller's Principal; 401 problem (with
+ * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. `requireAdmin` → 403.
+ */
+import type { RequestHandler } from 'express';
+import type { ServerContext } from '../context';
+import { authenticateApiKey, type Principal } from '../api/api-keys/service';
+import { authenticationRequired, notAuthorized } from './problem';
+
+export type { Principal } from '../api/api-keys/service';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by `authenticate` on every /api/v1 request that reaches a router. */
+      principal?: Principal;
+    }
+  }
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+export function authenticate(ctx: ServerContext): RequestHandler {
+  return async (req, _res, next) => {
+    const match = BEARER.exec(req.get('authorization') ?? '');
+    if (!match?.[1]) return next(authenticationRequired());
+    const principal = await authenticateApiKey(ctx.db, ctx.clock, match[1]);
+    if (!principal) return next(authenticationRequired('The API key is not valid (unknown or revoked).'));
+    req.principal = principal;
+    req.log = req.log.child({ team_id: principal.teamId, key_id: principal.keyId });
+    next();
+  };
+}
+
+/** The authenticated principal; routers mounted behind `authenticate` can rely on it. */
+export function principalOf(req: Express.Request): Principal {
+  if (!req.principal) throw authenticationRequired();
+  return req.principal;
+}
+
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (principalOf(req).role !== 'admin') return next(notAuthorized('This operation needs an admin API key.'));
+  next();
+};

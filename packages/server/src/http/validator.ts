@@ -1,0 +1,54 @@
+/**
+ * Request (and, when enabled, response) validation against openapi/v1.yaml with express-openapi-validator.
+ *
+ * Mounted under /api/v1 only: the document is reduced to the REST operations (paths that declare their own
+ * `servers` — the ingress and the operational endpoints — are left out; the ingress is served outside the
+ * REST stack). `validateResponses` is for tests: a response that breaks the contract becomes a 500.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import YAML from 'yaml';
+import { repositoryRoot } from '../settings';
+
+export const specPath = path.join(repositoryRoot, 'openapi', 'v1.yaml');
+export const REST_BASE_PATH = '/api/v1';
+
+type SpecDocument = {
+  servers?: unknown;
+  paths?: Record<string, Record<string, unknown> & { servers?: unknown }>;
+  [key: string]: unknown;
+};
+
+/** The REST part of the contract with its base path set to /api/v1. */
+export function loadRestSpec(file = specPath): SpecDocument {
+  const document = YAML.parse(fs.readFileSync(file, 'utf8')) as SpecDocument;
+  const paths: NonNullable<SpecDocument['paths']> = {};
+  for (const [route, item] of Object.entries(document.paths ?? {})) {
+    if (item.servers === undefined) paths[route] = item;
+  }
+  return { ...document, servers: [{ url: REST_BASE_PATH }], paths };
+}
+
+export interface ValidatorOptions {
+  validateResponses: boolean;
+  spec?: SpecDocument;
+}
+
+export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
+  const spec = options.spec ?? loadRestSpec();
+  return OpenApiValidator.middleware({
+    apiSpec: spec as never,
+    validateApiSpec: false,
+    // No coercion of bodies (a number is not a prompt); parameters are coerced by the validator anyway.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    // Authentication is ours (http/auth.ts), with our problem bodies.
+    validateSecurity: false,
+    ignoreUndocumented: false,
+    ignorePaths: /^\/webhooks(\/|$)/,
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
+  }) as unknown as RequestHandler[];
+}

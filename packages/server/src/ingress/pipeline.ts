@@ -1,0 +1,126 @@
+/**
+ * The webhook ingress: a lean node:http handler outside the Express stack (no API keys, no JSON parser, no
+ * OpenAPI validation — the body is arbitrary JSON; see shared/toolchain-notes.md for what Express costs).
+ *
+ * `ingest` reads top to bottom as the pipeline it is; the order of the checks is the contract's
+ * (wire-decisions §Factory side, openapi receiveWebhookDelivery): the first failing check answers.
+ *
+ *   route → resolve → failed-auth budget → read body → verify → [delivery rate → parse → identify →
+ *   log + dedup + start runs] → 202      ([…] = one database transaction)
+ *
+ * Not in the delivery log, by contract: 404, 405 and both 429s. Never in the process log: any credential,
+ * header, path token or body — debug lines name the webhook, the delivery and the outcome only.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerContext } from '../context';
+import { ProblemError } from '../http/problem';
+import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
+import { readRawBody } from './body';
+import { identifyDelivery } from './identify';
+import { parseJsonBody } from './parse';
+import { authFailureKey, countAttempt, deliveryRateKey, peekSlot, takeSlot, windowPosition } from './rate-limit';
+import { logAcceptedOrDuplicate, logRejectedDelivery } from './record';
+import { resolveWebhook } from './resolve';
+import { routeIngressRequest, type IngressRoute } from './route';
+import { senderAddress } from './sender';
+import { verifyDelivery } from './verify';
+
+export type IngressHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createIngressHandler(ctx: ServerContext): IngressHandler {
+  return (req, res) => {
+    assignRequestId(req, res);
+    const route = routeIngressRequest(req.method, req.url);
+    ingest(ctx, route, req, res).catch((err: unknown) => {
+      ctx.log.error({ err, webhook_id: route.kind === 'delivery' ? route.webhookId : undefined }, 'webhook ingress failed');
+      try {
+        answerProblem(res, problems.internal(), route.instance, { close: !req.complete });
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+}
+
+async function ingest(ctx: ServerContext, route: IngressRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { db, clock, settings } = ctx;
+  const { windows, limits } = settings;
+
+  // 1. Route: only POST to /webhooks/w/<uid>[/<token>].
+  if (route.kind === 'method_not_allowed') return answerProblem(res, problems.methodNotAllowed(), route.instance);
+  if (route.kind === 'not_found') return answerProblem(res, problems.notFound(), route.instance);
+
+  // 2. Resolve the webhook (the service-wide lookup by uid) with its limit counters: unknown, disabled or
+  //    deleted → 404.
+  const receivedAt = clock.now();
+  const sender = senderAddress(req);
+  const authFailures = { limit: limits.authFailuresPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
+  const deliveries = { limit: limits.deliveriesPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
+  const authKey = authFailureKey(route.webhookId, sender);
+  const rateKey = deliveryRateKey(route.webhookId);
+  const position = windowPosition(receivedAt.getTime(), windows.rateLimitWindowSeconds);
+  const resolved = await resolveWebhook(db, route.webhookId, { keys: [authKey, rateKey], position });
+  if (!resolved) return answerProblem(res, problems.notFound(), route.instance);
+  const { webhook, counters } = resolved;
+
+  // 3. Failed-authentication budget of this sender address for this webhook → 429 before any work.
+  const budget = peekSlot(counters, authKey, authFailures, receivedAt.getTime());
+  if (!budget.allowed) return answerProblem(res, problems.authBudgetSpent(budget.retryAfterSeconds), route.instance);
+
+  // 4. Read the raw body with a hard cap → 413, logged "Rejected (too large)".
+  const read = await readRawBody(req, limits.maxDeliveryBytes);
+  if (read.kind === 'aborted') return void res.destroy();
+  if (read.kind === 'too_large') {
+    const deliveryId = await logRejectedDelivery(db, { webhook, size: read.size, receivedAt }, 'Rejected (too large)');
+    trace(ctx, webhook.id, deliveryId, 'Rejected (too large)');
+    return answerProblem(res, problems.tooLarge(limits.maxDeliveryBytes), route.instance, { close: true });
+  }
+  const rawBody = read.body;
+  const facts = { webhook, size: rawBody.length, receivedAt };
+
+  // 5. Verify the credential → 401, logged "Rejected (auth)", counted against the budget of step 3.
+  const verdict = verifyDelivery({
+    webhook,
+    pathToken: route.token,
+    headers: req.headers,
+    rawBody,
+    secrets: ctx.secrets,
+    now: clock.now(),
+    toleranceSeconds: windows.signatureToleranceSeconds,
+  });
+  if (!verdict.ok) {
+    await countAttempt(db, clock, authKey, windows.rateLimitWindowSeconds);
+    const deliveryId = await logRejectedDelivery(db, facts, 'Rejected (auth)');
+    trace(ctx, webhook.id, deliveryId, 'Rejected (auth)', verdict.reason);
+    return answerProblem(res, problems.unauthorized(), route.instance);
+  }
+
+  // 6–8 run in one transaction, so an authenticated delivery costs one commit: its rate slot, its log row
+  // and the runs it starts land together.
+  const outcome = await db.transaction().execute(async (trx) => {
+    // 6. The webhook's delivery rate (authenticated deliveries only) → 429, not logged.
+    const slot = await takeSlot(trx, clock, rateKey, deliveries, counters);
+    if (!slot.allowed) return problems.rateLimited(slot.retryAfterSeconds);
+
+    // 7. Parse: any JSON value → else 400, logged "Rejected (invalid JSON)".
+    const parsed = parseJsonBody(rawBody);
+    if (!parsed.ok) {
+      trace(ctx, webhook.id, await logRejectedDelivery(trx, facts, 'Rejected (invalid JSON)'), 'Rejected (invalid JSON)');
+      return problems.invalidJson();
+    }
+
+    // 8. Identify, then the dedup gate: log Accepted and start its runs, or log a Duplicate.
+    const identity = identifyDelivery(webhook, req.headers, rawBody);
+    return logAcceptedOrDuplicate(trx, ctx, facts, identity, rawBody, parsed.payload);
+  });
+  if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
+  if (outcome.label === 'Accepted' && outcome.runs.length > 0) ctx.notifyRunQueued();
+  trace(ctx, webhook.id, outcome.deliveryId, outcome.label);
+
+  // 9. 202 — only now, after the log row (and any runs) committed.
+  answerAccepted(res, outcome.deliveryId);
+}
+
+function trace(ctx: ServerContext, webhookId: string, deliveryId: string, label: string, reason?: string): void {
+  if (ctx.log.isLevelEnabled('debug')) ctx.log.debug({ webhook_id: webhookId, delivery_id: deliveryId, label, reason }, 'webhook delivery');
+}

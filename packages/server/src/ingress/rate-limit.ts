@@ -1,0 +1,181 @@
+/**
+ * The ingress limits, kept in the database (table rate_limit_counters) so every server instance on one
+ * database enforces one limit:
+ *
+ * - delivery rate: `limits.deliveriesPerWindow` (60) authenticated deliveries per `windows.rateLimitWindowSeconds`
+ *   (60 s) per webhook — key `deliveries:<webhook id>`;
+ * - failed-authentication budget: `limits.authFailuresPerWindow` (10) failed attempts per window per webhook
+ *   AND sender address — key `auth-failures:<webhook id>:<sender>`.
+ *
+ * Algorithm: sliding-window approximation over two fixed windows (the counting scheme of Cloudflare's and
+ * nginx's limiters). Counts are kept per fixed window; the previous window's count is weighted by how much
+ * of it still overlaps the sliding window ending now:
+ *
+ *     estimate = previous × (window − elapsed) / window + current
+ *
+ * A plain fixed window would let a sender put 2 × limit through around a window boundary; this keeps any
+ * sliding minute close to the limit while needing only two counter rows per key.
+ *
+ * Taking a slot is one atomic conditional upsert — `INSERT … ON CONFLICT (key, window_start) DO UPDATE SET
+ * count = count + 1 WHERE count < cap RETURNING count` (SQLite ≥ 3.35, PostgreSQL) — so concurrent requests
+ * on any number of instances never push the current window past its cap, and refused attempts are not
+ * counted (a sender that keeps retrying early is not punished further). Retry-After is the whole number of
+ * seconds until the estimate first leaves room for one more (`retryAfterMs`).
+ *
+ * The counts are read once per delivery, together with the webhook (resolve.ts), as a `CounterSnapshot`:
+ * within a fixed window a count only grows, so a snapshot that already shows a key full is still right
+ * later, and the upsert's own condition decides everything else.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import { compiledQuery } from './compiled-query';
+import type { Database } from '../db/tables';
+
+export interface WindowLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+export type SlotVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Where `nowMs` falls in the fixed windows of `windowSeconds`. */
+export interface WindowPosition {
+  windowMs: number;
+  /** Epoch seconds of the current fixed window (the row key). */
+  currentStart: number;
+  previousStart: number;
+  /** Milliseconds since the current window began. */
+  elapsedMs: number;
+}
+
+export function windowPosition(nowMs: number, windowSeconds: number): WindowPosition {
+  const windowMs = windowSeconds * 1000;
+  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  return { windowMs, currentStart: startMs / 1000, previousStart: startMs / 1000 - windowSeconds, elapsedMs: nowMs - startMs };
+}
+
+/** Counts of some keys in the current and previous fixed window, as read at one moment. */
+export interface CounterSnapshot {
+  currentStart: number;
+  previousStart: number;
+  /** The keys that were read (a key without rows has counted nothing yet). */
+  keys: ReadonlySet<string>;
+  counts: Map<string, { previous: number; current: number }>;
+}
+
+/** Builds a snapshot from counter rows (`window_start` may come back as a string: BIGINT on PostgreSQL). */
+export function counterSnapshot(
+  position: WindowPosition,
+  keys: Iterable<string>,
+  rows: Iterable<{ key: string | null; window_start: number | string | null; count: number | string | null }>,
+): CounterSnapshot {
+  const counts = new Map<string, { previous: number; current: number }>();
+  for (const row of rows) {
+    if (row.key === null || row.window_start === null || row.count === null) continue;
+    const entry = counts.get(row.key) ?? { previous: 0, current: 0 };
+    if (Number(row.window_start) === position.currentStart) entry.current = Number(row.count);
+    else if (Number(row.window_start) === position.previousStart) entry.previous = Number(row.count);
+    counts.set(row.key, entry);
+  }
+  return { currentStart: position.currentStart, previousStart: position.previousStart, keys: new Set(keys), counts };
+}
+
+/** How many attempts the current fixed window may hold right now (may be ≤ 0). */
+export function currentWindowCap(limit: number, previousCount: number, elapsedMs: number, windowMs: number): number {
+  return limit - Math.floor((previousCount * (windowMs - elapsedMs)) / windowMs);
+}
+
+/**
+ * Milliseconds from now until `currentWindowCap` exceeds `currentCount` (assuming nothing else arrives).
+ * Pure: exported for its own unit tests.
+ */
+export function retryAfterMs(limit: number, previousCount: number, currentCount: number, elapsedMs: number, windowMs: number): number {
+  if (currentCount < currentWindowCap(limit, previousCount, elapsedMs, windowMs)) return 0;
+  // Still in this window: the previous window's weight has to fall far enough.
+  if (currentCount < limit && previousCount > 0) {
+    // Need floor(P × (W − e − d) / W) ≤ L − C − 1, i.e. P × (W − e − d) < (L − C) × W.
+    const d = Math.floor(windowMs - elapsedMs - ((limit - currentCount) * windowMs) / previousCount) + 1;
+    if (elapsedMs + d < windowMs) return Math.max(d, 1);
+  }
+  // In the next window the current count becomes the previous one: need C × (W − e') < L × W.
+  const untilNext = windowMs - elapsedMs;
+  const intoNext = currentCount < limit ? 0 : Math.floor(windowMs - (limit * windowMs) / currentCount) + 1;
+  return untilNext + intoNext;
+}
+
+const toSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** Reads the counters of `keys` for the windows around `position` (one query). */
+export async function readCounters(db: Kysely<Database>, keys: string[], position: WindowPosition): Promise<CounterSnapshot> {
+  const rows = await db
+    .selectFrom('rate_limit_counters')
+    .select(['key', 'window_start', 'count'])
+    .where('key', 'in', keys)
+    .where('window_start', 'in', [position.previousStart, position.currentStart])
+    .execute();
+  return counterSnapshot(position, keys, rows);
+}
+
+/** A snapshot for the current windows: the given one if it is still current, else a fresh read. */
+async function currentSnapshot(db: Kysely<Database>, key: string, p: WindowPosition, snapshot?: CounterSnapshot): Promise<CounterSnapshot> {
+  return snapshot && snapshot.currentStart === p.currentStart && snapshot.keys.has(key) ? snapshot : readCounters(db, [key], p);
+}
+
+/** Whether `key` has room for one more attempt, judged from a snapshot (no query). */
+export function peekSlot(snapshot: CounterSnapshot, key: string, limit: WindowLimit, nowMs: number): SlotVerdict {
+  const p = windowPosition(nowMs, limit.windowSeconds);
+  const fresh = snapshot.currentStart === p.currentStart && snapshot.keys.has(key);
+  if (!fresh) throw new Error(`counter snapshot does not cover ${key} now`);
+  const { previous, current } = snapshot.counts.get(key) ?? { previous: 0, current: 0 };
+  const wait = retryAfterMs(limit.limit, previous, current, p.elapsedMs, p.windowMs);
+  return wait === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: toSeconds(wait) };
+}
+
+/** Takes one slot for `key` if the sliding window has room; otherwise says how long to wait. */
+export async function takeSlot(
+  db: Kysely<Database>,
+  clock: Clock,
+  key: string,
+  limit: WindowLimit,
+  snapshot?: CounterSnapshot,
+): Promise<SlotVerdict> {
+  const p = windowPosition(clock.now().getTime(), limit.windowSeconds);
+  const { previous, current } = (await currentSnapshot(db, key, p, snapshot)).counts.get(key) ?? { previous: 0, current: 0 };
+  const cap = currentWindowCap(limit.limit, previous, p.elapsedMs, p.windowMs);
+  const refuse = (count: number): SlotVerdict => ({
+    allowed: false,
+    retryAfterSeconds: toSeconds(retryAfterMs(limit.limit, previous, Math.max(count, cap), p.elapsedMs, p.windowMs)),
+  });
+  if (current >= cap) return refuse(current);
+  const { rows } = await upsertBelowCap(db, key, p.currentStart, cap);
+  return rows.length > 0 ? { allowed: true } : refuse(cap);
+}
+
+/** The atomic conditional upsert; compiled once (compiled-query.ts): it runs for every delivery. */
+const upsertBelowCap = compiledQuery((db, key: string, windowStart: number, cap: number) =>
+  db
+    .insertInto('rate_limit_counters')
+    .values({ key, window_start: windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['key', 'window_start'])
+        .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` })
+        .where('rate_limit_counters.count', '<', cap),
+    )
+    .returning('count'),
+);
+
+/** Counts one attempt for `key` unconditionally (failed authentications). */
+export async function countAttempt(db: Kysely<Database>, clock: Clock, key: string, windowSeconds: number): Promise<void> {
+  const p = windowPosition(clock.now().getTime(), windowSeconds);
+  await db
+    .insertInto('rate_limit_counters')
+    .values({ key, window_start: p.currentStart, count: 1 })
+    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` }))
+    .execute();
+}
+
+// The two ingress limits, named for the pipeline.
+
+export const deliveryRateKey = (webhookId: string): string => `deliveries:${webhookId}`;
+export const authFailureKey = (webhookId: string, sender: string): string => `auth-failures:${webhookId}:${sender}`;

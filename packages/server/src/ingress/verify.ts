@@ -1,0 +1,76 @@
+/**
+ * Step 5 — verify the sender's credential for the webhook's authentication mode. Every comparison is
+ * constant-time; the reason of a failure is for metrics and debug logs only, never for the answer.
+ *
+ * - token:     `Authorization: Bearer <secret>`;
+ * - url_token: the last path segment (a url_token webhook addressed without it, or another mode addressed
+ *              with one, fails);
+ * - signature: the provider scheme's verify() over the raw body bytes. A webhook still waiting for its
+ *              provider secret (second step) fails every delivery.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { SecretBox } from '../crypto/secret-box';
+import { isSignatureSchemeName, signatureSchemes, timingSafeEqualString, type IncomingHeaders, type VerifyResult } from './schemes';
+import type { ResolvedWebhook } from './resolve';
+
+export interface VerifyDeliveryInput {
+  webhook: ResolvedWebhook;
+  pathToken: string | undefined;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  secrets: SecretBox;
+  now: Date;
+  toleranceSeconds: number;
+}
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * Decrypted webhook secrets by their ciphertext (per SecretBox). A rotation writes a new ciphertext (fresh
+ * nonce), so an entry can never be stale; it only saves an AES-GCM decryption per delivery. Bounded.
+ */
+const decrypted = new WeakMap<SecretBox, Map<string, string>>();
+const MAX_CACHED_SECRETS = 1024;
+
+function decryptCached(secrets: SecretBox, ciphertext: string): string {
+  let cache = decrypted.get(secrets);
+  if (!cache) decrypted.set(secrets, (cache = new Map()));
+  let plain = cache.get(ciphertext);
+  if (plain === undefined) {
+    plain = secrets.decrypt(ciphertext);
+    if (cache.size >= MAX_CACHED_SECRETS) cache.clear();
+    cache.set(ciphertext, plain);
+  }
+  return plain;
+}
+const failed = (reason: string): VerifyResult => ({ ok: false, reason });
+
+export function verifyDelivery(input: VerifyDeliveryInput): VerifyResult {
+  const { webhook, pathToken, headers } = input;
+  if (webhook.encryptedSecret === null) return failed('secret not configured yet');
+  const expectsPathToken = webhook.authMode === 'url_token';
+  if (expectsPathToken !== (pathToken !== undefined)) return failed(expectsPathToken ? 'missing path token' : 'unexpected path token');
+  const secret = decryptCached(input.secrets, webhook.encryptedSecret);
+
+  switch (webhook.authMode) {
+    case 'token': {
+      const match = BEARER.exec(headers.authorization ?? '');
+      if (!match?.[1]) return failed('missing bearer token');
+      return timingSafeEqualString(match[1], secret) ? { ok: true } : failed('token mismatch');
+    }
+    case 'url_token':
+      return timingSafeEqualString(pathToken ?? '', secret) ? { ok: true } : failed('path token mismatch');
+    case 'signature': {
+      if (!isSignatureSchemeName(webhook.signatureScheme)) return failed('unknown signature scheme');
+      return signatureSchemes[webhook.signatureScheme].verify({
+        rawBody: input.rawBody,
+        headers: headers as IncomingHeaders,
+        secret,
+        now: input.now,
+        toleranceSeconds: input.toleranceSeconds,
+      });
+    }
+    default:
+      return failed('unknown authentication mode');
+  }
+}

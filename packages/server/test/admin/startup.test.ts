@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newApiKeyValue } from '../../src/crypto/ids';
+import { startServer } from '../../src/main';
+import { loadSettings } from '../../src/settings';
+import { sqliteKind, testDatabases, type TestDatabase } from '../support/databases';
+import { apiClient } from '../support/http';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+
+describe.each(testDatabases())('start-up bootstrap (%s)', (kind) => {
+  let t: TestDatabase;
+  const secretsKey = randomBytes(32).toString('base64');
+  afterEach(async () => {
+    await t?.close();
+  });
+  const settingsFor = (env: Record<string, string> = {}) =>
+    loadSettings({ PORT: '0', DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, SECRETS_KEY: secretsKey, LOG_LEVEL: 'silent', ...env });
+
+  it('creates team default with an admin key on the first start of an empty database only', async () => {
+    t = await kind.create({ migrate: false });
+    const first = await startServer(settingsFor(), { engine: false });
+    try {
+      expect(first.generatedAdminKey).toMatch(/^ar_live_[A-Za-z0-9_-]{43}$/);
+      const api = apiClient(`${first.url}/api/v1`, first.generatedAdminKey);
+      expect((await api.get('/api-keys')).status).toBe(200);
+    } finally {
+      await first.close();
+    }
+    const second = await startServer(settingsFor(), { engine: false });
+    try {
+      expect(second.generatedAdminKey).toBeUndefined();
+      const teams = await second.ctx.db.selectFrom('teams').select('name').execute();
+      expect(teams).toEqual([{ name: 'default' }]);
+      expect(await second.ctx.db.selectFrom('api_keys').select('id').execute()).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('BOOTSTRAP_ADMIN_KEY ensures an admin key of exactly that value in team default, also after it was deleted', async () => {
+    t = await kind.create({ migrate: false });
+    const key = newApiKeyValue();
+    const first = await startServer(settingsFor({ BOOTSTRAP_ADMIN_KEY: key }), { engine: false });
+    let keyId: string;
+    try {
+      expect(first.generatedAdminKey).toBeUndefined();
+      const api = apiClient(`${first.url}/api/v1`, key);
+      const keys = await api.get('/api-keys');
+      expect(keys.status).toBe(200);
+      expect(keys.body.api_keys).toHaveLength(1);
+      keyId = keys.body.api_keys[0].key_id;
+      expect((await api.delete(`/api-keys/${keyId}`)).status).toBe(204);
+      expect((await api.get('/api-keys')).status).toBe(401);
+    } finally {
+      await first.close();
+    }
+    const second = await startServer(settingsFor({ BOOTSTRAP_ADMIN_KEY: key }), { engine: false });
+    try {
+      const api = apiClient(`${second.url}/api/v1`, key);
+      const keys = await api.get('/api-keys');
+      expect(keys.status).toBe(200);
+      expect(keys.body.api_keys.map((k: { key_id: string; role: string }) => [k.key_id, k.role])).toEqual([[keyId, 'admin']]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('pnpm start (src/main.ts as a process)', () => {
+  let t: TestDatabase | undefined;
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  function start(env: Record<string, string>) {
+    const child = spawn(tsx, ['src/main.ts'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const listening = new Promise<number>((resolve, reject) => {
+      const check = () => {
+        for (const line of stdout.split('\n')) {
+          if (!line.startsWith('{')) continue;
+          const entry = JSON.parse(line) as { msg?: string; port?: number };
+          if (entry.msg === 'listening' && entry.port) return resolve(entry.port);
+        }
+      };
+      child.stdout.on('data', check);
+      void exited.then(() => reject(new Error(`exited before listening: ${stdout}\n${stderr}`)));
+    });
+    return { child, exited, listening, output: () => ({ stdout, stderr }) };
+  }
+
+  it('prints a generated admin key once, serves, warns about the echo runner and stops cleanly on SIGTERM', async () => {
+    t = await sqliteKind.create({ migrate: false });
+    const env = { PORT: '0', DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, RUNNER: 'echo', LOG_LEVEL: 'info' };
+
+    const first = start(env);
+    const port = await first.listening;
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const { stdout } = first.output();
+    const keys = stdout.match(/ar_live_[A-Za-z0-9_-]{43}/g) ?? [];
+    expect(keys).toHaveLength(1);
+    expect(stdout).toContain('shown ONLY THIS ONCE');
+    const logs = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; msg: string });
+    expect(logs.some((l) => l.level === 'warn' && /echo/i.test(l.msg))).toBe(true);
+    expect(logs.some((l) => l.msg === 'stopped')).toBe(true);
+    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+    expect(ready).toBeUndefined();
+
+    // The key works on the next start, which prints none.
+    const second = start(env);
+    const port2 = await second.listening;
+    const runs = await fetch(`http://127.0.0.1:${port2}/api/v1/agent/runs`, { headers: { authorization: `Bearer ${keys[0]}` } });
+    expect(runs.status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(second.output().stdout).not.toMatch(/ar_live_/);
+  });
+
+  it('refuses to start with an invalid setting, saying which', async () => {
+    const child = start({ PORT: 'eighty', DATABASE_URL: 'sqlite::memory:' });
+    expect(await child.exited).toBe(1);
+    expect(child.output().stderr).toContain('PORT');
+    await child.listening.catch(() => undefined);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Cloud environment preparation (engine/environment-setup.ts) on every test database: setup commands run
+ * in the working directory with the environment's variables, failures carry environment_setup_failed
+ * with secrets redacted, cancel stops the command.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEnvironment, deleteEnvironment } from '../../src/api/environments/service';
+import { createTeam } from '../../src/api/teams/service';
+import { systemClock } from '../../src/clock';
+import { SecretBox } from '../../src/crypto/secret-box';
+import { EnvironmentSetupError, prepareEnvironment, prepareEnvironmentForRun } from '../../src/engine/environment-setup';
+import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
+
+/** Gone or a zombie (a container's PID 1 may not reap orphans). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe.each(testDatabases())('environment setup (%s)', (kind) => {
+  let t: TestDatabase;
+  let deps: { db: TestDatabase['db']; clock: typeof systemClock; secrets: SecretBox; log: pino.Logger };
+  let teamId: string;
+  let workDir: string;
+
+  beforeEach(async () => {
+    t = await kind.create();
+    deps = { db: t.db, clock: systemClock, secrets: new SecretBox(randomBytes(32)), log: pino({ level: 'silent' }) };
+    teamId = (await createTeam(t.db, systemClock, `team-${randomBytes(3).toString('hex')}`)).id;
+    workDir = makeTempDir('env-setup-');
+  });
+  afterEach(async () => {
+    fs.rmSync(workDir, { recursive: true, force: true });
+    await t.close();
+  });
+
+  it('runs the setup commands in the working directory with the variables and returns them', async () => {
+    const env = await createEnvironment(deps, teamId, {
+      name: 'node',
+      setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
+      env_vars: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' },
+    });
+    const result = await prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal);
+    expect(result).toEqual({ env: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' } });
+    expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
+    expect(fs.existsSync(path.join(workDir, 'build', 'ready'))).toBe(true);
+    expect(fs.realpathSync(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim())).toBe(fs.realpathSync(workDir));
+
+    // The values are encrypted at rest.
+    const row = await t.db.selectFrom('environments').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();
+    expect(row.env_vars).not.toContain('npm_secret_value');
+    expect(row.env_vars).toMatch(/^v1\./);
+  });
+
+  it('does not hand the server process environment to setup commands', async () => {
+    process.env.AGENT_RUNS_TEST_SERVER_SECRET = 'do-not-leak';
+    try {
+      const env = await createEnvironment(deps, teamId, { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] });
+      await prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal);
+      expect(fs.readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('unset');
+    } finally {
+      delete process.env.AGENT_RUNS_TEST_SERVER_SECRET;
+    }
+  });
+
+  it('fails with environment_setup_failed naming the command, with its output and the secrets redacted, and stops there', async () => {
+    const env = await createEnvironment(deps, teamId, {
+      name: 'broken',
+      setup_commands: ['true', 'echo "token is $TOKEN" >&2; exit 7', 'touch never.txt'],
+      env_vars: { TOKEN: 'tok_very_secret' },
+    });
+    const err = await prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EnvironmentSetupError);
+    const { statusMessage } = err as EnvironmentSetupError;
+    expect(statusMessage).toEqual({ message: expect.any(String), error_code: 'environment_setup_failed', retryable: false });
+    expect(statusMessage.message).toContain('setup command 2 of 3');
+    expect(statusMessage.message).toContain('exited with code 7');
+    expect(statusMessage.message).toContain('token is [redacted]');
+    expect(statusMessage.message).not.toContain('tok_very_secret');
+    expect(fs.existsSync(path.join(workDir, 'never.txt'))).toBe(false);
+  });
+
+  it('fails when a command outlasts its time limit', async () => {
+    const env = await createEnvironment(deps, teamId, { name: 'slow', setup_commands: ['sleep 5'] });
+    const started = Date.now();
+    await expect(
+      prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal, { commandTimeoutMs: 200 }),
+    ).rejects.toMatchObject({ statusMessage: { error_code: 'environment_setup_failed', message: expect.stringContaining('did not finish within') } });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('stops the running command on cancel', async () => {
+    const env = await createEnvironment(deps, teamId, { name: 'cancel', setup_commands: ['sleep 30 & echo $! > child.pid; wait'] });
+    const controller = new AbortController();
+    const pending = prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, controller.signal);
+    const pidFile = path.join(workDir, 'child.pid');
+    while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(isRunning(pid)).toBe(false); // the whole process group is gone
+  });
+
+  it('fails clearly when the environment was deleted after the run was created', async () => {
+    const env = await createEnvironment(deps, teamId, { name: 'gone' });
+    await deleteEnvironment(deps, teamId, env.id);
+    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal)).rejects.toMatchObject({
+      statusMessage: { error_code: 'environment_setup_failed', retryable: false, message: expect.stringContaining('no longer exists') },
+    });
+  });
+
+  it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
+    const env = await createEnvironment(deps, teamId, { name: 'row', env_vars: { A: 'b' } });
+    const signal = new AbortController().signal;
+    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.id }), config: null }, workDir, signal)).toEqual({
+      env: { A: 'b' },
+    });
+    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: '{}', config: null }, workDir, signal)).toEqual({ env: {} });
+  });
+
+  it('never reads another team\'s environment', async () => {
+    const other = (await createTeam(t.db, systemClock, `other-${randomBytes(3).toString('hex')}`)).id;
+    const env = await createEnvironment(deps, other, { name: 'theirs', env_vars: { X: 'y' } });
+    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal)).rejects.toBeInstanceOf(
+      EnvironmentSetupError,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * A RunContext for driving a runner directly: in-memory conversation writer and follow-up inbox, a temp
+ * working directory, a silent logger and an AbortController standing in for cancel. (The DB-backed
+ * writer is the engine's; at this level the runner is the unit.)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type {
+  ContentBlock,
+  ConversationTurn,
+  ConversationWriter,
+  FollowupInbox,
+  ResolvedAgentConfig,
+  RunAttachment,
+  RunContext,
+  RunInput,
+  RunRole,
+} from '../../../src/engine/runner';
+
+export interface RecordedMessage {
+  turn: number;
+  role: RunRole;
+  content: ContentBlock[];
+}
+
+export class MemoryConversation implements ConversationWriter {
+  readonly messages: RecordedMessage[] = [];
+  turn = 1;
+  /** Called on every append (tests use it to act at a precise moment). */
+  onAppend: ((message: RecordedMessage) => void) | undefined;
+
+  async append(role: RunRole, content: ContentBlock[]): Promise<void> {
+    const message = { turn: this.turn, role, content };
+    this.messages.push(message);
+    this.onAppend?.(message);
+  }
+
+  async startTurn(): Promise<void> {
+    this.turn++;
+  }
+
+  blocks(): ContentBlock[] {
+    return this.messages.flatMap((m) => m.content);
+  }
+
+  actions(): Array<Extract<ContentBlock, { type: 'action' }>> {
+    return this.blocks().filter((b): b is Extract<ContentBlock, { type: 'action' }> => b.type === 'action');
+  }
+
+  results(): Array<Extract<ContentBlock, { type: 'action_result' }>> {
+    return this.blocks().filter((b): b is Extract<ContentBlock, { type: 'action_result' }> => b.type === 'action_result');
+  }
+}
+
+export class MemoryInbox implements FollowupInbox {
+  #pending: string[] = [];
+  push(...messages: string[]): void {
+    this.#pending.push(...messages);
+  }
+  async take(): Promise<string[]> {
+    const taken = this.#pending;
+    this.#pending = [];
+    return taken;
+  }
+}
+
+export interface TestRun {
+  ctx: RunContext;
+  conversation: MemoryConversation;
+  inbox: MemoryInbox;
+  cancel: AbortController;
+  workDir: string;
+  cleanup(): void;
+}
+
+export function buildRunContext(options: {
+  config?: ResolvedAgentConfig;
+  input?: RunInput;
+  prompt?: string;
+  history?: ConversationTurn[];
+  attachments?: RunAttachment[];
+  env?: Record<string, string>;
+} = {}): TestRun {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-run-'));
+  for (const a of options.attachments ?? []) fs.writeFileSync(path.join(workDir, a.fileName), a.data);
+  const conversation = new MemoryConversation();
+  const inbox = new MemoryInbox();
+  const cancel = new AbortController();
+  const ctx: RunContext = {
+    runId: '11111111-2222-4333-8444-555555555555',
+    teamId: 'team_test',
+    title: 'test run',
+    source: 'API',
+    factoryId: null,
+    deliveryId: null,
+    config: options.config ?? { model_id: 'test-model' },
+    input: options.input ?? { kind: 'initial', prompt: options.prompt ?? 'Say hello.' },
+    history: options.history ?? [],
+    attachments: options.attachments ?? [],
+    workDir,
+    env: options.env ?? {},
+    inbox,
+    conversation,
+    signal: cancel.signal,
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  };
+  return { ctx, conversation, inbox, cancel, workDir, cleanup: () => fs.rmSync(workDir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock';
+import { startEngine, type Engine } from '../../src/engine';
+import { acceptFollowup, readConversation, readEvents, requestCancel } from '../../src/engine/run-store';
+import type { ContentBlock } from '../../src/engine/runner';
+import { CommandRunner, commandEnvironment } from '../../src/engine/runners/command';
+import { createRunner } from '../../src/engine/runners';
+import { testDatabases } from '../support/databases';
+import { createRun, getRun, useEngineDatabase, waitFor, waitForState, type EngineTestContext } from './helpers';
+
+/** Running (a zombie waiting for its reaper counts as dead: orphans are reaped by PID 1 whenever it gets to it). */
+const isAlive = (pid: number): boolean => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+/** Every block the run's assistant recorded, in order. */
+async function assistantBlocks(ctx: EngineTestContext, run: { id: string; team_id: string }): Promise<ContentBlock[]> {
+  const conversation = await readConversation(ctx, run.team_id, run.id);
+  return conversation!.steps.flatMap((s) => s.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.content));
+}
+const stdoutText = (blocks: ContentBlock[]) => blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+const stderrText = (blocks: ContentBlock[]) =>
+  blocks.flatMap((b) => (b.type === 'event' && b.name === 'stderr' ? [(b.data as { text: string }).text] : [])).join('');
+
+describe.each(testDatabases())('command runner (%s)', (kind) => {
+  const fx = useEngineDatabase(kind, { clock: () => systemClock, settings: { workerConcurrency: 2 } });
+  let engine: Engine | undefined;
+
+  function start(command: string, options: { shutdownGraceMs?: number } = {}): Engine {
+    const ctx = fx.ctx;
+    engine = startEngine(ctx, { pollIntervalMs: 20, sweeper: false, runner: new CommandRunner(command), ...options });
+    ctx.notifyRunQueued = () => engine?.notifyRunQueued();
+    return engine;
+  }
+  afterEach(async () => {
+    await engine?.stop();
+    engine = undefined;
+  });
+
+  it('is selected by RUNNER=command with AGENT_COMMAND', () => {
+    expect(createRunner({ ...fx.ctx.settings, runner: 'command', agentCommand: 'true' }).name).toBe('command');
+    expect(createRunner({ ...fx.ctx.settings, runner: 'echo' }).name).toBe('echo');
+    expect(createRunner({ ...fx.ctx.settings, runner: 'model', modelBaseUrl: 'http://127.0.0.1:9/v1' }).name).toBe('model');
+  });
+
+  it('gets the prompt on stdin, records stdout as text and stderr as stderr events, and exit 0 succeeds', async () => {
+    const { ctx, team } = fx;
+    start(`cat; echo; echo out-line; echo err-line >&2; printf 'no newline'`);
+    const run = await createRun(ctx, team, { prompt: 'the prompt' });
+    ctx.notifyRunQueued();
+    await waitForState(ctx, run, ['SUCCEEDED']);
+    const blocks = await assistantBlocks(ctx, run);
+    expect(stdoutText(blocks)).toBe('the prompt\nout-line\nno newline');
+    expect(stderrText(blocks)).toBe('err-line\n');
+  });
+
+  it('a non-zero exit FAILS the run with the exit status', async () => {
+    const { ctx, team } = fx;
+    start('echo trying; exit 3');
+    const run = await createRun(ctx, team);
+    ctx.notifyRunQueued();
+    const done = await waitForState(ctx, run, ['FAILED']);
+    expect(JSON.parse(done.status_message!)).toEqual({ message: 'agent command exited with status 3', error_code: 'agent_command_failed', retryable: false });
+    expect(stdoutText(await assistantBlocks(ctx, run))).toBe('trying\n');
+  });
+
+  it('runs in the per-run working directory with the attachments as files and AGENT_RUN_ID set, without the service credentials', async () => {
+    const { ctx, team } = fx;
+    start('pwd; cat notes.txt; echo; echo "$AGENT_RUN_ID $AGENT_RUN_INPUT ${SECRETS_KEY:-no-secrets-key}"');
+    const run = await createRun(ctx, team, { attachments: [{ file_name: 'notes.txt', mime_type: 'text/plain', data: Buffer.from('attached') }] });
+    ctx.notifyRunQueued();
+    await waitForState(ctx, run, ['SUCCEEDED']);
+    const workDir = fs.realpathSync(path.join(ctx.settings.dataDir, 'runs', run.id));
+    expect(stdoutText(await assistantBlocks(ctx, run))).toBe(`${workDir}\nattached\n${run.id} initial no-secrets-key\n`);
+    expect(commandEnvironment({ SECRETS_KEY: 'k', DATABASE_URL: 'u', PATH: '/bin' }, { env: { A: '1' }, runId: 'r', input: { kind: 'initial', prompt: '' } })).toEqual({
+      PATH: '/bin',
+      A: '1',
+      AGENT_RUN_ID: 'r',
+      AGENT_RUN_INPUT: 'initial',
+    });
+  });
+
+  it('records output while the command is still running', async () => {
+    const { ctx, team } = fx;
+    start('echo early; sleep 30');
+    const run = await createRun(ctx, team);
+    ctx.notifyRunQueued();
+    await waitFor(async () => stdoutText(await assistantBlocks(ctx, run)) === 'early\n');
+    expect((await getRun(ctx, run)).state).toBe('INPROGRESS');
+    await requestCancel(ctx, team, run.id);
+  });
+
+  it('cancel while running `sleep 30` kills the whole process group within 1 s', async () => {
+    const { ctx, team } = fx;
+    const e = start('sleep 30 & echo $! > sleep.pid; echo $$ > shell.pid; wait');
+    const run = await createRun(ctx, team);
+    ctx.notifyRunQueued();
+    const workDir = path.join(ctx.settings.dataDir, 'runs', run.id);
+    const pids = await waitFor(async () => {
+      try {
+        const sleep = Number(fs.readFileSync(path.join(workDir, 'sleep.pid'), 'utf8'));
+        const shell = Number(fs.readFileSync(path.join(workDir, 'shell.pid'), 'utf8'));
+        return sleep > 0 && shell > 0 ? { sleep, shell } : undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    expect(isAlive(pids.sleep)).toBe(true);
+
+    const started = Date.now();
+    expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: true, run: { state: 'CANCELLED' } });
+    await waitFor(async () => !isAlive(pids.sleep) && !isAlive(pids.shell) && e.inFlight().length === 0, { timeoutMs: 1000, intervalMs: 5 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await getRun(ctx, run)).toMatchObject({ state: 'CANCELLED', lease_owner: null });
+  });
+
+  it('cancel after the command finished is a conflict', async () => {
+    const { ctx, team } = fx;
+    start('true');
+    const run = await createRun(ctx, team);
+    ctx.notifyRunQueued();
+    await waitForState(ctx, run, ['SUCCEEDED']);
+    expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: false, reason: 'conflict', run: { state: 'SUCCEEDED' } });
+  });
+
+  it('a follow-up sent while the command runs makes it run again with the follow-up on stdin, in the same conversation', async () => {
+    const { ctx, team } = fx;
+    start('while [ ! -f go ]; do sleep 0.02; done; rm go; echo "got: $(cat)"');
+    const run = await createRun(ctx, team, { prompt: 'first' });
+    ctx.notifyRunQueued();
+    const workDir = path.join(ctx.settings.dataDir, 'runs', run.id);
+    await waitForState(ctx, run, ['INPROGRESS']);
+    expect(await acceptFollowup(ctx, team, run.id, 'second')).toMatchObject({ ok: true, requeued: false });
+    await waitFor(async () => fs.existsSync(workDir));
+    fs.writeFileSync(path.join(workDir, 'go'), '');
+    // the first execution finishes, the run is re-queued and the command starts again (waiting for the next go)
+    await waitFor(async () => {
+      const states = (await readEvents(ctx, team, run.id)).filter((e) => e.kind === 'state').map((e) => e.data.state);
+      return states.filter((st) => st === 'INPROGRESS').length === 2 && !fs.existsSync(path.join(workDir, 'go'));
+    });
+    fs.writeFileSync(path.join(workDir, 'go'), '');
+    await waitForState(ctx, run, ['SUCCEEDED']);
+    const steps = (await readConversation(ctx, team, run.id))!.steps;
+    expect(steps.map((s) => s.messages.map((m) => [m.role, m.content]))).toEqual([
+      [
+        ['user', [{ type: 'text', text: 'first' }]],
+        ['assistant', [{ type: 'text', text: 'got: first\n' }]],
+      ],
+      [
+        ['user', [{ type: 'text', text: 'second' }]],
+        ['assistant', [{ type: 'text', text: 'got: second\n' }]],
+      ],
+    ]);
+  });
+
+  it('shutdown kills the command and releases the claim', async () => {
+    const { ctx, team } = fx;
+    const e = start('sleep 30 & echo $! > sleep.pid; wait', { shutdownGraceMs: 50 });
+    const run = await createRun(ctx, team);
+    ctx.notifyRunQueued();
+    const pidFile = path.join(ctx.settings.dataDir, 'runs', run.id, 'sleep.pid');
+    const pid = await waitFor(async () => (fs.existsSync(pidFile) && Number(fs.readFileSync(pidFile, 'utf8'))) || undefined);
+    await e.stop();
+    await waitFor(async () => !isAlive(pid), { timeoutMs: 1000 });
+    expect(await getRun(ctx, run)).toMatchObject({ state: 'QUEUED', lease_owner: null, claim_count: 0 });
+  });
+});

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases';
+import { apiClient, expectProblem } from '../support/http';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe.each(testDatabases())('API keys and authentication (%s)', (database) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ database, engine: false });
+  });
+  afterAll(() => server?.close());
+
+  it('answers 401 authentication_required with WWW-Authenticate: Bearer without a key, with a malformed header or an unknown key', async () => {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Basic dXNlcjpwdw==' }, { authorization: 'Bearer' }, { authorization: 'Bearer ar_live_unknown' }];
+    for (const headers of attempts) {
+      const res = await apiClient(server.apiUrl).get('/agent/runs', headers);
+      expectProblem(res, 401, 'authentication_required');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+    const post = await apiClient(server.apiUrl).post('/agent/runs', { prompt: 'x' });
+    expectProblem(post, 401, 'authentication_required');
+  });
+
+  it('lets an admin create, list (newest first, paged) and delete keys; a deleted key gets 401 at once', async () => {
+    const { apiKey: admin } = await server.createTeamWithKey('keys-team', 'admin');
+    const api = apiClient(server.apiUrl, admin);
+
+    const created = await api.post('/api-keys', { name: 'ci', role: 'member' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      key_id: expect.stringMatching(/^key_[0-9a-z]{26}$/),
+      name: 'ci',
+      role: 'member',
+      created_at: expect.any(String),
+      api_key: expect.stringMatching(/^ar_live_[A-Za-z0-9_-]{43}$/),
+    });
+    const unnamed = await api.post('/api-keys', { role: 'admin' });
+    expect(unnamed.status).toBe(201);
+    expect(unnamed.body.name).toBeNull();
+
+    const member = apiClient(server.apiUrl, created.body.api_key);
+    expect((await member.get('/agent/runs')).status).toBe(200);
+
+    const page1 = await api.get('/api-keys?limit=2');
+    expect(page1.status).toBe(200);
+    expect(page1.body.api_keys.map((k: { key_id: string }) => k.key_id)).toEqual([unnamed.body.key_id, created.body.key_id]);
+    expect(page1.body.api_keys[0]).not.toHaveProperty('api_key');
+    expect(page1.body.page_info.has_next_page).toBe(true);
+    const page2 = await api.get(`/api-keys?limit=2&cursor=${page1.body.page_info.next_cursor}`);
+    expect(page2.body.api_keys).toHaveLength(1);
+    expect(page2.body.page_info).toEqual({ has_next_page: false, next_cursor: null });
+    expectProblem(await api.get('/api-keys?cursor=bm9wZQ'), 400, 'invalid_request');
+
+    const deleted = await api.delete(`/api-keys/${created.body.key_id}`);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expectProblem(await member.get('/agent/runs'), 401, 'authentication_required');
+    expectProblem(await api.delete(`/api-keys/${created.body.key_id}`), 404, 'resource_not_found');
+  });
+
+  it('refuses admin-only operations to a member key with 403 not_authorized', async () => {
+    const { apiKey } = await server.createTeamWithKey('members-only', 'member');
+    const member = apiClient(server.apiUrl, apiKey);
+    expectProblem(await member.get('/api-keys'), 403, 'not_authorized');
+    expectProblem(await member.post('/api-keys', { role: 'admin' }), 403, 'not_authorized');
+    expect((await member.post('/agent/runs', { prompt: 'members create runs' })).status).toBe(200);
+  });
+
+  it("keeps keys per team: another team's key id is 404 and its keys are not listed", async () => {
+    const a = await server.createTeamWithKey('team-a-keys', 'admin');
+    const b = await server.createTeamWithKey('team-b-keys', 'admin');
+    const listA = await apiClient(server.apiUrl, a.apiKey).get('/api-keys');
+    expect(listA.body.api_keys.map((k: { key_id: string }) => k.key_id)).toEqual([a.keyId]);
+    expectProblem(await apiClient(server.apiUrl, a.apiKey).delete(`/api-keys/${b.keyId}`), 404, 'resource_not_found');
+    expect((await apiClient(server.apiUrl, b.apiKey).get('/agent/runs')).status).toBe(200);
+  });
+
+  it('stores only a hash of each key', async () => {
+    const { apiKey, keyId } = await server.createTeamWithKey('hash-team', 'member');
+    const row = await server.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
+    expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(apiKey);
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, toTimestamp } from '../../src/clock';
+import { requestHash } from '../../src/http/idempotency';
+import { testDatabases } from '../support/databases';
+import { apiClient, expectProblem, type ApiClient } from '../support/http';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
+  let server: TestServer;
+  let api: ApiClient;
+  let teamId: string;
+  const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
+  const runCount = async () => (await server.ctx.db.selectFrom('runs').select('id').where('team_id', '=', teamId).execute()).length;
+
+  beforeAll(async () => {
+    server = await startTestServer({ database, engine: false, clock, env: { IDEMPOTENCY_TTL_SECONDS: '3600', IDEMPOTENCY_IN_FLIGHT_SECONDS: '60' } });
+    const team = await server.createTeamWithKey('idem', 'member');
+    teamId = team.teamId;
+    api = apiClient(server.apiUrl, team.apiKey);
+  });
+  afterAll(() => server?.close());
+
+  it('replays the stored answer for the same key and body, without acting again', async () => {
+    const before = await runCount();
+    const first = await api.post('/agent/runs', { prompt: 'once', title: 'T' }, { 'idempotency-key': 'k-replay' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // Same body with its keys in another order is the same request.
+    const second = await api.post('/agent/runs', { title: 'T', prompt: 'once' }, { 'idempotency-key': 'k-replay' });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(second.body).toEqual(first.body);
+    expect(await runCount()).toBe(before + 1);
+  });
+
+  it('answers 409 conflict (final) for the same key with another body or another path', async () => {
+    await api.post('/agent/runs', { prompt: 'original' }, { 'idempotency-key': 'k-conflict' });
+    const other = await api.post('/agent/runs', { prompt: 'different' }, { 'idempotency-key': 'k-conflict' });
+    expectProblem(other, 409, 'conflict');
+    expect(other.body.retryable).toBe(false);
+    expect(other.headers.get('x-should-retry')).toBe('false');
+    const otherPath = await api.post('/agent/run', { prompt: 'original' }, { 'idempotency-key': 'k-conflict' });
+    expectProblem(otherPath, 409, 'conflict');
+  });
+
+  it('answers 409 conflict, retryable, while the first request with the key is still being processed', async () => {
+    const now = toTimestamp(clock.now());
+    await server.ctx.db
+      .insertInto('idempotency_keys')
+      .values({
+        team_id: teamId, key: 'k-inflight', method: 'POST', path: '/api/v1/agent/runs',
+        request_hash: requestHash('POST', '/api/v1/agent/runs', { prompt: 'dup' }), status_code: null, response_headers: null, response_body: null,
+        created_at: now, expires_at: toTimestamp(new Date(clock.now().getTime() + 3_600_000)),
+      })
+      .execute();
+    const res = await api.post('/agent/runs', { prompt: 'dup' }, { 'idempotency-key': 'k-inflight' });
+    expectProblem(res, 409, 'conflict');
+    expect(res.body.retryable).toBe(true);
+    expect(res.headers.get('x-should-retry')).toBeNull();
+
+    // A first request that never answered (its process died) frees the key after the in-flight window.
+    clock.advance(61_000);
+    const retried = await api.post('/agent/runs', { prompt: 'dup' }, { 'idempotency-key': 'k-inflight' });
+    expect(retried.status).toBe(200);
+  });
+
+  it('replays stored 4xx answers too, and forgets the key after the window', async () => {
+    const missing = '/agent/runs/00000000-0000-4000-8000-000000000000/cancel';
+    const first = await api.post(missing, undefined, { 'idempotency-key': 'k-404' });
+    expectProblem(first, 404, 'resource_not_found');
+    const again = await api.post(missing, undefined, { 'idempotency-key': 'k-404' });
+    expectProblem(again, 404, 'resource_not_found');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.detail).toBe(first.body.detail);
+
+    const created = await api.post('/agent/runs', { prompt: 'windowed' }, { 'idempotency-key': 'k-window' });
+    clock.advance(3_600_000);
+    const afterWindow = await api.post('/agent/runs', { prompt: 'windowed' }, { 'idempotency-key': 'k-window' });
+    expect(afterWindow.status).toBe(200);
+    expect(afterWindow.headers.get('idempotent-replayed')).toBeNull();
+    expect(afterWindow.body.run_id).not.toBe(created.body.run_id);
+  });
+
+  it('scopes keys to the team and keeps stored answers encrypted', async () => {
+    const other = apiClient(server.apiUrl, (await server.createTeamWithKey('idem-other', 'member')).apiKey);
+    const mine = await api.post('/agent/runs', { prompt: 'shared key' }, { 'idempotency-key': 'k-team' });
+    const theirs = await other.post('/agent/runs', { prompt: 'shared key' }, { 'idempotency-key': 'k-team' });
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.run_id).not.toBe(mine.body.run_id);
+
+    const row = await server.ctx.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('key', '=', 'k-team')
+      .executeTakeFirstOrThrow();
+    expect(row.status_code).toBe(200);
+    expect(row.response_body).toMatch(/^v1\./);
+    expect(row.response_body).not.toContain(mine.body.run_id);
+    expect(server.ctx.secrets.decrypt(row.response_body!)).toContain(mine.body.run_id);
+  });
+
+  it('rejects a malformed key with 400', async () => {
+    const res = await api.post('/agent/runs', { prompt: 'x' }, { 'idempotency-key': 'x'.repeat(256) });
+    expectProblem(res, 400, 'invalid_request');
+  });
+});

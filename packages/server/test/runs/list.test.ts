@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock';
+import { testDatabases } from '../support/databases';
+import { apiClient, expectProblem, type ApiClient, type HttpResponse } from '../support/http';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe.each(testDatabases())('listRuns (%s)', (database) => {
+  let server: TestServer;
+  let api: ApiClient;
+  let teamId: string;
+  const clock = new ManualClock(Date.parse('2026-11-01T00:00:00Z'));
+
+  const create = async (body: Record<string, unknown>, advanceMs = 1000): Promise<string> => {
+    clock.advance(advanceMs);
+    const res = await api.post('/agent/runs', body);
+    expect(res.status).toBe(200);
+    return res.body.run_id as string;
+  };
+  /** Test setup for fields only the engine or the automations set. */
+  const patchRun = (id: string, values: Record<string, string | null>) =>
+    server.ctx.db.updateTable('runs').set(values).where('id', '=', id).execute();
+  const ids = async (query: string): Promise<string[]> => {
+    const res = await api.get(`/agent/runs${query}`);
+    expect(res.status).toBe(200);
+    return res.body.runs.map((r: { run_id: string }) => r.run_id);
+  };
+  /** Every page of a query, following next_cursor. */
+  const allPages = async (query: string, between?: () => Promise<void>): Promise<string[]> => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 100; i++) {
+      const res: HttpResponse = await api.get(`/agent/runs${query}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.runs.map((r: { run_id: string }) => r.run_id));
+      if (!res.body.page_info.has_next_page) {
+        expect(res.body.page_info.next_cursor).toBeNull();
+        return seen;
+      }
+      cursor = res.body.page_info.next_cursor;
+      await between?.();
+    }
+    throw new Error('too many pages');
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ database, engine: false, clock });
+    const team = await server.createTeamWithKey('listers', 'member');
+    teamId = team.teamId;
+    api = apiClient(server.apiUrl, team.apiKey);
+  });
+  afterAll(() => server?.close());
+
+  it('filters by state (repeatable), name, model_id, creator, source, factory, automation and time bounds', async () => {
+    const t0 = clock.now().toISOString();
+    const a = await create({ prompt: 'a', config: { name: 'triage', model_id: 'm1' } });
+    const b = await create({ prompt: 'b', config: { name: 'triage', model_id: 'm2' } });
+    const c = await create({ prompt: 'c', config: { name: 'review' } });
+    const t3 = clock.now().toISOString();
+    const other = await server.createTeamWithKey('listers-2nd-key-team', 'member');
+    void other;
+    await patchRun(b, { state: 'SUCCEEDED', updated_at: new Date(clock.now().getTime() + 60_000).toISOString() });
+    await patchRun(c, { state: 'FAILED', source: 'WEBHOOK', factory_id: 'fac_x', automation_id: 'aut_y', creator_uid: 'aut_y' });
+
+    const scope = `&created_after=${encodeURIComponent(t0)}`;
+    expect(new Set(await ids(`?limit=500${scope}`))).toEqual(new Set([a, b, c]));
+    expect(new Set(await ids(`?state=SUCCEEDED&state=FAILED${scope}`))).toEqual(new Set([b, c]));
+    expect(await ids(`?state=QUEUED${scope}`)).toEqual([a]);
+    expect(new Set(await ids(`?name=triage${scope}`))).toEqual(new Set([a, b]));
+    expect(await ids(`?model_id=m2${scope}`)).toEqual([b]);
+    expect(await ids(`?model_id=echo${scope}`)).toEqual([c]);
+    expect(await ids(`?creator=aut_y${scope}`)).toEqual([c]);
+    expect(await ids(`?source=WEBHOOK${scope}`)).toEqual([c]);
+    expect(new Set(await ids(`?source=API${scope}`))).toEqual(new Set([a, b]));
+    expect(await ids(`?factory_uid=fac_x${scope}`)).toEqual([c]);
+    expect(await ids(`?automation_id=aut_y${scope}`)).toEqual([c]);
+    expect(await ids(`?created_before=${encodeURIComponent(t3)}&created_after=${encodeURIComponent(t0)}&sort_by=created_at&sort_order=asc`)).toEqual([a, b]);
+    // Another offset, same instant: bounds compare instants, not text.
+    const tAsPlus2 = new Date(Date.parse(t3) + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    expect(await ids(`?created_before=${encodeURIComponent(tAsPlus2)}${scope}&sort_by=created_at&sort_order=asc`)).toEqual([a, b]);
+    expect(await ids(`?updated_after=${encodeURIComponent(t3)}${scope}`)).toEqual([b]);
+    expect(await ids(`?name=nobody${scope}`)).toEqual([]);
+
+    expectProblem(await api.get('/agent/runs?state=RUNNING'), 400, 'invalid_request');
+    expectProblem(await api.get('/agent/runs?created_after=yesterday'), 400, 'invalid_request');
+    expectProblem(await api.get('/agent/runs?sort_by=title'), 400, 'invalid_request');
+    expectProblem(await api.get('/agent/runs?limit=501'), 400, 'invalid_request');
+  });
+
+  it('sorts by created_at or updated_at in both orders (default updated_at desc, 20 per page)', async () => {
+    const t0 = clock.now().toISOString();
+    const first = await create({ prompt: 'first' });
+    const second = await create({ prompt: 'second' });
+    const third = await create({ prompt: 'third' });
+    // `first` was updated last.
+    await patchRun(first, { updated_at: new Date(clock.now().getTime() + 5_000).toISOString() });
+    const scope = `created_after=${encodeURIComponent(t0)}`;
+    expect(await ids(`?${scope}`)).toEqual([first, third, second]);
+    expect(await ids(`?${scope}&sort_by=updated_at&sort_order=asc`)).toEqual([second, third, first]);
+    expect(await ids(`?${scope}&sort_by=created_at`)).toEqual([third, second, first]);
+    expect(await ids(`?${scope}&sort_by=created_at&sort_order=asc`)).toEqual([first, second, third]);
+
+    for (let i = 0; i < 21; i++) await create({ prompt: `bulk ${i}` }, 1);
+    const page = await api.get('/agent/runs');
+    expect(page.body.runs).toHaveLength(20);
+    expect(page.body.page_info.has_next_page).toBe(true);
+  });
+
+  it('pages with keyset cursors: every run exactly once, also for runs created at the same instant', async () => {
+    const t0 = clock.now().toISOString();
+    const created: string[] = [];
+    for (let i = 0; i < 11; i++) created.push(await create({ prompt: `tie ${i}` }, i === 0 ? 1000 : 0));
+    for (const order of ['asc', 'desc']) {
+      for (const sortBy of ['created_at', 'updated_at']) {
+        const seen = await allPages(`?limit=3&sort_by=${sortBy}&sort_order=${order}&created_after=${encodeURIComponent(t0)}`);
+        expect(seen).toHaveLength(11);
+        expect(new Set(seen)).toEqual(new Set(created));
+      }
+    }
+  });
+
+  it('stays correct while runs are inserted between and during page requests', async () => {
+    const t0 = clock.now().toISOString();
+    const before: string[] = [];
+    for (let i = 0; i < 12; i++) before.push(await create({ prompt: `existing ${i}` }));
+    const inserted: string[] = [];
+    const insertSome = async () => {
+      // Concurrent inserts racing the next page request.
+      const racing = Promise.all([create({ prompt: 'racer a' }, 1), create({ prompt: 'racer b' }, 1)]);
+      inserted.push(...(await racing));
+    };
+    const scope = `created_after=${encodeURIComponent(t0)}`;
+
+    // Newest first: runs created meanwhile are newer than the cursor and never shift later pages.
+    const desc = await allPages(`?limit=5&sort_by=created_at&sort_order=desc&${scope}`, insertSome);
+    expect(desc).toEqual([...before].reverse());
+
+    // Oldest first: runs created meanwhile come after the cursor and show up at the end, once each.
+    const racersBefore = inserted.length;
+    const asc = await allPages(`?limit=5&sort_by=created_at&sort_order=asc&${scope}`, insertSome);
+    expect(new Set(asc).size).toBe(asc.length);
+    expect(asc.slice(0, 12)).toEqual(before.slice(0, 12));
+    const everyRun = [...before, ...inserted];
+    expect(asc.every((id) => everyRun.includes(id))).toBe(true);
+    expect(asc.length).toBeGreaterThanOrEqual(12 + racersBefore);
+  });
+
+  it('answers 400 for a malformed cursor or one issued for another sort or other filters', async () => {
+    for (let i = 0; i < 3; i++) await create({ prompt: `cursor ${i}`, config: { name: 'cur' } });
+    const page = await api.get('/agent/runs?limit=1&sort_by=created_at&name=cur');
+    const cursor = page.body.page_info.next_cursor as string;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect((await api.get(`/agent/runs?limit=1&sort_by=created_at&name=cur&cursor=${cursor}`)).status).toBe(200);
+
+    for (const bad of ['garbage!', 'bm90IGpzb24', Buffer.from('{"k":"created_at"}').toString('base64url'), 'x'.repeat(3000)]) {
+      const res = await api.get(`/agent/runs?cursor=${bad}`);
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: 'query.cursor' })]);
+    }
+    expectProblem(await api.get(`/agent/runs?limit=1&sort_by=updated_at&name=cur&cursor=${cursor}`), 400, 'invalid_request');
+    expectProblem(await api.get(`/agent/runs?limit=1&sort_by=created_at&sort_order=asc&name=cur&cursor=${cursor}`), 400, 'invalid_request');
+    expectProblem(await api.get(`/agent/runs?limit=1&sort_by=created_at&name=other&cursor=${cursor}`), 400, 'invalid_request');
+    void teamId;
+  });
+});
