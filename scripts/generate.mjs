@@ -2,6 +2,7 @@
 // Generates every artifact derived from openapi/v1.yaml:
 //   - TypeScript types (openapi-typescript) into each TypeScript package's src/generated/api.ts
 //   - Python SDK models (datamodel-code-generator) into packages/sdk-python/src/agent_runs/types/
+//   - the TypeScript SDK's method list, packages/sdk/api.md
 // `--check` regenerates in memory and fails when a committed file differs (CI's drift check).
 // `--root <dir>` runs against another checkout (used by the drift check's own test).
 import { execFileSync } from 'node:child_process';
@@ -47,6 +48,20 @@ function emit(relativePath, content) {
 
 const types = await generateTypes();
 for (const target of typeTargets) emit(target, types);
+
+// The SDK's method list (api.md) is derived from the spec and the SDK's resources; it has no --root.
+if (root === defaultRoot) {
+  try {
+    const out = execFileSync(process.execPath, [path.join(root, 'packages/sdk/scripts/api-md.mjs'), ...(check ? ['--check'] : [])], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (out.trim() && !check) console.log(out.trim());
+  } catch (error) {
+    if (check) stale.push(`packages/sdk/api.md (${(error.stderr || error.stdout || '').trim()})`);
+    else throw error;
+  }
+}
 
 const pythonGenerator = path.join(root, 'packages/sdk-python/scripts/generate_models.py');
 if (!skipPython && existsSync(pythonGenerator)) {

@@ -113,14 +113,14 @@ def stream(chunks: List[bytes], drop: bool = False) -> httpx.Response:
 
 def scripted(request: httpx.Request) -> httpx.Response:
     """Event 1-2, connection drops; resume after 2 gives 3 (content) and the stream ends cleanly
-    without a terminal state; resume after 3 gives the terminal state 4."""
+    without a terminal state; resume after 3 gives the terminal state 4 and the server closes."""
     last = request.headers.get("last-event-id")
     if last is None:
         return stream([sse(1, "state", "QUEUED"), sse(2, "state", "INPROGRESS")], drop=True)
     if last == "2":
         return stream([b": keepalive\n\n", sse_content(3)])
     if last == "3":
-        return stream([sse(4, "state", "SUCCEEDED"), sse(5, "state", "never-read")])
+        return stream([sse(4, "state", "SUCCEEDED")])
     raise AssertionError(f"unexpected Last-Event-ID {last}")
 
 
@@ -136,6 +136,16 @@ def test_events_resume_with_last_event_id_until_terminal() -> None:
     assert all(r.headers["accept"] == "text/event-stream" for r in h.recorder.requests)
     assert str(h.recorder.requests[0].url).endswith(f"/agent/runs/{RID}/events")
     assert events.last_event_id == "4"
+
+
+def test_events_read_past_a_replayed_terminal_state_of_a_resumed_run() -> None:
+    # A run that finished, was resumed by a follow-up and finished again: replaying from the start shows
+    # the first SUCCEEDED in the middle; only the one the server closes the stream after ends it.
+    h = Harness("sync")
+    answers = [stream([sse(1, "state", "SUCCEEDED"), sse(2, "state", "QUEUED"), sse(3, "state", "SUCCEEDED")])]
+    client = h.client(answers)
+    assert [e.id for e in client.agent.runs.events(RID)] == ["1", "2", "3"]
+    assert len(h.recorder.requests) == 1
 
 
 def test_events_start_after_a_given_event_id() -> None:

@@ -50,7 +50,37 @@ function openSqlite(databaseUrl: string): Kysely<Database> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing costs as much as running a small statement, and the
+ * hot paths (ingress, claims) repeat the same SQL. Statements are reusable because Kysely runs one
+ * query at a time on its single SQLite connection. Least recently used statements are dropped past the
+ * cache size, so ad-hoc SQL cannot grow it without bound.
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database): BetterSqlite3.Database {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (source: string): BetterSqlite3.Statement => {
+    let statement = cache.get(source);
+    if (statement) {
+      cache.delete(source);
+    } else {
+      statement = sqlite.prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(source, statement);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Kysely<Database> {

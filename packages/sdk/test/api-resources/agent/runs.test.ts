@@ -85,7 +85,7 @@ describe('runs.events', () => {
       sequence(
         () => sse([stateEvent(1, 'QUEUED'), stateEvent(2, 'INPROGRESS')]),
         () => sse(['retry: 10\n\n', contentEvent(3, 'partial')], { fail: true }),
-        () => sse([stateEvent(4, 'SUCCEEDED'), stateEvent(5, 'NEVER_READ')]),
+        () => sse([stateEvent(4, 'SUCCEEDED')]),
       ),
     );
     const stream = client(fetch).agent.runs.events('r1', {}, { reconnectDelayMs: 5 });
@@ -94,6 +94,14 @@ describe('runs.events', () => {
     expect(ids).toEqual(['1', '2', '3', '4']);
     expect(calls.map((c) => c.request.headers.get('last-event-id'))).toEqual([null, '2', '3']);
     expect(stream.lastEventId).toBe('4');
+  });
+
+  it('reads past a replayed terminal state of a resumed run and ends where the server closes', async () => {
+    const { fetch, calls } = mockFetch(() => sse([stateEvent(1, 'SUCCEEDED'), stateEvent(2, 'QUEUED'), stateEvent(3, 'SUCCEEDED')]));
+    const ids: Array<string | undefined> = [];
+    for await (const event of client(fetch).agent.runs.events('r1')) ids.push(event.id);
+    expect(ids).toEqual(['1', '2', '3']);
+    expect(calls).toHaveLength(1);
   });
 
   it('resumes from a given lastEventId', async () => {
