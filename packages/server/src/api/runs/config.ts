@@ -4,22 +4,12 @@
  * resolves the same way.
  */
 import type { ServerContext } from '../../context';
-import type { McpServerConfig, ResolvedAgentConfig } from '../../engine/runner';
+import type { ResolvedAgentConfig } from '../../engine/runner';
 import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../../engine/runners/model-config';
 import { teamHasEnvironment } from './repository';
 
-/** AmbientAgentConfig as a client sends it (unknown fields are accepted and dropped). */
-export interface AgentConfigInput {
-  name?: string;
-  model_id?: string;
-  base_prompt?: string;
-  environment_id?: string;
-  skill_spec?: string;
-  mcp_servers?: Record<string, McpServerConfig>;
-  max_turns?: number;
-  model_call_timeout_seconds?: number;
-  run_timeout_seconds?: number;
-}
+/** AmbientAgentConfig as a client sends it: the same fields as the resolved one, none filled in yet (unknown fields are dropped). */
+export type AgentConfigInput = ResolvedAgentConfig;
 
 const KNOWN_FIELDS = [
   'name',
