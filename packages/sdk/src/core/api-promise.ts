@@ -1,5 +1,10 @@
 import { type APIResponseProps, defaultParseResponse } from '../internal/parse';
 
+/** The executor of every APIPromise, hoisted so that constructing one allocates no closure. */
+function resolveNull(resolve: (value: never) => void): void {
+  resolve(null as never);
+}
+
 /**
  * The promise every API method returns. Awaiting it gives the parsed body; `.withResponse()` gives the
  * body and the `Response`; `.asResponse()` gives the `Response` without reading its body. The request
@@ -14,7 +19,7 @@ export class APIPromise<T> extends Promise<T> {
   ) {
     // The executor must not touch the response: then/catch/finally below do, so that asResponse()
     // can hand back an unread body.
-    super((resolve) => resolve(null as T));
+    super(resolveNull);
   }
 
   /** A promise of the same response, parsed and then transformed. */

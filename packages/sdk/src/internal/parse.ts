@@ -5,6 +5,8 @@ export interface APIResponseProps {
   options: FinalRequestOptions;
 }
 
+const JSON_CONTENT_TYPE = /[/+]json\b/i;
+
 /** Parses a successful response: JSON when the server says JSON, nothing for 204, else text. */
 export async function defaultParseResponse<T>({ response, options }: APIResponseProps): Promise<T> {
   if (options.stream) return response as T;
@@ -13,6 +15,6 @@ export async function defaultParseResponse<T>({ response, options }: APIResponse
   }
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
-  if (/[/+]json\b/i.test(contentType)) return (text === '' ? undefined : JSON.parse(text)) as T;
+  if (JSON_CONTENT_TYPE.test(contentType)) return (text === '' ? undefined : JSON.parse(text)) as T;
   return text as T;
 }
