@@ -68,12 +68,12 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // The engine warns at start when the echo runner is active.
     if (options.engine !== false) engine = startEngine(ctx, options.engine ?? {});
 
-    const { app } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
+    const { app, metrics } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
 
     // --- Webhook ingress (issue 4): a lean node:http handler outside Express. Without INGRESS_PORT it shares
     // the REST listener (paths under /webhooks/ never reach Express); with it, it has its own listener and the
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
-    const ingress = createIngressHandler(ctx);
+    const ingress = createIngressHandler(ctx, metrics);
     const ingressServer = settings.ingressPort === undefined ? undefined : http.createServer(ingress);
     const server = http.createServer(ingressServer ? app : dispatchIngressFirst(ingress, app));
     // --- end webhook ingress

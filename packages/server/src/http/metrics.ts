@@ -1,6 +1,7 @@
 /**
  * Prometheus text metrics without extra dependencies: request counts and duration histograms by
- * method/route/status, plus gauges the app samples at scrape time (runs by state).
+ * method/route/status (REST and ingress), counters of events (webhook deliveries by log label), plus
+ * gauges the app samples at scrape time (runs by state).
  */
 import type { RequestHandler } from 'express';
 
@@ -23,6 +24,19 @@ export type GaugeSampler = () => Promise<Array<{ name: string; help: string; sam
 export class HttpMetrics {
   readonly #series = new Map<string, { labels: Record<string, string>; series: Series }>();
   readonly #samplers: GaugeSampler[] = [];
+  /** Counters by name: their help text and a value per label set. */
+  readonly #counters = new Map<string, { help: string; values: Map<string, number> }>();
+
+  /** Adds one to a counter (created on first use); label values must have bounded cardinality. */
+  increment(name: string, help: string, counterLabels: Record<string, string>): void {
+    let counter = this.#counters.get(name);
+    if (!counter) {
+      counter = { help, values: new Map() };
+      this.#counters.set(name, counter);
+    }
+    const key = labels(counterLabels);
+    counter.values.set(key, (counter.values.get(key) ?? 0) + 1);
+  }
 
   /** Registers a gauge sampler run at scrape time (e.g. runs by state). */
   addSampler(sampler: GaugeSampler): void {
@@ -71,6 +85,10 @@ export class HttpMetrics {
       lines.push(`http_request_duration_seconds_bucket{${labels({ ...l, le: '+Inf' })}} ${series.count}`);
       lines.push(`http_request_duration_seconds_sum{${labels(l)}} ${series.sum}`);
       lines.push(`http_request_duration_seconds_count{${labels(l)}} ${series.count}`);
+    }
+    for (const [name, { help, values }] of this.#counters) {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
+      for (const [key, value] of values) lines.push(`${name}{${key}} ${value}`);
     }
     for (const sampler of this.#samplers) {
       for (const gauge of await sampler()) {

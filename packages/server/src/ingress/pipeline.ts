@@ -13,6 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
+import type { HttpMetrics } from '../http/metrics';
 import { ProblemError } from '../http/problem';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { readRawBody } from './body';
@@ -27,11 +28,24 @@ import { verifyDelivery } from './verify';
 
 export type IngressHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-export function createIngressHandler(ctx: ServerContext): IngressHandler {
+/** Every ingress answer is observed under this pattern (bounded cardinality: no uids or tokens). */
+const METRICS_ROUTE = '/webhooks/w/{webhookUid}';
+
+export function createIngressHandler(ctx: ServerContext, metrics?: HttpMetrics): IngressHandler {
+  const ingestCtx: IngestContext = {
+    ...ctx,
+    onDelivery: metrics
+      ? (label) => metrics.increment('webhook_deliveries_total', 'Webhook deliveries by delivery-log label.', { label })
+      : undefined,
+  };
   return (req, res) => {
+    if (metrics) {
+      const start = process.hrtime.bigint();
+      res.on('finish', () => metrics.observe(req.method ?? 'UNKNOWN', METRICS_ROUTE, res.statusCode, Number(process.hrtime.bigint() - start) / 1e9));
+    }
     assignRequestId(req, res);
     const route = routeIngressRequest(req.method, req.url);
-    ingest(ctx, route, req, res).catch((err: unknown) => {
+    ingest(ingestCtx, route, req, res).catch((err: unknown) => {
       ctx.log.error({ err, webhook_id: route.kind === 'delivery' ? route.webhookId : undefined }, 'webhook ingress failed');
       try {
         answerProblem(res, problems.internal(), route.instance, { close: !req.complete });
@@ -42,7 +56,10 @@ export function createIngressHandler(ctx: ServerContext): IngressHandler {
   };
 }
 
-async function ingest(ctx: ServerContext, route: IngressRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The server context plus what the ingress reports each logged delivery to (metrics). */
+type IngestContext = ServerContext & { onDelivery: ((label: string) => void) | undefined };
+
+async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { db, clock, settings } = ctx;
   const { windows, limits } = settings;
 
@@ -121,6 +138,8 @@ async function ingest(ctx: ServerContext, route: IngressRoute, req: IncomingMess
   answerAccepted(res, outcome.deliveryId);
 }
 
-function trace(ctx: ServerContext, webhookId: string, deliveryId: string, label: string, reason?: string): void {
+/** Reports a delivery that was written to the log: metrics always, a debug line when enabled. */
+function trace(ctx: IngestContext, webhookId: string, deliveryId: string, label: string, reason?: string): void {
+  ctx.onDelivery?.(label);
   if (ctx.log.isLevelEnabled('debug')) ctx.log.debug({ webhook_id: webhookId, delivery_id: deliveryId, label, reason }, 'webhook delivery');
 }
