@@ -11,13 +11,12 @@ if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
   PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 fi
 if ! "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PGPORT"; then
-  if [ ! -f "$PGD/data/PG_VERSION" ]; then
-    rm -rf "$PGD"
-    install -d -o postgres -g postgres -m 700 "$PGD"
-    echo postgres > "$PGD/pw" && chown postgres "$PGD/pw" && chmod 600 "$PGD/pw"
-    runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -U postgres --pwfile="$PGD/pw" \
-      --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >&2
-  fi
+  # Nothing is serving: start from a fresh throwaway cluster (a leftover one may hold a stale pid file).
+  rm -rf "$PGD"
+  install -d -o postgres -g postgres -m 700 "$PGD"
+  echo postgres > "$PGD/pw" && chown postgres "$PGD/pw" && chmod 600 "$PGD/pw"
+  runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -U postgres --pwfile="$PGD/pw" \
+    --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >&2
   runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/server.log" -w \
     -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGD -c fsync=off -c max_connections=200" start >&2
 fi
