@@ -124,6 +124,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         ingressServer?.closeAllConnections();
         await stopped;
         await ingressStopped;
+        // Deliveries already handed to a commit land before the database closes (their senders, cut off,
+        // retry and find a Duplicate: nothing accepted is lost).
+        await ingress.drain();
         await database.close();
         log.info('stopped');
       })());

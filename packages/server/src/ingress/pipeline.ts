@@ -20,25 +20,32 @@ import { readRawBody } from './body';
 import { identifyDelivery } from './identify';
 import { parseJsonBody } from './parse';
 import { authFailureKey, countAttempt, deliveryRateKey, peekSlot, takeSlot, windowPosition } from './rate-limit';
-import { logAcceptedOrDuplicate, logRejectedDelivery } from './record';
+import { createGroupCommit, type GroupCommit } from './group-commit';
+import { logAcceptedOrDuplicate, logRejectedDelivery, type LoggedDelivery } from './record';
 import { resolveWebhook } from './resolve';
 import { routeIngressRequest, type IngressRoute } from './route';
 import { senderAddress } from './sender';
 import { verifyDelivery } from './verify';
 
-export type IngressHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export interface IngressHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Settles once every delivery handed to the database has committed or failed (shutdown, before it closes). */
+  drain(): Promise<void>;
+}
 
 /** Every ingress answer is observed under this pattern (bounded cardinality: no uids or tokens). */
 const METRICS_ROUTE = '/webhooks/w/{webhookUid}';
 
 export function createIngressHandler(ctx: ServerContext, metrics?: HttpMetrics): IngressHandler {
+  const groupCommit = createGroupCommit(ctx.db);
   const ingestCtx: IngestContext = {
     ...ctx,
+    groupCommit,
     onDelivery: metrics
       ? (label) => metrics.increment('webhook_deliveries_total', 'Webhook deliveries by delivery-log label.', { label })
       : undefined,
   };
-  return (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) {
       const start = process.hrtime.bigint();
       res.on('finish', () => metrics.observe(req.method ?? 'UNKNOWN', METRICS_ROUTE, res.statusCode, Number(process.hrtime.bigint() - start) / 1e9));
@@ -54,10 +61,14 @@ export function createIngressHandler(ctx: ServerContext, metrics?: HttpMetrics):
       }
     });
   };
+  return Object.assign(handle, { drain: groupCommit.drain });
 }
 
-/** The server context plus what the ingress reports each logged delivery to (metrics). */
-type IngestContext = ServerContext & { onDelivery: ((label: string) => void) | undefined };
+/** The server context plus the ingress's shared commit and what it reports each logged delivery to (metrics). */
+type IngestContext = ServerContext & { groupCommit: GroupCommit; onDelivery: ((label: string) => void) | undefined };
+
+/** A body that is not JSON, logged as such (step 7). */
+type InvalidJson = { label: 'Rejected (invalid JSON)'; deliveryId: string };
 
 async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { db, clock, settings } = ctx;
@@ -113,26 +124,25 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   }
 
   // 6–8 run in one transaction, so an authenticated delivery costs one commit: its rate slot, its log row
-  // and the runs it starts land together.
-  const outcome = await db.transaction().execute(async (trx) => {
+  // and the runs it starts land together. Deliveries arriving together share that commit (group-commit.ts),
+  // so nothing in here may act outside the transaction: reports come after it.
+  const outcome = await ctx.groupCommit.run(async (trx): Promise<LoggedDelivery | ProblemError | InvalidJson> => {
     // 6. The webhook's delivery rate (authenticated deliveries only) → 429, not logged.
     const slot = await takeSlot(trx, clock, rateKey, deliveries, counters);
     if (!slot.allowed) return problems.rateLimited(slot.retryAfterSeconds);
 
     // 7. Parse: any JSON value → else 400, logged "Rejected (invalid JSON)".
     const parsed = parseJsonBody(rawBody);
-    if (!parsed.ok) {
-      trace(ctx, webhook.id, await logRejectedDelivery(trx, facts, 'Rejected (invalid JSON)'), 'Rejected (invalid JSON)');
-      return problems.invalidJson();
-    }
+    if (!parsed.ok) return { label: 'Rejected (invalid JSON)', deliveryId: await logRejectedDelivery(trx, facts, 'Rejected (invalid JSON)') };
 
     // 8. Identify, then the dedup gate: log Accepted and start its runs, or log a Duplicate.
     const identity = identifyDelivery(webhook, req.headers, rawBody);
     return logAcceptedOrDuplicate(trx, ctx, facts, identity, rawBody, parsed.payload);
   });
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
-  if (outcome.label === 'Accepted' && outcome.runs.length > 0) ctx.notifyRunQueued();
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);
+  if (outcome.label === 'Rejected (invalid JSON)') return answerProblem(res, problems.invalidJson(), route.instance);
+  if (outcome.label === 'Accepted' && outcome.runs.length > 0) ctx.notifyRunQueued();
 
   // 9. 202 — only now, after the log row (and any runs) committed.
   answerAccepted(res, outcome.deliveryId);

@@ -28,7 +28,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock';
-import { compiledQuery } from './compiled-query';
+import { compiledQuery } from '../db/compiled-query';
 import type { Database } from '../db/tables';
 
 export interface WindowLimit {

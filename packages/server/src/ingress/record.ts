@@ -19,7 +19,7 @@ import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import type { Database, WebhookDeliveriesTable } from '../db/tables';
 import { startRunsForDelivery, type StartedRun } from '../automations/start-runs';
-import { compiledQuery } from './compiled-query';
+import { compiledQuery } from '../db/compiled-query';
 import type { DeliveryIdentity } from './identify';
 import type { ResolvedWebhook } from './resolve';
 

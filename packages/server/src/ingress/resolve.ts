@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, WebhooksTable } from '../db/tables';
-import { compiledQuery } from './compiled-query';
+import { compiledQuery } from '../db/compiled-query';
 import { counterSnapshot, type CounterSnapshot, type WindowPosition } from './rate-limit';
 
 export interface ResolvedWebhook {

@@ -3,6 +3,7 @@
  * the webhook it resolved, so even delivery-time reads are team-scoped).
  */
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query';
 import type { AutomationsTable, Database, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables';
 
 export type AutomationRow = Selectable<AutomationsTable>;
@@ -169,7 +170,12 @@ export async function listEnabledCandidates(
   factoryId: string,
   webhookId: string,
 ): Promise<CandidateAutomation[]> {
-  return db
+  return (await selectEnabledCandidates(db, teamId, factoryId, webhookId)).rows;
+}
+
+/** Compiled once (db/compiled-query.ts): it runs for every accepted delivery. */
+const selectEnabledCandidates = compiledQuery((db, teamId: string, factoryId: string, webhookId: string) =>
+  db
     .selectFrom('automation_webhooks as aw')
     .innerJoin('automations as a', 'a.id', 'aw.automation_id')
     .select(['a.id', 'a.updated_at'])
@@ -179,9 +185,8 @@ export async function listEnabledCandidates(
     .where('a.factory_id', '=', factoryId)
     .where('a.enabled', '=', 1)
     .orderBy('a.created_at')
-    .orderBy('a.id')
-    .execute();
-}
+    .orderBy('a.id'),
+);
 
 /** Stored triggers of some automations (cache misses of the compiled-filter cache). */
 export async function findTriggers(

@@ -3,7 +3,8 @@
  *
  * Building and compiling a Kysely query (immutable operation trees, then SQL text) costs more than running
  * a small indexed statement on SQLite — measured on this machine ~2.5× a precompiled run. The ingress runs
- * the same few statements for every delivery, so each is written once as an ordinary Kysely builder over
+ * the same few statements for every delivery (and the automation lookup for every accepted one), so each is
+ * written once as an ordinary Kysely builder over
  * placeholders, compiled on first use for the database's dialect, and afterwards only its parameters change.
  *
  * The builder must produce the same SQL whatever the values (true of ordinary where/values/onConflict
@@ -11,8 +12,8 @@
  * element), which is checked.
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { dialectOfDb, type Dialect } from '../db/dialect';
-import type { Database } from '../db/tables';
+import { dialectOfDb, type Dialect } from './dialect';
+import type { Database } from './tables';
 
 /** Stands for argument `arg` (element `element` of it when the argument is a list). */
 class Placeholder {
