@@ -4,8 +4,8 @@
  * Building and compiling a Kysely query (immutable operation trees, then SQL text) costs more than running
  * a small indexed statement on SQLite — measured on this machine ~2.5× a precompiled run. The ingress runs
  * the same few statements for every delivery (and the automation lookup for every accepted one), so each is
- * written once as an ordinary Kysely builder over
- * placeholders, compiled on first use for the database's dialect, and afterwards only its parameters change.
+ * written once as an ordinary Kysely builder over placeholders, compiled on first use for the database's
+ * dialect, and afterwards only its parameters change.
  *
  * The builder must produce the same SQL whatever the values (true of ordinary where/values/onConflict
  * builders); list arguments must always have the same length for one statement (the SQL holds one `?` per
