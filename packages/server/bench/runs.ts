@@ -50,7 +50,7 @@ import { fileURLToPath } from 'node:url';
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import pg from 'pg';
 import { encodeRunsCursor } from '../src/api/runs/cursor';
-import { listRunRows, type RunFilters, type RunRow } from '../src/api/runs/repository';
+import { listRunRows, type RunFilters } from '../src/api/runs/repository';
 import { openDatabase, type OpenDatabase } from '../src/db/database';
 import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
@@ -483,11 +483,11 @@ const SQL_SAMPLES = 200;
 /** The list query alone, as the server runs it (listRunRows), one at a time from this process. */
 async function timeListSql(db: OpenDatabase, teamId: string, scenario: ListScenario): Promise<{ p50: number; p99: number }> {
   const page = { sortBy: 'updated_at' as const, order: 'desc' as const, limit: 20, ...(scenario.after ? { after: scenario.after } : {}) };
-  for (let i = 0; i < 10; i++) await listRunRows(db.db, db.dialect, teamId, scenario.filters, page);
+  for (let i = 0; i < 10; i++) await listRunRows(db.db, teamId, scenario.filters, page);
   const samples: number[] = [];
   for (let i = 0; i < SQL_SAMPLES; i++) {
     const t0 = performance.now();
-    await listRunRows(db.db, db.dialect, teamId, scenario.filters, page);
+    await listRunRows(db.db, teamId, scenario.filters, page);
     samples.push(performance.now() - t0);
   }
   const sorted = sortNumbers(samples);
@@ -509,7 +509,7 @@ async function explainList(db: OpenDatabase, teamId: string, scenario: ListScena
       captured ??= event.query;
     },
   });
-  await listRunRows(compileOnly, db.dialect, teamId, scenario.filters, {
+  await listRunRows(compileOnly, teamId, scenario.filters, {
     sortBy: 'updated_at',
     order: 'desc',
     limit: 20,
@@ -526,7 +526,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
   /** Matching rows: the whole team with a count, a filter through the product's own query (no limit). */
   const count = async (filters: RunFilters): Promise<number> => {
     if (Object.keys(filters).length > 0) {
-      return (await listRunRows(db.db, db.dialect, teamId, filters, { sortBy: 'updated_at', order: 'desc', limit: 1_000_000 })).length;
+      return (await listRunRows(db.db, teamId, filters, { sortBy: 'updated_at', order: 'desc', limit: 1_000_000 })).length;
     }
     const row = await db.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', teamId).executeTakeFirstOrThrow();
     return Number(row.n);
@@ -541,7 +541,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     .offset(Math.max(0, DEEP_OFFSET - 1))
     .limit(1)
     .executeTakeFirstOrThrow();
-  const cursor = encodeRunsCursor(at as RunRow, 'updated_at', 'desc', {});
+  const cursor = encodeRunsCursor(at, 'updated_at', 'desc', {});
   const deep = await api<{ runs: Array<{ run_id: string }> }>(server, 'GET', `/agent/runs?cursor=${cursor}`);
   if (deep.runs.length !== 20) console.log(`WARNING: the deep page has ${deep.runs.length} runs`);
 

@@ -3,6 +3,7 @@
  * /api/v1 (authenticate → JSON body → OpenAPI validation → idempotency → routers) → problem errors.
  */
 import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import type { ServerContext } from './context';
 import { routers } from './api/routers';
 import { pingDatabase } from './db/database';
@@ -42,7 +43,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
 
   app.use(requestId(ctx.log));
   app.use(metrics.middleware());
-  app.use(requestLog());
+  app.use(requestLog(ctx.log));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -75,14 +76,15 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
 }
 
 /** One JSON log line per request (no headers or bodies: they may hold credentials). */
-function requestLog(): RequestHandler {
+function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      // Below the configured level the line is not written: then the request's logger is not even made.
+      if (!log.isLevelEnabled(level)) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const line = { method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) req.log.error(line, 'request');
-      else req.log.info(line, 'request');
+      req.log[level]({ method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };

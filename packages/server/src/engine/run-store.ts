@@ -151,8 +151,8 @@ export function normalizeRun(row: RunRow): RunRow {
   return { ...row, event_seq: Number(row.event_seq), claim_count: Number(row.claim_count) };
 }
 
-export const runStatusMessage = (run: RunRow): RunStatusMessage | null => parseJson<RunStatusMessage>(run.status_message);
-export const runUsage = (run: RunRow): TokenUsage | null => parseJson<TokenUsage>(run.usage);
+export const runStatusMessage = (run: Pick<RunRow, 'status_message'>): RunStatusMessage | null => parseJson<RunStatusMessage>(run.status_message);
+export const runUsage = (run: Pick<RunRow, 'usage'>): TokenUsage | null => parseJson<TokenUsage>(run.usage);
 
 /** Runs `fn` in a transaction and wakes the run's in-process listeners after the commit. */
 async function inRunTransaction<T>(deps: RunStoreDeps, runId: string, fn: (tx: Db) => Promise<T>): Promise<T> {

@@ -6,6 +6,7 @@ import type { RequestHandler } from 'express';
 import type { ServerContext } from '../context';
 import { authenticateApiKey, type Principal } from '../api/api-keys/service';
 import { authenticationRequired, notAuthorized } from './problem';
+import { bindRequestLog } from './request-id';
 
 export type { Principal } from '../api/api-keys/service';
 
@@ -28,7 +29,7 @@ export function authenticate(ctx: ServerContext): RequestHandler {
     const principal = await authenticateApiKey(ctx.db, ctx.clock, match[1]);
     if (!principal) return next(authenticationRequired('The API key is not valid (unknown or revoked).'));
     req.principal = principal;
-    req.log = req.log.child({ team_id: principal.teamId, key_id: principal.keyId });
+    bindRequestLog(req, { team_id: principal.teamId, key_id: principal.keyId });
     next();
   };
 }

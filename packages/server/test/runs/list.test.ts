@@ -105,6 +105,23 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expect(page.body.page_info.has_next_page).toBe(true);
   });
 
+  it('lists each run with its own attachment metadata and none for runs without attachments', async () => {
+    const t0 = clock.now().toISOString();
+    const file = (file_name: string, text: string) => ({ file_name, mime_type: 'text/plain', data: Buffer.from(text).toString('base64') });
+    const plain = await create({ prompt: 'no files' });
+    const withTwo = await create({ prompt: 'two files', attachments: [file('b.txt', 'bb'), file('a.txt', 'a')] });
+    const withOne = await create({ prompt: 'one file', attachments: [file('c.txt', 'ccc')] });
+    const res = await api.get(`/agent/runs?sort_by=created_at&sort_order=asc&created_after=${encodeURIComponent(t0)}`);
+    expect(res.status).toBe(200);
+    const byId = new Map(res.body.runs.map((r: { run_id: string }) => [r.run_id, r]));
+    expect(byId.get(plain)).not.toHaveProperty('attachments');
+    expect(byId.get(withTwo)).toHaveProperty('attachments', [
+      { file_name: 'a.txt', mime_type: 'text/plain', size: 1 },
+      { file_name: 'b.txt', mime_type: 'text/plain', size: 2 },
+    ]);
+    expect(byId.get(withOne)).toHaveProperty('attachments', [{ file_name: 'c.txt', mime_type: 'text/plain', size: 3 }]);
+  });
+
   it('pages with keyset cursors: every run exactly once, also for runs created at the same instant', async () => {
     const t0 = clock.now().toISOString();
     const created: string[] = [];

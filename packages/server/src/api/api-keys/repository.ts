@@ -1,5 +1,6 @@
 /** api_keys access. Every tenant query takes the team id; the auth lookup is by key hash (the key IS the tenant proof). */
 import type { Kysely, Selectable } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query';
 import type { ApiKeysTable, Database } from '../../db/tables';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -8,14 +9,16 @@ export async function insertApiKey(db: Kysely<Database>, row: ApiKeyRow): Promis
   await db.insertInto('api_keys').values(row).execute();
 }
 
-/** Authentication lookup: the only unscoped query here — the caller does not know its team before this. */
+/**
+ * Authentication lookup: the only unscoped query here — the caller does not know its team before this.
+ * Compiled once (db/compiled-query.ts): it runs for every REST request.
+ */
+const selectActiveKeyByHash = compiledQuery((db: Kysely<Database>, keyHash: string) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null),
+);
+
 export async function findActiveKeyByHash(db: Kysely<Database>, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return (await selectActiveKeyByHash(db, keyHash)).rows[0];
 }
 
 export async function touchApiKey(db: Kysely<Database>, teamId: string, keyId: string, at: string): Promise<void> {

@@ -12,6 +12,6 @@ export function decodeRunsCursor(cursor: string, sortBy: RunsSortKey, order: Sor
   return { value, id };
 }
 
-export function encodeRunsCursor(last: RunRow, sortBy: RunsSortKey, order: SortOrder, filters: RunFilters): string {
+export function encodeRunsCursor<K extends RunsSortKey>(last: Pick<RunRow, 'id' | K>, sortBy: K, order: SortOrder, filters: RunFilters): string {
   return encodeCursor({ sortKey: sortBy, value: last[sortBy], id: last.id, order, scope: filterFingerprint({ ...filters }) });
 }

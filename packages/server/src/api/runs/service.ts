@@ -36,7 +36,7 @@ import {
   type AttachmentMeta,
   type AttachmentRow,
   type RunFilters,
-  type RunRow,
+  type RunItemRow,
 } from './repository';
 
 export const MAX_ATTACHMENTS = 5;
@@ -211,7 +211,7 @@ export async function insertQueuedRun(
 
 // ---------------------------------------------------------------------------------------------------------
 
-export function toRunItem(ctx: Pick<ServerContext, 'settings'>, row: RunRow, attachments: AttachmentMeta[] = []): RunItem {
+export function toRunItem(ctx: Pick<ServerContext, 'settings'>, row: RunItemRow, attachments: AttachmentMeta[] = []): RunItem {
   const item: RunItem = {
     run_id: row.id,
     task_id: row.id,
@@ -266,9 +266,10 @@ export async function listRuns(
 ): Promise<ListRunsResponse> {
   const { limit, sortBy, sortOrder, filters } = query;
   const after = query.cursor ? decodeRunsCursor(query.cursor, sortBy, sortOrder, filters) : undefined;
-  const rows = await listRunRows(ctx.db, ctx.dialect, teamId, filters, { sortBy, order: sortOrder, limit, ...(after ? { after } : {}) });
+  const rows = await listRunRows(ctx.db, teamId, filters, { sortBy, order: sortOrder, limit, ...(after ? { after } : {}) });
   const { items, hasNext } = pageOf(rows, limit);
-  const attachments = await listAttachmentMeta(ctx.db, teamId, items.map((r) => r.id));
+  // Most pages have no attachments at all: then there is nothing more to read.
+  const attachments = await listAttachmentMeta(ctx.db, teamId, items.filter((r) => r.has_attachments).map((r) => r.id));
   const byRun = new Map<string, AttachmentMeta[]>();
   for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
   const last = items.at(-1);
