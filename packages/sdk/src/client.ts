@@ -231,7 +231,8 @@ export class AgentRuns {
         // The body is parsed by APIPromise, only when asked for: asResponse() hands it back unread.
         parseAs: 'stream',
         fetch: (request: Request | PreparedRequest) => this.fetchWithRetries(request, options, options.signal),
-        ...(this.middleware.size === 0 ? { Request: PreparedRequest } : {}),
+        // undefined: openapi-fetch's own (a real Request, which middleware needs).
+        Request: this.middleware.size === 0 ? PreparedRequest : undefined,
       },
     );
     if (!response.ok) throw Errors.APIError.generate(response.status, error, response.headers);
@@ -277,7 +278,7 @@ export class AgentRuns {
       const { signal, dispose } = userSignal
         ? anySignal([userSignal, timeoutController.signal])
         : { signal: timeoutController.signal, dispose: undefined };
-      const timer = setTimeout(() => timeoutController.abort(), timeout);
+      const timer = setTimeout(abort, timeout, timeoutController);
       const canRetry = attempt < maxRetries;
       let response: Response;
       try {
@@ -286,8 +287,8 @@ export class AgentRuns {
           headers,
           body,
           signal,
-          ...(request.redirect ? { redirect: request.redirect } : {}),
-          ...(request.credentials ? { credentials: request.credentials } : {}),
+          redirect: request.redirect,
+          credentials: request.credentials,
         });
       } catch (err) {
         dispose?.();
@@ -362,6 +363,10 @@ function requestHeaders(options: FinalRequestOptions): Record<string, string | n
     ...(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}),
     ...headersRecord(options.headers),
   };
+}
+
+function abort(controller: AbortController): void {
+  controller.abort();
 }
 
 function isTimeoutError(err: unknown): boolean {
