@@ -36,7 +36,8 @@
  *    PostgreSQL, after ANALYZE — autovacuum's job in production); and GET /healthz under the same load
  *    gives the floor of the machine at that moment.
  *
- * BENCH_ONLY=sqlite|postgres picks one database. Bounded loops, loopback only; the child process and the
+ * BENCH_ONLY=sqlite|postgres picks one database. BENCH_SERVER_ARGS adds node flags to the server child (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). Bounded loops, loopback only; the child process and the
  * temp directory (and the PostgreSQL database) are removed at the end, also on Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -165,7 +166,7 @@ async function startServerProcess(settings: Record<string, string>): Promise<Ser
     REST_REQUESTS_PER_MINUTE: '1000000000',
     ...settings,
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', SERVER_MAIN], {
     cwd: repositoryRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -59,6 +59,31 @@ describe.each(testDatabases())('database layer on %s', (kind) => {
     }
   });
 
+  it('returns rows as plain objects: column order, a later duplicate name winning, "__proto__" as a property', async () => {
+    t = await kind.create();
+    await t.db.insertInto('teams').values([{ id: 'team_a', name: 'acme', created_at: now }, { id: 'team_b', name: 'beta', created_at: now }]).execute();
+    const rows = await t.db.selectFrom('teams').select(['name', 'id']).orderBy('id').execute();
+    expect(rows).toEqual([{ name: 'acme', id: 'team_a' }, { name: 'beta', id: 'team_b' }]);
+    expect(Object.keys(rows[0]!)).toEqual(['name', 'id']);
+    expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+
+    const { rows: odd } = await sql<Record<string, unknown>>`select 1 as "x", 2 as "x", 'p' as "__proto__"`.execute(t.db);
+    expect(odd[0]!['x']).toBe(2);
+    expect(Object.getOwnPropertyDescriptor(odd[0], '__proto__')?.value).toBe('p');
+    expect(Object.getPrototypeOf(odd[0])).toBe(Object.prototype);
+
+    // Streaming needs a cursor package on PostgreSQL, which the service does not use.
+    if (kind.dialect === 'sqlite') {
+      const streamed: unknown[] = [];
+      for await (const row of t.db.selectFrom('teams').select(['id', 'name']).orderBy('id').stream()) streamed.push(row);
+      expect(streamed).toEqual([{ id: 'team_a', name: 'acme' }, { id: 'team_b', name: 'beta' }]);
+    }
+
+    // Writes without RETURNING still report what they changed.
+    const updated = await t.db.updateTable('teams').set({ name: 'gamma' }).where('id', '=', 'team_b').executeTakeFirst();
+    expect(Number(updated.numUpdatedRows)).toBe(1);
+  });
+
   it('detects unique violations (team name, api key hash, run event number) on this dialect', async () => {
     t = await kind.create();
     await t.db.insertInto('teams').values({ id: 'team_a', name: 'acme', created_at: now }).execute();
