@@ -30,6 +30,8 @@ import { Factories } from './resources/factories/factories';
 import { Secrets } from './resources/secrets';
 import { APIKeys } from './resources/api-keys';
 
+const { createQuerySerializer, defaultPathSerializer } = OpenAPIFetch;
+
 // In the CommonJS build the default import of openapi-fetch is its whole CJS exports object (Node's
 // interop rule); take `createClient` from wherever this build finds it.
 const createClient: typeof OpenAPIFetch.default =
@@ -135,6 +137,9 @@ export class AgentRuns {
         ...opts.defaultHeaders,
       },
       fetch: (request) => this.fetchWithRetries(request, {}, request.signal),
+      // Made once here rather than per request (openapi-fetch's defaults when none is given).
+      querySerializer: createQuerySerializer(),
+      pathSerializer: templatePathSerializer(),
     });
     // Track registered middleware: while there is none, SDK calls skip building a Request.
     const { use, eject } = this.http;
@@ -353,6 +358,37 @@ function operationOptions(
     pathParams: init?.params?.path as Record<string, string> | undefined,
     query: options?.query ? { ...query, ...options.query } : query,
     body: init?.body,
+  };
+}
+
+/**
+ * openapi-fetch's path serializer, with each URL template split once: a template whose parameters are
+ * all `{name}` (simple style, the only one the spec uses) is filled with encodeURIComponent of each
+ * primitive value; anything else goes to openapi-fetch's own serializer.
+ */
+function templatePathSerializer(): typeof defaultPathSerializer {
+  const templates = new Map<string, { literals: string[]; names: string[] } | null>();
+  return (url, params) => {
+    let template = templates.get(url);
+    if (template === undefined) {
+      const parts = url.split(/\{([^{}]+)\}/);
+      const names = parts.filter((_, i) => i % 2 === 1);
+      template = names.every((name) => /^[\w-]+$/.test(name))
+        ? { literals: parts.filter((_, i) => i % 2 === 0), names }
+        : null;
+      // Templates come from the spec's paths (plus generic calls); the bound keeps ad-hoc URLs from piling up.
+      if (templates.size < 1000) templates.set(url, template);
+    }
+    if (template === null) return defaultPathSerializer(url, params);
+    let out = template.literals[0]!;
+    for (let i = 0; i < template.names.length; i++) {
+      const name = template.names[i]!;
+      const value = params[name];
+      if (value !== null && typeof value === 'object') return defaultPathSerializer(url, params);
+      out += value === undefined || value === null ? `{${name}}` : encodeURIComponent(value as string | number | boolean);
+      out += template.literals[i + 1]!;
+    }
+    return out;
   };
 }
 

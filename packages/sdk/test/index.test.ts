@@ -98,6 +98,19 @@ describe('requests', () => {
     expect(headers.has('x-drop')).toBe(false);
   });
 
+  it('percent-encodes path parameters, each template once and every call alike', async () => {
+    const { fetch, calls } = mockFetch(() => json({ ok: true }));
+    const c = client(fetch);
+    await c.agent.runs.retrieve('a/b c?d');
+    await c.agent.runs.retrieve('run-2');
+    await c.factories.webhooks.deliveries.retrieve('fac 1', 'wh/1', 'dlv#1');
+    expect(calls.map((x) => x.request.url)).toEqual([
+      `${baseURL}/agent/runs/a%2Fb%20c%3Fd`,
+      `${baseURL}/agent/runs/run-2`,
+      `${baseURL}/factories/fac%201/webhooks/wh%2F1/deliveries/dlv%231`,
+    ]);
+  });
+
   it('generic methods send the method, JSON body and query', async () => {
     const { fetch, calls } = mockFetch(() => json({ ok: true }));
     const c = client(fetch);
