@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql, SqliteDialect, SqliteDriver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { Settings } from '../settings';
 import { dialectOfUrl, type Dialect } from './dialect';
@@ -50,7 +50,33 @@ function openSqlite(databaseUrl: string): Kysely<Database> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/**
+ * Transactions start with `BEGIN IMMEDIATE`. A deferred `BEGIN` reads from a snapshot and must upgrade to
+ * a writer at its first write; when another process (the admin command, a second server on the same
+ * file) has committed since that snapshot, the upgrade fails at once with SQLITE_BUSY, busy timeout or
+ * not. Taking the write lock at `BEGIN` makes such a transaction wait for the other writer instead. (One
+ * connection per process, so this costs no concurrency inside the server.)
+ */
+class ImmediateTransactionsDialect extends SqliteDialect {
+  private readonly driverConfig: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.driverConfig = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.driverConfig);
+  }
+}
+
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;
