@@ -44,6 +44,8 @@ export interface Settings {
     rateLimitWindowSeconds: number;
     signatureToleranceSeconds: number;
     deliveryRetentionDays: number;
+    /** Days a run's working directory outlives the run's last change once it is terminal. */
+    runWorkDirRetentionDays: number;
     retentionIntervalSeconds: number;
     /** `: keepalive` comment interval of SSE streams. */
     sseKeepaliveSeconds: number;
@@ -148,6 +150,7 @@ export function loadSettings(env: Env = process.env): Settings {
       rateLimitWindowSeconds: integer(env, 'INGRESS_RATE_WINDOW_SECONDS', 60, 1),
       signatureToleranceSeconds: integer(env, 'SIGNATURE_TOLERANCE_SECONDS', 300, 1),
       deliveryRetentionDays: integer(env, 'DELIVERY_RETENTION_DAYS', 7, 1),
+      runWorkDirRetentionDays: integer(env, 'RUN_WORKDIR_RETENTION_DAYS', 7, 1),
       retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1),
       sseKeepaliveSeconds: integer(env, 'SSE_KEEPALIVE_SECONDS', 15, 1),
       restRateWindowSeconds: integer(env, 'REST_RATE_WINDOW_SECONDS', 60, 1),

@@ -9,6 +9,7 @@ import type { ServerContext } from '../context';
 import type { Runner } from './runner';
 import { createRunner } from './runners';
 import { startSweeper } from './sweeper';
+import { startWorkDirRetention } from './workdir-retention';
 import { startWorkerPool, type WorkerOptions } from './worker';
 
 export interface Engine {
@@ -23,6 +24,8 @@ export interface Engine {
 export interface EngineOptions extends Partial<WorkerOptions> {
   /** Default true; tests drive sweepExpiredLeases() themselves with a ManualClock. */
   sweeper?: boolean;
+  /** Default true; tests call pruneRunWorkDirs() themselves. */
+  workDirRetention?: boolean;
 }
 
 export function startEngine(ctx: ServerContext, options: EngineOptions = {}): Engine {
@@ -32,12 +35,14 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
   }
   const pool = startWorkerPool(ctx, { ...options, runner });
   const sweeper = options.sweeper === false ? undefined : startSweeper(ctx, ctx.settings.windows.sweepIntervalSeconds);
+  const workDirRetention = options.workDirRetention === false ? undefined : startWorkDirRetention(ctx);
   return {
     workerId: pool.workerId,
     notifyRunQueued: pool.notifyRunQueued,
     inFlight: pool.inFlight,
     async stop() {
       await sweeper?.stop();
+      await workDirRetention?.stop();
       await pool.stop();
     },
   };
@@ -45,5 +50,6 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
 
 export { claimNextRun } from './claim';
 export { sweepExpiredLeases } from './sweeper';
+export { pruneRunWorkDirs } from './workdir-retention';
 export * from './run-store';
 export { onRunEvent, notifyRunEvent } from './run-signals';

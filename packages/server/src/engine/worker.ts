@@ -31,6 +31,7 @@ import {
   type RunRow,
 } from './run-store';
 import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
+import { runWorkDirRoot } from './workdir-retention';
 
 export interface WorkerOptions {
   /** The runner every run uses (default: createRunner(settings) in index.ts). */
@@ -372,7 +373,7 @@ export function safeFileName(name: string): string {
   return base === '' || base === '.' || base === '..' ? 'attachment' : base;
 }
 
-export const runWorkDir = (ctx: Pick<ServerContext, 'settings'>, runId: string): string => path.join(ctx.settings.dataDir, 'runs', runId);
+export const runWorkDir = (ctx: Pick<ServerContext, 'settings'>, runId: string): string => path.join(runWorkDirRoot(ctx), runId);
 
 /** `<dataDir>/runs/<runId>`, kept across executions so a resumed run continues in the same files. */
 async function createWorkDir(ctx: ServerContext, run: RunRow, attachments: RunAttachment[]): Promise<string> {

@@ -1,0 +1,74 @@
+/**
+ * Working-directory retention. A run's directory under DATA_DIR/runs/<run id> holds its attachments and
+ * whatever the agent wrote there; it is kept after the run ends so that a follow-up which resumes the run
+ * finds its files. Once the run has been terminal and unchanged for RUN_WORKDIR_RETENTION_DAYS, the
+ * directory is removed (a later follow-up starts in a fresh one, with the run's attachments written
+ * again). Directories of runs that no longer exist (their team was deleted) go too.
+ *
+ * SERVICE-WIDE QUERY (retention, one of the three named in wire-decisions §Tenancy): directories are
+ * named by run id alone, so the runs are looked up by id without a team.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { TERMINAL_STATES } from './run-store';
+
+type RetentionDeps = Pick<ServerContext, 'db' | 'clock' | 'settings'>;
+
+/** Ids per lookup query (well under every database's bound-parameter limit). */
+const LOOKUP_BATCH = 500;
+
+export const runWorkDirRoot = (ctx: Pick<ServerContext, 'settings'>): string => path.join(ctx.settings.dataDir, 'runs');
+
+/** Removes the working directories that are past retention; returns the run ids whose directory went. */
+export async function pruneRunWorkDirs(ctx: RetentionDeps): Promise<string[]> {
+  const root = runWorkDirRoot(ctx);
+  let names: string[];
+  try {
+    names = (await fs.readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const cutoff = toTimestamp(new Date(ctx.clock.now().getTime() - ctx.settings.windows.runWorkDirRetentionDays * 86_400_000));
+  const removed: string[] = [];
+  for (let i = 0; i < names.length; i += LOOKUP_BATCH) {
+    const batch = names.slice(i, i + LOOKUP_BATCH);
+    const kept = await ctx.db
+      .selectFrom('runs')
+      .select('id')
+      .where('id', 'in', batch)
+      .where((eb) => eb.or([eb('state', 'not in', TERMINAL_STATES), eb('updated_at', '>=', cutoff)]))
+      .execute();
+    const keep = new Set(kept.map((run) => run.id));
+    for (const name of batch) {
+      if (keep.has(name)) continue;
+      await fs.rm(path.join(root, name), { recursive: true, force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
+}
+
+/** Runs `pruneRunWorkDirs` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
+export function startWorkDirRetention(ctx: RetentionDeps & Pick<ServerContext, 'log'>): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = running
+      .then(() => pruneRunWorkDirs(ctx))
+      .then((removed) => {
+        if (removed.length > 0) ctx.log.info({ removed: removed.length }, 'run working directory retention');
+      })
+      .catch((err: unknown) => ctx.log.error({ err }, 'run working directory retention failed'));
+  };
+  const timer = setInterval(tick, ctx.settings.windows.retentionIntervalSeconds * 1000);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
