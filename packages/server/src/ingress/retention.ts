@@ -10,6 +10,7 @@
  *
  * SERVICE-WIDE QUERIES (one of the three named in wire-decisions §Tenancy): retention acts for every team.
  */
+import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 
@@ -18,37 +19,59 @@ export interface RetentionResult {
   countersDeleted: number;
 }
 
-export async function pruneDeliveryLog(ctx: Pick<ServerContext, 'db' | 'clock' | 'settings'>): Promise<RetentionResult> {
+/**
+ * Deletes in batches of at most `batchSize` rows, yielding to the event loop between them: on SQLite a
+ * statement blocks the process while it runs, and a week's backlog of a busy log deleted in one statement
+ * would stall every request (and the ingress's group commit) for as long.
+ */
+export async function pruneDeliveryLog(
+  ctx: Pick<ServerContext, 'db' | 'clock' | 'settings'>,
+  { batchSize = 1000 }: { batchSize?: number } = {},
+): Promise<RetentionResult> {
   const { db, clock, settings } = ctx;
   const now = clock.now().getTime();
   const cutoff = toTimestamp(new Date(now - settings.windows.deliveryRetentionDays * 86_400_000));
   const keep = settings.limits.deliveryRetentionMinimum;
 
-  // Candidates are only rows older than the cutoff; of those, a row survives when it is among the newest
-  // `keep` of its webhook. The correlated subquery is an index walk of at most `keep` entries on
-  // (webhook_id, received_at, id), so the cost does not grow with the size of the log.
-  const deleted = await db
-    .deleteFrom('webhook_deliveries')
-    .where('received_at', '<', cutoff)
-    .where((eb) =>
-      eb(
-        'id',
-        'not in',
+  // Candidates are only rows older than the cutoff, oldest first (the received_at index); of those, a row
+  // survives when it is among the newest `keep` of its webhook. The correlated subquery is an index walk
+  // of at most `keep` entries on (webhook_id, received_at, id), so the cost does not grow with the log.
+  let deliveriesDeleted = 0;
+  for (;;) {
+    const batch = await db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', (eb) =>
         eb
-          .selectFrom('webhook_deliveries as newest')
-          .select('newest.id')
-          .whereRef('newest.webhook_id', '=', 'webhook_deliveries.webhook_id')
-          .orderBy('newest.received_at', 'desc')
-          .orderBy('newest.id', 'desc')
-          .limit(keep),
-      ),
-    )
-    .executeTakeFirst();
+          .selectFrom('webhook_deliveries as old')
+          .select('old.id')
+          .where('old.received_at', '<', cutoff)
+          .where((inner) =>
+            inner(
+              'old.id',
+              'not in',
+              inner
+                .selectFrom('webhook_deliveries as newest')
+                .select('newest.id')
+                .whereRef('newest.webhook_id', '=', 'old.webhook_id')
+                .orderBy('newest.received_at', 'desc')
+                .orderBy('newest.id', 'desc')
+                .limit(keep),
+            ),
+          )
+          .orderBy('old.received_at')
+          .limit(batchSize),
+      )
+      .executeTakeFirst();
+    const deleted = Number(batch.numDeletedRows);
+    deliveriesDeleted += deleted;
+    if (deleted < batchSize) break;
+    await setImmediate();
+  }
 
   const oldestLiveWindow = Math.floor(now / 1000) - 2 * settings.windows.rateLimitWindowSeconds;
   const counters = await db.deleteFrom('rate_limit_counters').where('window_start', '<', oldestLiveWindow).executeTakeFirst();
 
-  return { deliveriesDeleted: Number(deleted.numDeletedRows), countersDeleted: Number(counters.numDeletedRows) };
+  return { deliveriesDeleted, countersDeleted: Number(counters.numDeletedRows) };
 }
 
 /**
