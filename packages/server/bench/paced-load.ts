@@ -7,8 +7,14 @@
  * start of every second. Here request k is due at start + k / rate, and its latency runs from that due
  * time to the end of its answer: time spent waiting for a free connection (or on this process's timers)
  * counts, so a slow server cannot hide behind a generator that slowed down with it (coordinated omission).
+ *
+ * Because the generator's own delays count, it is kept lean: it shares the machine (and its CPUs) with the
+ * server. The request bytes are built once and written to plain sockets, and an answer is read only as
+ * far as its status line and Content-Length (node:http's client cost several times the CPU per request,
+ * and its garbage collections showed up as latency). How late the generator itself got to each due time
+ * is reported (`timerLag*`), so a reader can tell the generator's share of a tail from the server's.
  */
-import http from 'node:http';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -18,6 +24,9 @@ export interface PacedLoadResult {
   p50: number;
   p99: number;
   max: number;
+  /** How late this process reached a request's due time (its timers and event loop), p99 and max, ms. */
+  timerLagP99: number;
+  timerLagMax: number;
   non2xx: number;
   errors: number;
 }
@@ -30,53 +39,145 @@ export async function pacedLoad(options: {
   connections: number;
 }): Promise<PacedLoadResult> {
   const { url, headers, rate, seconds, connections } = options;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const target = new URL(url);
+  const head = Object.entries({ host: target.host, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\n${head.join('')}\r\n`);
+  const total = Math.max(1, Math.round(rate * seconds));
+
   const latencies: number[] = [];
+  const timerLags: number[] = [];
   let non2xx = 0;
   let errors = 0;
-  const send = (due: number) =>
-    new Promise<void>((resolve) => {
-      const req = http.get(url, { agent, headers }, (res) => {
-        if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) non2xx++;
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - due);
-          resolve();
-        });
-        res.on('error', () => {
-          errors++;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-    });
+  let settled = 0;
+  let allSettled!: () => void;
+  const done = new Promise<void>((resolve) => (allSettled = resolve));
+  const settle = (due: number, outcome: 'ok' | 'non2xx' | 'error') => {
+    if (outcome === 'error') errors++;
+    else latencies.push(performance.now() - due);
+    if (outcome === 'non2xx') non2xx++;
+    if (++settled === total) allSettled();
+  };
 
-  const total = Math.max(1, Math.round(rate * seconds));
+  const waiting: number[] = []; // due times of requests waiting for a free connection, oldest first
+  const idle: LoadConnection[] = [];
+  let live = 0;
+  let finished = false;
+  const dispatch = (due: number) => {
+    const connection = idle.pop();
+    if (connection) connection.send(due);
+    else if (live === 0) settle(due, 'error'); // the server is gone: nothing will ever free up
+    else waiting.push(due);
+  };
+  const onFree = (connection: LoadConnection) => {
+    const due = waiting.shift();
+    if (due === undefined) idle.push(connection);
+    else connection.send(due);
+  };
+  const onClosed = (connection: LoadConnection) => {
+    live--;
+    const at = idle.indexOf(connection);
+    if (at >= 0) idle.splice(at, 1);
+    if (!finished) open().then(onFree, () => live === 0 && waiting.splice(0).forEach((due) => settle(due, 'error')));
+  };
+  const open = (): Promise<LoadConnection> =>
+    new Promise((resolve, reject) => {
+      const connection = new LoadConnection(target, request, settle, onFree, onClosed);
+      connection.socket.once('connect', () => {
+        live++;
+        resolve(connection);
+      });
+      connection.socket.once('error', reject);
+    });
+  idle.push(...(await Promise.all(Array.from({ length: connections }, open))));
+
   const start = performance.now() + 20;
-  const answers: Array<Promise<void>> = [];
   for (let k = 0; k < total; k++) {
     const due = start + (k * 1000) / rate;
     const wait = due - performance.now();
     // Timers have millisecond granularity: requests due within the next millisecond go now, on time.
     if (wait >= 1) await sleep(Math.floor(wait));
-    answers.push(send(due));
+    timerLags.push(Math.max(0, performance.now() - due));
+    dispatch(due);
   }
-  await Promise.all(answers);
+  await done;
   const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
+  finished = true;
+  for (const connection of idle) connection.socket.destroy();
 
-  const sorted = latencies.sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
   const round = (ms: number) => Math.round(ms * 10) / 10;
+  const sorted = latencies.sort((a, b) => a - b);
+  const lags = timerLags.sort((a, b) => a - b);
   return {
     achieved: latencies.length / elapsed,
-    p50: round(at(0.5)),
-    p99: round(at(0.99)),
-    max: round(sorted[sorted.length - 1] ?? NaN),
+    p50: round(quantile(sorted, 0.5)),
+    p99: round(quantile(sorted, 0.99)),
+    max: round(sorted.at(-1) ?? NaN),
+    timerLagP99: round(quantile(lags, 0.99)),
+    timerLagMax: round(lags.at(-1) ?? NaN),
     non2xx,
     errors,
   };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+const CHUNKED_END = Buffer.from('\r\n0\r\n\r\n');
+
+/**
+ * One keep-alive connection with at most one request in flight. It reads an answer only as far as it must
+ * to know where it ends (Content-Length, or the last chunk of a chunked body). A connection that fails or
+ * closes (a failed request, the server's keep-alive timeout) settles its request as an error, if it had
+ * one, and is replaced.
+ */
+class LoadConnection {
+  readonly socket: net.Socket;
+  private due: number | undefined;
+  private connected = false;
+  private received: Buffer = Buffer.alloc(0);
+
+  constructor(
+    target: URL,
+    private readonly request: Buffer,
+    private readonly settle: (due: number, outcome: 'ok' | 'non2xx' | 'error') => void,
+    private readonly onFree: (connection: LoadConnection) => void,
+    private readonly onClosed: (connection: LoadConnection) => void,
+  ) {
+    this.socket = net.connect({ host: target.hostname, port: Number(target.port) });
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', () => undefined); // 'close' follows
+    this.socket.on('close', () => {
+      if (this.due !== undefined) this.settle(this.due, 'error');
+      this.due = undefined;
+      if (this.connected) this.onClosed(this);
+    });
+    this.socket.once('connect', () => (this.connected = true));
+  }
+
+  send(due: number): void {
+    this.due = due;
+    this.socket.write(this.request);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.received = this.received.length === 0 ? chunk : Buffer.concat([this.received, chunk]);
+    const headEnd = this.received.indexOf(HEAD_END);
+    if (headEnd < 0 || this.due === undefined) return;
+    const headText = this.received.toString('latin1', 0, headEnd);
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(headText);
+    const bodyStart = headEnd + HEAD_END.length;
+    const complete = length
+      ? this.received.length >= bodyStart + Number(length[1])
+      : this.received.indexOf(CHUNKED_END, bodyStart - 2) >= 0;
+    if (!complete) return;
+    const status = Number(headText.slice(9, 12));
+    const due = this.due;
+    this.due = undefined;
+    this.received = Buffer.alloc(0);
+    this.settle(due, status >= 200 && status < 300 ? 'ok' : 'non2xx');
+    this.onFree(this);
+  }
 }
