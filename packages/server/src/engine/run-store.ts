@@ -363,8 +363,6 @@ export interface TransitionRequest {
   to: RunState;
   /** The run's status message after the transition; every transition sets it (default: none). */
   statusMessage?: RunStatusMessage | null;
-  /** Token usage after the transition; undefined leaves it unchanged. */
-  usage?: TokenUsage | null;
   /** Only if this worker holds the lease. */
   leaseOwner?: string;
   /** Only if the lease expired at or before this time (sweeper). */
@@ -401,7 +399,6 @@ export async function transitionInTransaction(
       status_message: req.statusMessage ? json(req.statusMessage) : null,
       completed_at: terminal ? ts : null,
       ...(req.to === 'INPROGRESS' ? { started_at: sql<string>`coalesce(started_at, ${ts})` } : {}),
-      ...(req.usage !== undefined ? { usage: req.usage ? json(req.usage) : null } : {}),
       ...(leased
         ? req.leaseExpiresAt !== undefined
           ? { lease_expires_at: req.leaseExpiresAt }
@@ -755,18 +752,27 @@ export type FinishResult =
   /** Cancelled, swept or released meanwhile: nothing was written. */
   | { ok: false; reason: 'not_owned' };
 
-const addUsage = (a: TokenUsage | null, b: TokenUsage | undefined): TokenUsage | undefined =>
-  b === undefined
-    ? undefined
-    : {
-        prompt_tokens: (a?.prompt_tokens ?? 0) + b.prompt_tokens,
-        completion_tokens: (a?.completion_tokens ?? 0) + b.completion_tokens,
-        total_tokens: (a?.total_tokens ?? 0) + b.total_tokens,
-      };
+/**
+ * Adds tokens an execution spent to the run's usage (which adds up over all its executions), whatever
+ * the run's state is by now: the tokens were spent, so a run cancelled or swept right after a model call
+ * still accounts for them. Not a transition: updated_at and the event log are left alone.
+ */
+export async function addRunUsage(deps: RunStoreDeps, teamId: string, runId: string, spent: TokenUsage): Promise<void> {
+  await deps.db.transaction().execute(async (tx) => {
+    const locked = await lockRun(tx, teamId, runId);
+    if (!locked) return;
+    const before = runUsage(locked);
+    const usage: TokenUsage = {
+      prompt_tokens: (before?.prompt_tokens ?? 0) + spent.prompt_tokens,
+      completion_tokens: (before?.completion_tokens ?? 0) + spent.completion_tokens,
+      total_tokens: (before?.total_tokens ?? 0) + spent.total_tokens,
+    };
+    await tx.updateTable('runs').set({ usage: json(usage) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
+  });
+}
 
 /**
- * INPROGRESS → SUCCEEDED / FAILED / ERROR for the lease owner (never overwrites CANCELLED). Usage adds
- * up over executions. A SUCCEEDED/FAILED run that still has undelivered follow-ups (accepted after the
+ * INPROGRESS → SUCCEEDED / FAILED / ERROR for the lease owner (never overwrites CANCELLED). A SUCCEEDED/FAILED run that still has undelivered follow-ups (accepted after the
  * runner last looked at its inbox) is re-queued in the same transaction, exactly as if they had arrived
  * just after it finished.
  */
@@ -774,7 +780,7 @@ export async function finishExecution(
   deps: RunStoreDeps,
   run: RunRow,
   leaseOwner: string,
-  outcome: { state: 'SUCCEEDED' | 'FAILED' | 'ERROR'; statusMessage?: RunStatusMessage; usage?: TokenUsage },
+  outcome: { state: 'SUCCEEDED' | 'FAILED' | 'ERROR'; statusMessage?: RunStatusMessage },
 ): Promise<FinishResult> {
   const now = deps.clock.now();
   const result = await inRunTransaction(deps, run.id, async (tx): Promise<FinishResult> => {
@@ -785,7 +791,6 @@ export async function finishExecution(
       to: outcome.state,
       leaseOwner,
       statusMessage: outcome.statusMessage ?? null,
-      usage: addUsage(runUsage(locked), outcome.usage),
     });
     if (!finished.ok) return { ok: false, reason: 'not_owned' };
     if (outcome.state === 'ERROR') return { ok: true, run: finished.run, requeued: false };

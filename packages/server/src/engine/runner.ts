@@ -96,6 +96,14 @@ export interface ConversationWriter {
   startTurn(description?: string): Promise<void>;
 }
 
+export interface UsageRecorder {
+  /**
+   * Adds tokens just spent to the run's usage, at once: a client sees the usage so far while the run
+   * works, and tokens spent before a cancel (or a crash) stay accounted for.
+   */
+  add(usage: TokenUsage): Promise<void>;
+}
+
 export interface RunContext {
   runId: string;
   teamId: string;
@@ -114,14 +122,15 @@ export interface RunContext {
   env: Record<string, string>;
   inbox: FollowupInbox;
   conversation: ConversationWriter;
+  usage: UsageRecorder;
   /** Aborted when the run is cancelled or the server shuts down. */
   signal: AbortSignal;
   log: Logger;
 }
 
 export type RunOutcome =
-  | { state: 'SUCCEEDED'; usage?: TokenUsage }
-  | { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage; usage?: TokenUsage };
+  | { state: 'SUCCEEDED' }
+  | { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage };
 
 export interface Runner {
   readonly name: 'echo' | 'command' | 'model';

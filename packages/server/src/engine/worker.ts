@@ -19,6 +19,7 @@ import { claimNextRun } from './claim';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
 import { abortKindOf, registerInFlight, RunAbortedError } from './run-signals';
 import {
+  addRunUsage,
   createConversationWriter,
   createFollowupInbox,
   extendLease,
@@ -228,7 +229,7 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
     } else if (aborted) {
       log.info({ reason: aborted }, 'run stopped');
     } else if (result.kind === 'outcome') {
-      if (result.outcome.state === 'SUCCEEDED') await handleSuccess(ctx, claimed, workerId, result.outcome, log);
+      if (result.outcome.state === 'SUCCEEDED') await handleSuccess(ctx, claimed, workerId, log);
       else await handleFailure(ctx, claimed, workerId, result.outcome, log);
     } else if (result.error instanceof RunNotOwnedError) {
       log.info('run was taken from this worker while executing');
@@ -272,6 +273,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps,
       env,
       inbox: createFollowupInbox(ctx, run),
       conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
+      usage: { add: (spent) => addRunUsage(ctx, run.team_id, run.id, spent) },
       signal: controller.signal,
       log,
     };
@@ -297,8 +299,8 @@ async function execute(runner: Runner, runContext: RunContext): Promise<{ kind: 
 }
 
 /** Step 3a. */
-async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, outcome: RunOutcome & { state: 'SUCCEEDED' }, log: Logger) {
-  const finished = await finishExecution(ctx, run, workerId, { state: 'SUCCEEDED', usage: outcome.usage });
+async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, log: Logger) {
+  const finished = await finishExecution(ctx, run, workerId, { state: 'SUCCEEDED' });
   if (!finished.ok) log.info('run finished after it was taken from this worker; outcome dropped');
   else log.info({ state: finished.run.state, requeued: finished.requeued }, 'run succeeded');
 }
@@ -308,7 +310,7 @@ async function handleFailure(
   ctx: ServerContext,
   run: RunRow,
   workerId: string,
-  outcome: { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage; usage?: RunOutcome['usage'] },
+  outcome: { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage },
   log: Logger,
 ) {
   const finished = await finishExecution(ctx, run, workerId, outcome);

@@ -1328,7 +1328,11 @@ export type components = {
             /** @description Size in bytes. */
             size: number;
         };
-        /** @description Token usage of the run so far. */
+        /**
+         * @description Token usage of the run so far, over all its executions (follow-ups add to it). Updated as soon as
+         *     each model call is answered, so it grows while the run works; tokens spent before a cancel stay
+         *     counted. Absent until the first model call is answered.
+         */
         RunUsage: {
             prompt_tokens: number;
             completion_tokens: number;

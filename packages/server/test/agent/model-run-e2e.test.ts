@@ -1,6 +1,6 @@
 /**
  * A model run end to end through the real server (RUNNER=model against the fake provider): skill_spec,
- * cloud environment, MCP over streamable HTTP, conversation, usage, follow-up resume.
+ * cloud environment, MCP over streamable HTTP, conversation, usage (also of a cancelled run), follow-up resume.
  *
  * Skipped until engine/runners/index.ts constructs the model runner (integration point of the lead);
  * it then runs as is.
@@ -119,6 +119,23 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
     const last = model.requests.at(-1)!.body.messages;
     expect(last.at(-1)).toEqual({ role: 'user', content: 'What priority?' });
     expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+  }, 30_000);
+
+  it('shows the usage so far while the run works, and keeps it when the run is cancelled', async () => {
+    model.reply(toolCalls([{ id: 'call_1', name: 'read_skill', arguments: { skill: 'service-platform' } }], usage(40, 4)), { kind: 'hang' });
+    const created = await call('POST', '/agent/runs', { prompt: 'Read the platform skill, then think forever.' });
+    const runId = created.body.run_id as string;
+    const until = Date.now() + 20_000;
+    let working = (await call('GET', `/agent/runs/${runId}`)).body;
+    while (working.usage === undefined && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      working = (await call('GET', `/agent/runs/${runId}`)).body;
+    }
+    expect(working).toMatchObject({ state: 'INPROGRESS', usage: usage(40, 4) }); // the second model call is still open
+
+    expect((await call('POST', `/agent/runs/${runId}/cancel`)).status).toBe(200);
+    const cancelled = await waitForState(runId, ['CANCELLED']);
+    expect(cancelled.usage).toEqual(usage(40, 4));
   }, 30_000);
 
   it('fails a run whose environment setup fails with environment_setup_failed', async () => {

@@ -54,7 +54,8 @@ describe('model runner: requests', () => {
 
     const outcome = await runner().run(run.ctx);
 
-    expect(outcome).toEqual({ state: 'SUCCEEDED', usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } });
+    expect(outcome).toEqual({ state: 'SUCCEEDED' });
+    expect(run.usage.added).toEqual([{ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 }]);
     expect(model.requests).toHaveLength(1);
     const [request] = model.requests;
     expect(request!.method).toBe('POST');
@@ -104,14 +105,16 @@ describe('model runner: requests', () => {
     model.reply({ kind: 'text', content: 'A longer answer, streamed in small pieces.', usage: usage(5, 9), sliceBytes: 7 });
     const run = testRun();
     const outcome = await runner().run(run.ctx);
-    expect(outcome).toEqual({ state: 'SUCCEEDED', usage: usage(5, 9) });
+    expect(outcome).toEqual({ state: 'SUCCEEDED' });
+    expect(run.usage.added).toEqual([usage(5, 9)]);
     expect(run.conversation.blocks()).toEqual([{ type: 'text', text: 'A longer answer, streamed in small pieces.' }]);
   });
 
   it('accepts a provider that answers one JSON completion instead of a stream', async () => {
     model.reply({ kind: 'json', content: 'not streamed', usage: usage(2, 2) });
     const run = testRun();
-    expect(await runner().run(run.ctx)).toEqual({ state: 'SUCCEEDED', usage: usage(2, 2) });
+    expect(await runner().run(run.ctx)).toEqual({ state: 'SUCCEEDED' });
+    expect(run.usage.added).toEqual([usage(2, 2)]);
     expect(run.conversation.blocks()).toEqual([{ type: 'text', text: 'not streamed' }]);
   });
 
@@ -219,8 +222,8 @@ describe('model runner: retries and failures', () => {
     expect(outcome).toEqual({
       state: 'FAILED',
       statusMessage: { message: expect.stringContaining('max_turns (2'), error_code: 'max_turns_exceeded', retryable: false },
-      usage: usage(20, 2),
     });
+    expect(run.usage.total).toEqual(usage(20, 2));
     expect(model.requests).toHaveLength(2);
   });
 
@@ -270,7 +273,8 @@ describe('model runner: tool calls, follow-ups and resume', () => {
     );
     const run = testRun();
     const outcome = await runner().run(run.ctx);
-    expect(outcome).toEqual({ state: 'SUCCEEDED', usage: usage(300, 15) });
+    expect(outcome).toEqual({ state: 'SUCCEEDED' });
+    expect(run.usage.added).toEqual([usage(100, 10), usage(200, 5)]); // each call's, as it was answered
 
     const second = model.requests[1]!.body.messages;
     expect(second.slice(0, 2)).toEqual([
@@ -401,10 +405,12 @@ describe('model runner: tool calls, follow-ups and resume', () => {
 });
 
 describe('model runner: outcome shape', () => {
-  it('reports usage on failures too', async () => {
+  it('has recorded the usage of the calls answered before a failure', async () => {
     const replies: Reply[] = [toolCalls([{ id: 'c', name: 'read_skill', arguments: { skill: 'create-skill' } }], usage(7, 1)), status(401)];
     model.reply(...replies);
-    const outcome: RunOutcome = await runner().run(testRun().ctx);
-    expect(outcome).toMatchObject({ state: 'FAILED', usage: usage(7, 1) });
+    const run = testRun();
+    const outcome: RunOutcome = await runner().run(run.ctx);
+    expect(outcome).toMatchObject({ state: 'FAILED' });
+    expect(run.usage.added).toEqual([usage(7, 1)]);
   });
 });

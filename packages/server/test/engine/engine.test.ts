@@ -109,7 +109,8 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     const runner = new ScriptedRunner(async (rc) => {
       const text = rc.input.kind === 'initial' ? `did: ${rc.input.prompt}` : `did: ${rc.input.messages.join(' + ')}`;
       await rc.conversation.append('assistant', [{ type: 'text', text }]);
-      return { state: 'SUCCEEDED', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+      await rc.usage.add({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+      return { state: 'SUCCEEDED' };
     });
     start({ runner });
     const run = await createRun(ctx, team, { prompt: 'task one' });

@@ -3,6 +3,7 @@ import { claimNextRun } from '../../src/engine/claim';
 import { onRunEvent } from '../../src/engine/run-signals';
 import {
   acceptFollowup,
+  addRunUsage,
   conversationIdFor,
   createConversationWriter,
   createFollowupInbox,
@@ -67,6 +68,34 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
     team = fx.team;
   });
 
+  describe('usage', () => {
+    const spent = (prompt: number, completion: number) => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion });
+
+    it('adds up as it is spent, in any state, without counting as a change of the run', async () => {
+      const run = await createRun(ctx, team);
+      const started = await startRun(ctx, run);
+      advance(ctx, 1000);
+      await addRunUsage(ctx, team, run.id, spent(10, 2));
+      const working = await getRun(ctx, run);
+      expect(JSON.parse(working.usage!)).toEqual(spent(10, 2)); // visible while INPROGRESS
+      expect(working.updated_at).toBe(started.updated_at);
+      expect(working.event_seq).toBe(started.event_seq);
+
+      await addRunUsage(ctx, team, run.id, spent(5, 1));
+      await requestCancel(ctx, team, run.id);
+      await addRunUsage(ctx, team, run.id, spent(1, 1)); // the call that was answered as the cancel came in
+      const cancelled = await getRun(ctx, run);
+      expect(cancelled.state).toBe('CANCELLED');
+      expect(JSON.parse(cancelled.usage!)).toEqual(spent(16, 4));
+    });
+
+    it("is scoped to the run's team", async () => {
+      const run = await createRun(ctx, team);
+      await addRunUsage(ctx, await createTeam(ctx), run.id, spent(10, 2));
+      expect((await getRun(ctx, run)).usage).toBeNull();
+    });
+  });
+
   describe('transitions', () => {
     it('QUEUED → CLAIMED → INPROGRESS → SUCCEEDED sets updated_at every time, started_at once and completed_at at the end', async () => {
       const run = await createRun(ctx, team);
@@ -77,7 +106,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const started = await startRun2(ctx, claimed!);
       expect(started).toMatchObject({ state: 'INPROGRESS', updated_at: '2026-01-01T00:00:02.000Z', started_at: '2026-01-01T00:00:02.000Z', runner: 'echo' });
       advance(ctx, 1000);
-      const finished = await finishExecution(ctx, started, WORKER, { state: 'SUCCEEDED', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } });
+      const finished = await finishExecution(ctx, started, WORKER, { state: 'SUCCEEDED' });
       expect(finished.ok).toBe(true);
       const done = await getRun(ctx, run);
       expect(done).toMatchObject({
@@ -89,7 +118,6 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
         lease_expires_at: null,
         status_message: null,
       });
-      expect(JSON.parse(done.usage!)).toEqual({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 });
       const states = (await readEvents(ctx, team, run.id)).filter((e) => e.kind === 'state').map((e) => e.data);
       expect(states).toEqual([
         { run_id: run.id, state: 'QUEUED', updated_at: '2026-01-01T00:00:00.000Z' },

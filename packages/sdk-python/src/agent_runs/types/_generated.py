@@ -1009,7 +1009,10 @@ class RunStatusMessage(BaseModel):
 
 class RunUsage(BaseModel):
     """
-    Token usage of the run so far.
+    Token usage of the run so far, over all its executions (follow-ups add to it). Updated as soon as
+    each model call is answered, so it grows while the run works; tokens spent before a cancel stay
+    counted. Absent until the first model call is answered.
+
     """
 
     model_config = ConfigDict(

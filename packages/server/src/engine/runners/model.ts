@@ -18,7 +18,7 @@ import type { Settings } from '../../settings';
 import { advertisedSkills, findBundledSkill } from '../../skills/catalog';
 import { resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/resolve';
 import { AbortedError, McpConnectError, McpSession } from '../mcp/session';
-import type { ContentBlock, RunContext, RunOutcome, RunStatusMessage, Runner, TokenUsage } from '../runner';
+import type { ContentBlock, RunContext, RunOutcome, RunStatusMessage, Runner } from '../runner';
 import { ChatCompletionsClient, ModelError, type ChatMessage, type RetryPolicy } from './model-client';
 import { modelLimits, timerMs } from './model-config';
 import { attachmentParts, firstUserMessage, messagesFromHistory, SKILL_SPEC_ACTION_PREFIX, systemPrompt } from './model-messages';
@@ -84,21 +84,6 @@ class StepBudget {
   }
 }
 
-class UsageMeter {
-  #usage: TokenUsage | undefined;
-  add(usage: TokenUsage | undefined): void {
-    if (!usage) return;
-    this.#usage = {
-      prompt_tokens: (this.#usage?.prompt_tokens ?? 0) + usage.prompt_tokens,
-      completion_tokens: (this.#usage?.completion_tokens ?? 0) + usage.completion_tokens,
-      total_tokens: (this.#usage?.total_tokens ?? 0) + usage.total_tokens,
-    };
-  }
-  get value(): TokenUsage | undefined {
-    return this.#usage;
-  }
-}
-
 export class ModelRunner implements Runner {
   readonly name = 'model' as const;
   readonly #options: ModelRunnerOptions;
@@ -116,7 +101,6 @@ export class ModelRunner implements Runner {
 
   async run(ctx: RunContext): Promise<RunOutcome> {
     const limits = modelLimits(ctx.config);
-    const usage = new UsageMeter();
 
     // One signal for everything this execution does: cancel/shutdown (ctx.signal) or the time budget.
     const execution = new AbortController();
@@ -130,11 +114,7 @@ export class ModelRunner implements Runner {
     ctx.signal.addEventListener('abort', onCancel, { once: true });
     const signal = execution.signal;
 
-    const finish = (outcome: RunOutcome): RunOutcome => {
-      const total = usage.value;
-      return total ? { ...outcome, usage: total } : outcome;
-    };
-    const failure = (state: 'FAILED' | 'ERROR', message: RunStatusMessage): RunOutcome => finish({ state, statusMessage: message });
+    const failure = (state: 'FAILED' | 'ERROR', message: RunStatusMessage): RunOutcome => ({ state, statusMessage: message });
     const stopped = (): RunOutcome =>
       timedOut && !ctx.signal.aborted
         ? failure('FAILED', status(`The run did not finish its turn within run_timeout_seconds (${limits.run_timeout_seconds} s).`, 'run_timeout', false))
@@ -228,7 +208,7 @@ export class ModelRunner implements Runner {
               ctx.log.warn({ attempt, delayMs, status: error.status, err: error.message }, 'model call failed; retrying'),
           },
         );
-        usage.add(answer.usage);
+        if (answer.usage) await ctx.usage.add(answer.usage);
 
         const prepared = await Promise.all(answer.toolCalls.map((call) => tools.prepare(call)));
         const blocks: ContentBlock[] = [];
@@ -243,7 +223,7 @@ export class ModelRunner implements Runner {
 
         if (prepared.length === 0) {
           const late = await ctx.inbox.take();
-          if (late.length === 0) return finish({ state: 'SUCCEEDED' });
+          if (late.length === 0) return { state: 'SUCCEEDED' };
           await ctx.conversation.startTurn();
           for (const message of late) messages.push({ role: 'user', content: message });
           callsThisTurn = 0;

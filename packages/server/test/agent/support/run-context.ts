@@ -17,6 +17,8 @@ import type {
   RunContext,
   RunInput,
   RunRole,
+  TokenUsage,
+  UsageRecorder,
 } from '../../../src/engine/runner';
 
 export interface RecordedMessage {
@@ -66,10 +68,27 @@ export class MemoryInbox implements FollowupInbox {
   }
 }
 
+export class MemoryUsage implements UsageRecorder {
+  /** Each add, in order. */
+  readonly added: TokenUsage[] = [];
+
+  async add(usage: TokenUsage): Promise<void> {
+    this.added.push(usage);
+  }
+
+  /** The sum of everything added; undefined before the first add. */
+  get total(): TokenUsage | undefined {
+    if (this.added.length === 0) return undefined;
+    const sum = (key: keyof TokenUsage) => this.added.reduce((n, u) => n + u[key], 0);
+    return { prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens'), total_tokens: sum('total_tokens') };
+  }
+}
+
 export interface TestRun {
   ctx: RunContext;
   conversation: MemoryConversation;
   inbox: MemoryInbox;
+  usage: MemoryUsage;
   cancel: AbortController;
   workDir: string;
   cleanup(): void;
@@ -87,6 +106,7 @@ export function buildRunContext(options: {
   for (const a of options.attachments ?? []) fs.writeFileSync(path.join(workDir, a.fileName), a.data);
   const conversation = new MemoryConversation();
   const inbox = new MemoryInbox();
+  const usage = new MemoryUsage();
   const cancel = new AbortController();
   const ctx: RunContext = {
     runId: '11111111-2222-4333-8444-555555555555',
@@ -103,8 +123,9 @@ export function buildRunContext(options: {
     env: options.env ?? {},
     inbox,
     conversation,
+    usage,
     signal: cancel.signal,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   };
-  return { ctx, conversation, inbox, cancel, workDir, cleanup: () => fs.rmSync(workDir, { recursive: true, force: true }) };
+  return { ctx, conversation, inbox, usage, cancel, workDir, cleanup: () => fs.rmSync(workDir, { recursive: true, force: true }) };
 }
