@@ -17,8 +17,10 @@
  *   batches at 10. Each server's accepted deliveries/s is its best over the counts (its capacity); the
  *   goal is checked on the ratio of capacities, and the ratio at every count is printed too.
  *
- * Prints accepted deliveries/s, p50/p99 latency for both at every count and the ratios; checks the log
- * holds exactly the accepted count.
+ * Prints accepted deliveries/s, p50/p99 latency and CPU per accepted delivery (this process's CPU time
+ * over the load, divided by the rows written) for both at every count, and the ratios; checks the log
+ * holds exactly the accepted count. The CPU ratio is the steadier figure on a shared machine: rates move
+ * with whatever else the host runs, CPU per delivery much less.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -224,27 +226,43 @@ async function main(): Promise<void> {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const row = (name: string, r: LoadResult, rows: number) => {
+    const row = (name: string, r: LoadResult, rows: number, cpuMicros: number) => {
       const rate = r.accepted / r.seconds;
+      const cpuEach = rows > 0 ? cpuMicros / rows : NaN;
       console.log(
         `${name.padEnd(40)} ${rate.toFixed(0).padStart(7)} accepted/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   ` +
-          `(${r.accepted} accepted, ${rows} rows, ${r.non2xx} non-2xx, ${r.errors} errors)`,
+          `${cpuEach.toFixed(0).padStart(4)} µs CPU each   (${r.accepted} accepted, ${rows} rows, ${r.non2xx} non-2xx, ${r.errors} errors)`,
       );
-      return rate;
+      return { rate, cpuEach };
+    };
+    /** Runs one load and measures this process's CPU meanwhile: both servers live here, the load generator does not. */
+    const measured = async (run: () => Promise<LoadResult>) => {
+      const before = process.cpuUsage();
+      const result = await run();
+      const used = process.cpuUsage(before);
+      return { result, cpuMicros: used.user + used.system };
     };
 
     const rates = { bare: [] as number[], ingress: [] as number[] };
+    const cpu = { bare: [] as number[], ingress: [] as number[] };
     for (const connections of CONNECTION_COUNTS) {
       const bareBefore = bare.count();
-      const bareResult = await load(bare.url, {}, SECONDS, 'bare', connections);
+      const { result: bareResult, cpuMicros: bareCpu } = await measured(() => load(bare.url, {}, SECONDS, 'bare', connections));
       const bareRows = bare.count() - bareBefore;
       const ingressBefore = await countAccepted();
-      const ingressResult = await load(webhook.ingress_url as string, ingressHeaders, SECONDS, `ingress-${connections}`, connections);
+      const { result: ingressResult, cpuMicros: ingressCpu } = await measured(() =>
+        load(webhook.ingress_url as string, ingressHeaders, SECONDS, `ingress-${connections}`, connections),
+      );
       const ingressRows = (await countAccepted()) - ingressBefore;
 
       console.log('');
-      rates.bare.push(row(`bare node:http + 1 SQLite insert, ×${connections}`, bareResult, bareRows));
-      rates.ingress.push(row(`webhook ingress (token webhook), ×${connections}`, ingressResult, ingressRows));
+      for (const [target, figures] of [
+        ['bare', row(`bare node:http + 1 SQLite insert, ×${connections}`, bareResult, bareRows, bareCpu)],
+        ['ingress', row(`webhook ingress (token webhook), ×${connections}`, ingressResult, ingressRows, ingressCpu)],
+      ] as const) {
+        rates[target].push(figures.rate);
+        cpu[target].push(figures.cpuEach);
+      }
       console.log(`${'ratio ingress / bare'.padEnd(40)} ${(rates.ingress.at(-1)! / rates.bare.at(-1)!).toFixed(2).padStart(7)}`);
       // Requests still in flight when autocannon stops counting are logged but not counted as answered.
       if (ingressRows < ingressResult.accepted || ingressRows > ingressResult.accepted + connections) {
@@ -265,6 +283,13 @@ async function main(): Promise<void> {
       `capacity: bare ${bareCapacity.rate.toFixed(0)}/s (×${bareCapacity.connections}), ingress ${ingressCapacity.rate.toFixed(0)}/s (×${ingressCapacity.connections})`,
     );
     console.log(`ratio of capacities ingress / bare: ${ratio.toFixed(2)} (goal ≥ ${GOAL}) ${ratio >= GOAL ? 'MET' : 'NOT MET'}`);
+    // CPU per delivery moves less with the host's load than rates do: the same ratio, from CPU time.
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    const [bareCpu, ingressCpu] = [median(cpu.bare), median(cpu.ingress)];
+    console.log(
+      `CPU per accepted delivery (median over counts): bare ${bareCpu.toFixed(0)} µs, ingress ${ingressCpu.toFixed(0)} µs; ` +
+        `ratio bare / ingress ${(bareCpu / ingressCpu).toFixed(2)}`,
+    );
   } finally {
     await bare.close();
     await running.close();
