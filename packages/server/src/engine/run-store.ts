@@ -772,9 +772,9 @@ export async function addRunUsage(deps: RunStoreDeps, teamId: string, runId: str
 }
 
 /**
- * INPROGRESS → SUCCEEDED / FAILED / ERROR for the lease owner (never overwrites CANCELLED). A SUCCEEDED/FAILED run that still has undelivered follow-ups (accepted after the
- * runner last looked at its inbox) is re-queued in the same transaction, exactly as if they had arrived
- * just after it finished.
+ * INPROGRESS → SUCCEEDED / FAILED / ERROR for the lease owner (never overwrites CANCELLED). A
+ * SUCCEEDED/FAILED run that still has undelivered follow-ups (accepted after the runner last looked at
+ * its inbox) is re-queued in the same transaction, exactly as if they had arrived just after it finished.
  */
 export async function finishExecution(
   deps: RunStoreDeps,
