@@ -5,6 +5,7 @@
  */
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
+import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import type { RunStatusMessage } from './runner';
 import { transition, type RunStoreDeps, type TransitionResult } from './run-store';
 
@@ -55,18 +56,12 @@ export async function sweepExpiredLeases(deps: SweepDeps): Promise<SweepReport> 
 }
 
 /** Runs `sweepExpiredLeases` every settings.windows.sweepIntervalSeconds until stopped. */
-export function startSweeper(deps: SweepDeps, intervalSeconds: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running
-      .then(() => sweepExpiredLeases(deps))
-      .catch((err: unknown) => deps.log.error({ err }, 'lease sweep failed'));
-  }, intervalSeconds * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startSweeper(deps: SweepDeps, intervalSeconds: number): PeriodicJob {
+  return startPeriodicJob({
+    intervalSeconds,
+    runAtStart: false,
+    log: deps.log,
+    failure: 'lease sweep failed',
+    run: async () => void (await sweepExpiredLeases(deps)),
+  });
 }

@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
+import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import { TERMINAL_STATES } from './run-store';
 
 type RetentionDeps = Pick<ServerContext, 'db' | 'clock' | 'settings'>;
@@ -52,23 +53,15 @@ export async function pruneRunWorkDirs(ctx: RetentionDeps): Promise<string[]> {
 }
 
 /** Runs `pruneRunWorkDirs` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
-export function startWorkDirRetention(ctx: RetentionDeps & Pick<ServerContext, 'log'>): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = running
-      .then(() => pruneRunWorkDirs(ctx))
-      .then((removed) => {
-        if (removed.length > 0) ctx.log.info({ removed: removed.length }, 'run working directory retention');
-      })
-      .catch((err: unknown) => ctx.log.error({ err }, 'run working directory retention failed'));
-  };
-  const timer = setInterval(tick, ctx.settings.windows.retentionIntervalSeconds * 1000);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+export function startWorkDirRetention(ctx: RetentionDeps & Pick<ServerContext, 'log'>): PeriodicJob {
+  return startPeriodicJob({
+    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
+    runAtStart: true,
+    log: ctx.log,
+    failure: 'run working directory retention failed',
+    run: async () => {
+      const removed = await pruneRunWorkDirs(ctx);
+      if (removed.length > 0) ctx.log.info({ removed: removed.length }, 'run working directory retention');
     },
-  };
+  });
 }

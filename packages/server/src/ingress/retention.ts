@@ -13,6 +13,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
+import { startPeriodicJob } from '../periodic-job';
 
 export interface RetentionResult {
   deliveriesDeleted: number;
@@ -74,32 +75,17 @@ export async function pruneDeliveryLog(
   return { deliveriesDeleted, countersDeleted: Number(counters.numDeletedRows) };
 }
 
-/**
- * Starts the periodic job (first run at once); returns a stop function that also waits for a run in
- * progress, so the database is never closed under it. A failed run is logged and retried next interval.
- */
+/** Runs `pruneDeliveryLog` at start and every RETENTION_INTERVAL_SECONDS; returns a stop function. */
 export function startDeliveryRetention(ctx: ServerContext): () => Promise<void> {
-  let inFlight: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (inFlight || stopped) return;
-    inFlight = pruneDeliveryLog(ctx)
-      .then((result) => {
-        if (result.deliveriesDeleted > 0) ctx.log.info(result, 'delivery log retention');
-      })
-      .catch((err: unknown) => {
-        ctx.log.error({ err }, 'delivery log retention failed');
-      })
-      .finally(() => {
-        inFlight = undefined;
-      });
-  };
-  const timer = setInterval(tick, ctx.settings.windows.retentionIntervalSeconds * 1000);
-  timer.unref();
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await inFlight;
-  };
+  const job = startPeriodicJob({
+    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
+    runAtStart: true,
+    log: ctx.log,
+    failure: 'delivery log retention failed',
+    run: async () => {
+      const result = await pruneDeliveryLog(ctx);
+      if (result.deliveriesDeleted > 0) ctx.log.info(result, 'delivery log retention');
+    },
+  });
+  return () => job.stop();
 }
