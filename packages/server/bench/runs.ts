@@ -63,7 +63,7 @@ import { listRunRows, type RunFilters } from '../src/api/runs/repository';
 import { openDatabase, type OpenDatabase } from '../src/db/database';
 import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
-import { pacedLoad } from './paced-load';
+import { pacedLoad, type PacedLoadResult } from './paced-load';
 import { SEED_NAMES, seedRuns } from './seed-runs';
 
 const envInt = (name: string, fallback: number): number => {
@@ -468,7 +468,7 @@ interface ListFigures {
   p99: number;
   max: number;
   /** Latency run: offered at LOAD_PERCENT % of requestsPerSecond; what was achieved, and its latency. */
-  paced: { offered: number; achieved: number; p50: number; p99: number; max: number; timerLagP99: number; timerLagMax: number };
+  paced: PacedLoadResult & { offered: number };
   non2xx: number;
   errors: number;
   /** One connection (no queueing behind other requests): p50 / p99. */
@@ -608,7 +608,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
       p90: r.latency.p90,
       p99: r.latency.p99,
       max: r.latency.max,
-      paced: { offered, achieved: paced.achieved, p50: paced.p50, p99: paced.p99, max: paced.max, timerLagP99: paced.timerLagP99, timerLagMax: paced.timerLagMax },
+      paced: { ...paced, offered },
       non2xx: r.non2xx + paced.non2xx,
       errors: r.errors + r.timeouts + paced.errors,
       single: { p50: single.latency.p50, p99: single.latency.p99 },
