@@ -48,7 +48,7 @@ export interface RunningServer {
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(settings);
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase(settings);
+  const database = await openDatabase(settings, { backgroundCheckpoints: { log } });
   let engine: Engine | undefined;
   try {
     const applied = await migrateToLatest(database.db);

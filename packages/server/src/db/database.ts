@@ -7,9 +7,11 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql, SqliteDialect, SqliteDriver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import type { Settings } from '../settings';
 import { dialectOfUrl, type Dialect } from './dialect';
 import type { Database } from './tables';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 
 export interface OpenDatabase {
   db: Kysely<Database>;
@@ -20,6 +22,11 @@ export interface OpenDatabase {
 export interface OpenDatabaseOptions {
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
+  /**
+   * SQLite file: checkpoint the WAL on a background thread (wal-checkpointer.ts), reporting failures to
+   * `log`. For the long-running server; short-lived processes (migrate, admin) leave it to SQLite.
+   */
+  backgroundCheckpoints?: { log: Logger };
 }
 
 export async function openDatabase(
@@ -27,7 +34,15 @@ export async function openDatabase(
   options: OpenDatabaseOptions = {},
 ): Promise<OpenDatabase> {
   const dialect = dialectOfUrl(settings.databaseUrl);
-  const db = dialect === 'sqlite' ? openSqlite(settings.databaseUrl) : openPostgres(settings.databaseUrl, options);
+  let checkpointer: WalCheckpointer | undefined;
+  let db: Kysely<Database>;
+  if (dialect === 'sqlite') {
+    const { sqlite, file } = openSqlite(settings.databaseUrl);
+    if (file && options.backgroundCheckpoints) checkpointer = startWalCheckpointer(sqlite, file, options.backgroundCheckpoints.log);
+    db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }) });
+  } else {
+    db = openPostgres(settings.databaseUrl, options);
+  }
   let closed = false;
   return {
     db,
@@ -35,22 +50,24 @@ export async function openDatabase(
     async close() {
       if (closed) return;
       closed = true;
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
 }
 
-function openSqlite(databaseUrl: string): Kysely<Database> {
-  const file = databaseUrl.slice('sqlite:'.length);
-  const memory = file === ':memory:';
-  if (!memory) fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(memory ? ':memory:' : file);
-  if (!memory) sqlite.pragma('journal_mode = WAL');
+/** The connection, and its file (undefined for an in-memory database). */
+function openSqlite(databaseUrl: string): { sqlite: BetterSqlite3.Database; file: string | undefined } {
+  const name = databaseUrl.slice('sqlite:'.length);
+  const file = name === ':memory:' ? undefined : name;
+  if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file ?? ':memory:');
+  if (file) sqlite.pragma('journal_mode = WAL');
   // Another process (the admin command, a second server) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }) });
+  return { sqlite, file };
 }
 
 /**
