@@ -7,6 +7,9 @@
  *   through the REST API. Every request goes through route → resolve → budget → body → verify → rate limit
  *   → parse → identify → log + dedup + start runs → 202.
  * - Bare server: node:http + better-sqlite3 (WAL, same pragmas), JSON.parse, one INSERT, 202 {delivery_id}.
+ *   It checkpoints the WAL as SQLite does by default, inside the commit that crosses 1000 frames; the real
+ *   server checkpoints on a background thread (db/wal-checkpointer.ts), whose CPU counts in its figures
+ *   (process.cpuUsage covers every thread).
  * - Load: autocannon on loopback, BENCH_SECONDS (default 10) per target and connection count after a
  *   short warm-up, every request body unique (a counter) so nothing is a Duplicate. autocannon runs in a
  *   child process so it does not share the servers' event loop.
