@@ -2,9 +2,10 @@
  * pnpm bench:runs — the runs API and engine as operators run them (issue 3 §Benchmark). Prints figures;
  * it is not a timed test and asserts nothing beyond sanity checks.
  *
- * The server is the real thing: a child process `node --import tsx packages/server/src/main.ts` (what
- * `pnpm start` runs) on 127.0.0.1:<free port>, with a temp SQLite file (DATABASE_URL=sqlite:<tmp>, WAL),
- * DATA_DIR=<tmp>, BOOTSTRAP_ADMIN_KEY, RUNNER=echo, ECHO_DELAY_MS=0, WORKER_CONCURRENCY=4, LOG_LEVEL=warn.
+ * The server is the real thing (bench/server-process.ts): a child process `node --import tsx
+ * packages/server/src/main.ts` (what `pnpm start` runs) on 127.0.0.1:<free port>, with a temp SQLite
+ * file (DATABASE_URL=sqlite:<tmp>, WAL), DATA_DIR=<tmp>, BOOTSTRAP_ADMIN_KEY, RUNNER=echo, ECHO_DELAY_MS=0,
+ * WORKER_CONCURRENCY=4, LOG_LEVEL=warn.
  * The per-key REST budget (REST_REQUESTS_PER_MINUTE, default 6000/min) is RAISED through its setting, not
  * bypassed, so the load generator is not answered 429. With TEST_POSTGRES_URL set (an admin URL) the same
  * phases run again on a fresh PostgreSQL database (created here, dropped afterwards; SECRETS_KEY set).
@@ -48,14 +49,11 @@
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). Bounded loops, loopback only; the child process and the
  * temp directory (and the PostgreSQL database) are removed at the end, also on Ctrl-C.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import pg from 'pg';
 import { encodeRunsCursor } from '../src/api/runs/cursor';
@@ -65,6 +63,7 @@ import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
 import { pacedLoad, type PacedLoadResult } from './paced-load';
 import { SEED_NAMES, seedRuns } from './seed-runs';
+import { startServerProcess, type ServerProcess } from './server-process';
 
 const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -89,12 +88,9 @@ const ECHO_DELAY_MS = envInt('BENCH_ECHO_DELAY_MS', 0);
 const DEEP_OFFSET = Math.floor(SEED_RUNS * 0.9);
 const GOAL_P99_MS = 20;
 /** Upper bounds for every wait (no unbounded loops). */
-const READY_TIMEOUT_MS = 60_000;
 const CLAIM_TIMEOUT_MS = 10_000;
 const DRAIN_TIMEOUT_MS = 180_000;
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const SERVER_MAIN = path.join(repositoryRoot, 'packages/server/src/main.ts');
 const NON_TERMINAL = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED'];
 /** The filtered listing: a failed-runs view of one agent (name) — a typical dashboard filter. */
 const FILTER_STATE = 'FAILED';
@@ -136,102 +132,6 @@ const loadAverage = (): string =>
     .join(' / ');
 
 // ---------------------------------------------------------------------------------------------------
-// The server under test: a child process, as `pnpm start` runs it.
-
-interface ServerProcess {
-  pid: number;
-  baseUrl: string;
-  apiUrl: string;
-  adminKey: string;
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServerProcess(settings: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const adminKey = `ar_live_${randomBytes(32).toString('base64url')}`;
-  const env: Record<string, string> = {
-    // A clean environment: nothing from the caller's shell (AGENT_COMMAND, MODEL_BASE_URL…) leaks in.
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? os.tmpdir(),
-    TMPDIR: os.tmpdir(),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    BOOTSTRAP_ADMIN_KEY: adminKey,
-    RUNNER: 'echo',
-    ECHO_DELAY_MS: String(ECHO_DELAY_MS),
-    WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-    LOG_LEVEL: 'warn',
-    // Raised through the setting, not bypassed: every request still passes the budget check.
-    REST_REQUESTS_PER_MINUTE: '1000000000',
-    ...settings,
-  };
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', SERVER_MAIN], {
-    cwd: repositoryRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const status: { exited?: { code: number | null; signal: NodeJS.Signals | null } } = {};
-  const exitPromise = new Promise<void>((resolve) =>
-    child.once('exit', (code, signal) => {
-      status.exited = { code, signal };
-      resolve();
-    }),
-  );
-
-  const stop = async () => {
-    if (status.exited) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => {
-      if (!status.exited) child.kill('SIGKILL');
-    }, 15_000);
-    await exitPromise;
-    clearTimeout(timer);
-    const exited = status.exited as { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    if (exited && exited.code !== 0 && exited.signal !== 'SIGTERM') {
-      console.error(`server exited with ${exited.code ?? exited.signal}; its output:\n${output}`);
-    }
-  };
-  cleanups.push(stop);
-
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const exited = status.exited;
-    if (exited) throw new Error(`server exited during start-up (${exited.code ?? exited.signal}):\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/readyz`);
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return { pid: child.pid!, baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, stop };
-}
-
 /** CPU seconds (user + system) the process has used so far; undefined where /proc is not available. */
 function cpuSeconds(pid: number): number | undefined {
   try {
@@ -638,7 +538,14 @@ interface DatabaseFigures {
 
 async function benchDatabase(dialect: Dialect, databaseUrl: string, dataDir: string, extraEnv: Record<string, string>): Promise<DatabaseFigures> {
   const figures: DatabaseFigures = { dialect, list: [] };
-  const server = await startServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, ...extraEnv });
+  const server = await startServerProcess({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    ECHO_DELAY_MS: String(ECHO_DELAY_MS),
+    WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+    ...extraEnv,
+  });
+  cleanups.push(server.stop);
   const db = await openDatabase({ databaseUrl }, { poolSize: 2 });
   cleanups.push(() => db.close());
   try {
