@@ -105,7 +105,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       ingressUrl = `http://${host}:${(ingressServer.address() as AddressInfo).port}`;
       log.info({ host: settings.host, port: (ingressServer.address() as AddressInfo).port }, 'webhook ingress listening');
     }
-    const stopRetention = startDeliveryRetention(ctx);
+    const retention = startDeliveryRetention(ctx);
     // --- end webhook ingress listener
 
     let closing: Promise<void> | undefined;
@@ -117,7 +117,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         // Webhook ingress: stop its listener and the retention job.
         const ingressStopped = new Promise<void>((resolve) => (ingressServer ? ingressServer.close(() => resolve()) : resolve()));
         ingressServer?.closeIdleConnections();
-        await stopRetention();
+        await retention.stop();
         await engine?.stop();
         // Long-lived responses (SSE) end now; their clients reconnect elsewhere with Last-Event-ID.
         server.closeAllConnections();

@@ -39,12 +39,14 @@ export function startWalCheckpointer(sqlite: BetterSqlite3.Database, file: strin
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_FRAMES}`);
 
   let stopping = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('message', (message: { error: string }) => log.warn({ err: message.error }, 'WAL checkpoint failed'));
   worker.on('error', (err) => log.error({ err }, 'WAL checkpointer stopped; the server connection checkpoints again'));
-  worker.once('exit', () => {
-    if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_FRAMES}`);
-  });
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_FRAMES}`);
+      resolve();
+    }),
+  );
 
   return {
     async stop() {

@@ -13,7 +13,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import { startPeriodicJob } from '../periodic-job';
+import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 
 export interface RetentionResult {
   deliveriesDeleted: number;
@@ -75,9 +75,9 @@ export async function pruneDeliveryLog(
   return { deliveriesDeleted, countersDeleted: Number(counters.numDeletedRows) };
 }
 
-/** Runs `pruneDeliveryLog` at start and every RETENTION_INTERVAL_SECONDS; returns a stop function. */
-export function startDeliveryRetention(ctx: ServerContext): () => Promise<void> {
-  const job = startPeriodicJob({
+/** Runs `pruneDeliveryLog` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
+export function startDeliveryRetention(ctx: ServerContext): PeriodicJob {
+  return startPeriodicJob({
     intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
     runAtStart: true,
     log: ctx.log,
@@ -87,5 +87,4 @@ export function startDeliveryRetention(ctx: ServerContext): () => Promise<void> 
       if (result.deliveriesDeleted > 0) ctx.log.info(result, 'delivery log retention');
     },
   });
-  return () => job.stop();
 }
