@@ -16,9 +16,10 @@ import { createSecretBox } from './crypto/secret-box';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
+import { createExpressServer } from './http/express-server';
 import { createLogger } from './logger';
 import { createIngressHandler } from './ingress/pipeline';
-import { dispatchIngressFirst } from './ingress/mount';
+import { dispatchIngressFirst, isIngressPath } from './ingress/mount';
 import { startDeliveryRetention } from './ingress/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 
@@ -75,7 +76,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
     const ingress = createIngressHandler(ctx, metrics);
     const ingressServer = settings.ingressPort === undefined ? undefined : http.createServer(ingress);
-    const server = http.createServer(ingressServer ? app : dispatchIngressFirst(ingress, app));
+    const server = ingressServer
+      ? createExpressServer(app)
+      : createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url) });
     // --- end webhook ingress
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;
