@@ -1,0 +1,65 @@
+/**
+ * The open-loop load generator of bench:runs reads answers without node:http's client: these pin that it
+ * still finds where every kind of answer ends (a wrong count would hang the bench or misreport latency).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pacedLoad } from '../../bench/paced-load';
+
+describe('pacedLoad', () => {
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  });
+
+  async function serve(handler: http.RequestListener, keepAliveTimeout?: number): Promise<string> {
+    server = http.createServer(handler);
+    if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  const run = (url: string, rate = 200, seconds = 1) => pacedLoad({ url, headers: { authorization: 'Bearer x' }, rate, seconds, connections: 4 });
+
+  it('counts answers with Content-Length bodies, from empty to larger than one read, and tells non-2xx apart', async () => {
+    const big = 'x'.repeat(150_000);
+    let n = 0;
+    const url = await serve((req, res) => {
+      const kind = n++ % 3;
+      if (kind === 0) res.writeHead(200, { 'content-length': Buffer.byteLength(big) }).end(big);
+      else if (kind === 1) res.writeHead(204).end();
+      else res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401}');
+    });
+    const result = await run(url);
+    expect(n).toBe(200);
+    expect(result.errors).toBe(0);
+    expect(result.non2xx).toBe(Math.floor(200 / 3));
+    expect(result.achieved).toBeGreaterThan(0);
+  });
+
+  it('finds the end of chunked bodies, empty or written in pieces', async () => {
+    let n = 0;
+    const url = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (n++ % 2 === 0) return res.end();
+      res.write('{"a":');
+      setImmediate(() => res.end('"' + 'y'.repeat(70_000) + '"}'));
+    });
+    const result = await run(url);
+    expect([n, result.errors, result.non2xx]).toEqual([200, 0, 0]);
+  });
+
+  it('replaces connections the server closes between requests and loses no request', async () => {
+    let n = 0;
+    const url = await serve((req, res) => {
+      n++;
+      res.setHeader('connection', n % 10 === 0 ? 'close' : 'keep-alive');
+      res.writeHead(200, { 'content-length': 2 }).end('ok');
+    }, 50);
+    const result = await run(url, 100, 2);
+    expect([n, result.errors, result.non2xx]).toEqual([200, 0, 0]);
+  });
+});
