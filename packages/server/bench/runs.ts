@@ -39,8 +39,9 @@
  *      capacity over at most 10 connections (bench/paced-load.ts: open loop, latency from each request's
  *      due time), i.e. a busy server that keeps up — how a latency target is read. The offered and
  *      achieved rates are printed.
- *    To tell where the time goes, each scenario also gets: the same load with 1 connection (service time
- *    without queueing), the server's CPU per request (/proc/<pid>/stat over the capacity run), the list SQL alone
+ *    To tell where the time goes, each scenario also gets: the CPU steal of the whole machine during the
+ *    latency run (/proc/stat: time the hypervisor ran others while this VM's vCPUs wanted to run — stalls
+ *    no process here can avoid), the same load with 1 connection (service time without queueing), the server's CPU per request (/proc/<pid>/stat over the capacity run), the list SQL alone
  *    (listRunRows called from this process, no HTTP) and its plan (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on
  *    PostgreSQL, after VACUUM (ANALYZE) and CHECKPOINT — background jobs of a database in production); and GET /healthz under the same load
  *    gives the floor of the machine at that moment.
@@ -146,6 +147,26 @@ function cpuSeconds(pid: number): number | undefined {
 }
 /** USER_HZ: 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
+
+/** The machine's CPU time counters (/proc/stat, all CPUs); undefined where /proc is not available. */
+function machineCpuTicks(): number[] | undefined {
+  try {
+    return fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return undefined;
+  }
+}
+/**
+ * The share of CPU time the hypervisor gave to others while this machine's vCPUs wanted to run ("steal",
+ * the 8th counter of /proc/stat) between two readings, in percent: a virtual machine's stalls that no
+ * process on it can see or avoid.
+ */
+function stealPercent(before: number[] | undefined, after: number[] | undefined): number {
+  if (!before || !after) return NaN;
+  const delta = after.map((v, i) => v - (before[i] ?? 0));
+  const total = delta.reduce((a, b) => a + b, 0);
+  return total > 0 ? (100 * (delta[7] ?? 0)) / total : NaN;
+}
 
 const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
 
@@ -368,7 +389,7 @@ interface ListFigures {
   p99: number;
   max: number;
   /** Latency run: offered at LOAD_PERCENT % of requestsPerSecond; what was achieved, and its latency. */
-  paced: PacedLoadResult & { offered: number };
+  paced: PacedLoadResult & { offered: number; stealPercent: number };
   non2xx: number;
   errors: number;
   /** One connection (no queueing behind other requests): p50 / p99. */
@@ -491,6 +512,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     const cpuAfter = cpuSeconds(server.pid);
     const capacity = r['2xx'] / r.duration;
     const offered = Math.max(1, Math.round((capacity * LOAD_PERCENT) / 100));
+    const ticksBefore = machineCpuTicks();
     const paced = await pacedLoad({
       url: `${server.baseUrl}/api/v1${scenario.route}`,
       headers: { authorization: `Bearer ${server.adminKey}` },
@@ -498,6 +520,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
       seconds: SECONDS,
       connections: CONNECTIONS,
     });
+    const steal = stealPercent(ticksBefore, machineCpuTicks());
     const single = await autocannonRun(server, `/api/v1${scenario.route}`, SINGLE_SECONDS, 1);
     const sql = await timeListSql(db, teamId, scenario);
     figures.push({
@@ -508,7 +531,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
       p90: r.latency.p90,
       p99: r.latency.p99,
       max: r.latency.max,
-      paced: { ...paced, offered },
+      paced: { ...paced, offered, stealPercent: steal },
       non2xx: r.non2xx + paced.non2xx,
       errors: r.errors + r.timeouts + paced.errors,
       single: { p50: single.latency.p50, p99: single.latency.p99 },
@@ -653,6 +676,7 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
     add('    latency run: generator late to due time p99 / max (counted in)', (f) =>
       f.list[i] ? `${f.list[i]!.paced.timerLagP99} / ${f.list[i]!.paced.timerLagMax} ms` : 'n/a',
     );
+    add('    latency run: CPU steal (hypervisor, whole machine)', (f) => (f.list[i] ? `${f.list[i]!.paced.stealPercent.toFixed(1)} %` : 'n/a'));
     add('    1 connection: p50 / p99', (f) => (f.list[i] ? `${f.list[i]!.single.p50} / ${f.list[i]!.single.p99} ms` : 'n/a'));
     add('    server CPU per request', (f) => (f.list[i] ? ms(f.list[i]!.cpuMsPerRequest, 2) : 'n/a'));
     add('    list SQL alone p50 / p99 (no HTTP)', (f) => (f.list[i] ? `${f.list[i]!.sqlP50.toFixed(2)} / ${f.list[i]!.sqlP99.toFixed(2)} ms` : 'n/a'));
@@ -689,7 +713,8 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
           ? `the list query itself is slow (SQL alone p50 ${l.sqlP50.toFixed(1)} ms): see its plan`
           : `the query is not the problem (SQL alone p50 ${l.sqlP50.toFixed(2)} ms; 1 connection p99 ${l.single.p99} ms); ` +
             `${l.paced.achieved.toFixed(0)} req/s × ${l.cpuMsPerRequest.toFixed(2)} ms server CPU each keeps one Node process ` +
-            `${((l.paced.achieved * l.cpuMsPerRequest) / 10).toFixed(0)} % busy, on a machine the load generator shares`;
+            `${((l.paced.achieved * l.cpuMsPerRequest) / 10).toFixed(0)} % busy, on a machine the load generator shares ` +
+            `(CPU steal ${l.paced.stealPercent.toFixed(1)} %, generator late p99 ${l.paced.timerLagP99} ms)`;
       console.log(`  - [${f.dialect}] ${l.scenario}: latency-run p99 ${l.paced.p99} ms — ${cause}`);
     }
   }
