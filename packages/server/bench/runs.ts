@@ -41,7 +41,8 @@
  *      achieved rates are printed.
  *    To tell where the time goes, each scenario also gets: the CPU steal of the whole machine during the
  *    latency run (/proc/stat: time the hypervisor ran others while this VM's vCPUs wanted to run — stalls
- *    no process here can avoid), the same load with 1 connection (service time without queueing), the server's CPU per request (/proc/<pid>/stat over the capacity run), the list SQL alone
+ *    no process here can avoid), the same load with 1 connection (service time without queueing), the
+ *    server's CPU per request (/proc/<pid>/stat over the capacity run), the list SQL alone
  *    (listRunRows called from this process, no HTTP) and its plan (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on
  *    PostgreSQL, after VACUUM (ANALYZE) and CHECKPOINT — background jobs of a database in production); and GET /healthz under the same load
  *    gives the floor of the machine at that moment.
