@@ -5,7 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, sql, SqliteDialect, SqliteDriver, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  sql,
+  SqliteDialect,
+  SqliteDriver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Settings } from '../settings';
@@ -176,7 +190,52 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Kysely
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new CallbackQueryPool(pool) }) });
+}
+
+/**
+ * The pg Pool as Kysely sees it, with every query sent through pg's callback API.
+ *
+ * Called without a callback, pg's `client.query` answers with a promise of its own — and on Node 20 every
+ * result of that path outlives two young-generation collections and is promoted to the old generation.
+ * Measured with `--trace-gc-nvp` at 330 list requests/s: 1.3 MB promoted per scavenge (all of each page's
+ * rows), 3–5 ms scavenges and a full collection every ~2.5 s, against ~0 promoted and sub-millisecond
+ * scavenges when the same query goes through the callback and a plain promise wraps it (docs/decisions.md).
+ */
+class CallbackQueryPool implements PostgresPool {
+  /** One wrapper per pg client, so Kysely's per-client connection cache keeps working. */
+  private readonly clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    let wrapped = this.clients.get(client);
+    if (!wrapped) {
+      wrapped = callbackQueryClient(client);
+      this.clients.set(client, wrapped);
+    }
+    return wrapped;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+function callbackQueryClient(client: pg.PoolClient): PostgresPoolClient {
+  function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  function query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>) {
+    if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
+    return new Promise<PostgresQueryResult<R>>((resolve, reject) =>
+      client.query(sqlOrCursor, parameters as unknown[], (err, result) =>
+        err ? reject(err) : resolve(result as unknown as PostgresQueryResult<R>),
+      ),
+    );
+  }
+  // pg sets a new release function on the client at every checkout: look it up at call time.
+  return { query, release: () => client.release() };
 }
 
 /** Round trip to the database (readiness). */
