@@ -29,6 +29,8 @@ export interface PacedLoadResult {
   timerLagMax: number;
   non2xx: number;
   errors: number;
+  /** The samples behind these figures, so that consecutive runs can be pooled into one (`poolPacedLoads`). */
+  samples: { latencies: number[]; timerLags: number[]; seconds: number };
 }
 
 export async function pacedLoad(options: {
@@ -96,19 +98,42 @@ export async function pacedLoad(options: {
     const wait = due - performance.now();
     // Timers have millisecond granularity: requests due within the next millisecond go now, on time.
     if (wait >= 1) await sleep(Math.floor(wait));
-    timerLags.push(Math.max(0, performance.now() - due));
-    dispatch(due);
+    const now = performance.now();
+    timerLags.push(Math.max(0, now - due));
+    // A request sent ahead of its due time is timed from when it was sent (no negative latencies).
+    dispatch(Math.min(due, now));
   }
   await done;
   const elapsed = (performance.now() - start) / 1000;
   finished = true;
   for (const connection of idle) connection.socket.destroy();
 
+  return summarize({ latencies, timerLags, seconds: elapsed }, non2xx, errors);
+}
+
+/**
+ * One result for runs made back to back, as if they were one long run: percentiles over all their
+ * requests (not an average of each run's percentiles), answers per second over their summed time.
+ */
+export function poolPacedLoads(runs: readonly PacedLoadResult[]): PacedLoadResult {
+  const sum = (of: (run: PacedLoadResult) => number) => runs.reduce((total, run) => total + of(run), 0);
+  return summarize(
+    {
+      latencies: runs.flatMap((run) => run.samples.latencies),
+      timerLags: runs.flatMap((run) => run.samples.timerLags),
+      seconds: sum((run) => run.samples.seconds),
+    },
+    sum((run) => run.non2xx),
+    sum((run) => run.errors),
+  );
+}
+
+function summarize(samples: PacedLoadResult['samples'], non2xx: number, errors: number): PacedLoadResult {
   const round = (ms: number) => Math.round(ms * 10) / 10;
-  const sorted = latencies.sort((a, b) => a - b);
-  const lags = timerLags.sort((a, b) => a - b);
+  const sorted = samples.latencies.sort((a, b) => a - b);
+  const lags = samples.timerLags.sort((a, b) => a - b);
   return {
-    achieved: latencies.length / elapsed,
+    achieved: sorted.length / samples.seconds,
     p50: round(quantile(sorted, 0.5)),
     p99: round(quantile(sorted, 0.99)),
     max: round(sorted.at(-1) ?? NaN),
@@ -116,6 +141,7 @@ export async function pacedLoad(options: {
     timerLagMax: round(lags.at(-1) ?? NaN),
     non2xx,
     errors,
+    samples,
   };
 }
 
