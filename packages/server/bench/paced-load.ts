@@ -5,8 +5,9 @@
  * autocannon's own rate option does not do this: it lets each connection send as fast as it can until
  * that second's quota is spent and then waits for the next second, so the server sees a burst at the
  * start of every second. Here request k is due at start + k / rate, and its latency runs from that due
- * time to the end of its answer: time spent waiting for a free connection (or on this process's timers)
- * counts, so a slow server cannot hide behind a generator that slowed down with it (coordinated omission).
+ * time (or from its send, when the timer let it go up to 1 ms early) to the end of its answer: time spent
+ * waiting for a free connection (or on this process's timers) counts, so a slow server cannot hide behind
+ * a generator that slowed down with it (coordinated omission).
  *
  * Because the generator's own delays count, it is kept lean: it shares the machine (and its CPUs) with the
  * server. The request bytes are built once and written to plain sockets, and an answer is read only as
