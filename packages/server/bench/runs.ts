@@ -519,8 +519,8 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     const offered = Math.max(1, Math.round((capacity * LOAD_PERCENT) / 100));
     const windows: Array<PacedLoadResult & { stealPercent: number }> = [];
     const ticksBefore = machineCpuTicks();
+    let windowStart = ticksBefore;
     for (let w = 0; w < LATENCY_WINDOWS; w++) {
-      const windowTicks = machineCpuTicks();
       const window = await pacedLoad({
         url: `${server.baseUrl}/api/v1${scenario.route}`,
         headers: { authorization: `Bearer ${server.adminKey}` },
@@ -528,10 +528,12 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
         seconds: SECONDS,
         connections: CONNECTIONS,
       });
-      windows.push({ ...window, stealPercent: stealPercent(windowTicks, machineCpuTicks()) });
+      const windowEnd = machineCpuTicks();
+      windows.push({ ...window, stealPercent: stealPercent(windowStart, windowEnd) });
+      windowStart = windowEnd;
     }
     const paced = poolPacedLoads(windows);
-    const steal = stealPercent(ticksBefore, machineCpuTicks());
+    const steal = stealPercent(ticksBefore, windowStart);
     const single = await autocannonRun(server, `/api/v1${scenario.route}`, SINGLE_SECONDS, 1);
     const sql = await timeListSql(db, teamId, scenario);
     figures.push({
