@@ -30,17 +30,23 @@
  *    benchmark SETUP, not the product path; the server keeps running), then autocannon measures
  *    `GET /api/v1/agent/runs` (BENCH_CONNECTIONS=10 connections, BENCH_SECONDS=10 s per run after a
  *    BENCH_WARMUP_SECONDS=2 s warm-up): default listing (limit 20, updated_at desc), a filtered listing
- *    (state + name) and a deep page (a cursor 90,000 rows in). Two runs per scenario:
+ *    (state + name) and a deep page (a cursor 90,000 rows in). Three runs per scenario:
  *    - capacity: closed loop, each connection sends its next request as soon as it has an answer. The
  *      server is saturated: requests/s is its capacity, and latency there is mostly queueing (10
  *      requests in line ≈ 10 × the CPU cost of one), so it grows with the connection count whatever the
  *      query does.
- *    - latency (the goal, p99 < 20 ms): requests sent at a fixed rate of BENCH_LOAD_PERCENT (50) % of that
- *      capacity over at most 10 connections (bench/paced-load.ts: open loop, latency from each request's
- *      due time), i.e. a busy server that keeps up — how a latency target is read. The offered and
- *      achieved rates are printed. It lasts BENCH_LATENCY_WINDOWS (3) × BENCH_SECONDS and its p99 is over
- *      all of its requests: over one 10 s window the p99 is its worst 1 % — 50 or so requests, which a
- *      single stall of the host's CPUs can fill. Each window's p99 and CPU steal are printed beside it.
+ *    - latency (the goal, p99 < 20 ms): requests sent at a fixed BENCH_LATENCY_RATE (200) per second over
+ *      at most 10 connections (bench/paced-load.ts: open loop, latency from each request's due time, so a
+ *      stalled server cannot hide behind a generator that waits for it). The issue names no load; 200/s is
+ *      two API keys each spending their whole default REST budget (100 req/s) without a pause — a fixed
+ *      load, so the figure means the same on every machine.
+ *    - the same at BENCH_LOAD_PERCENT (50) % of the capacity just measured: a server kept half busy on this
+ *      machine's two CPUs, which it shares with the load generator (and PostgreSQL). Printed with its own
+ *      verdict line, not the goal: its tail is set by how often the host stalls (see CPU steal), not by
+ *      the query.
+ *    Each latency run lasts BENCH_LATENCY_WINDOWS (3) × BENCH_SECONDS and its p99 is over all of its
+ *    requests: over one 10 s window the p99 is its worst 1 %, a few dozen requests, which a single stall
+ *    of the host's CPUs can fill. Each window's p99 and CPU steal are printed beside it.
  *    To tell where the time goes, each scenario also gets: the CPU steal of the whole machine during the
  *    latency run (/proc/stat: time the hypervisor ran others while this VM's vCPUs wanted to run — stalls
  *    no process here can avoid), the same load with 1 connection (service time without queueing), the
@@ -85,7 +91,12 @@ const WARMUP_SECONDS = envInt('BENCH_WARMUP_SECONDS', 2);
 /** The extra one-connection run per list scenario (service time without queueing). */
 const SINGLE_SECONDS = Math.max(1, Math.ceil(SECONDS / 2));
 const CONNECTIONS = Math.max(1, envInt('BENCH_CONNECTIONS', 10));
-/** The offered load of the latency run, in percent of the capacity just measured. */
+/**
+ * The goal's load: requests/s offered to GET /agent/runs. The issue names no load; 200 is two API keys each
+ * sending their whole default REST budget (REST_REQUESTS_PER_MINUTE 6000 = 100 req/s) without a pause.
+ */
+const LATENCY_RATE = Math.max(1, envInt('BENCH_LATENCY_RATE', 200));
+/** The second latency run's load, in percent of the capacity just measured (printed beside the goal's). */
 const LOAD_PERCENT = Math.min(100, Math.max(1, envInt('BENCH_LOAD_PERCENT', 50)));
 /** The latency run is this many BENCH_SECONDS windows back to back; its p99 is over all of their requests. */
 const LATENCY_WINDOWS = Math.max(1, envInt('BENCH_LATENCY_WINDOWS', 3));
@@ -393,8 +404,10 @@ interface ListFigures {
   p90: number;
   p99: number;
   max: number;
-  /** Latency run: offered at LOAD_PERCENT % of requestsPerSecond; what was achieved, and its latency. */
-  paced: PacedLoadResult & { offered: number; stealPercent: number; windows: Array<{ p99: number; stealPercent: number }> };
+  /** The goal's latency run: offered at LATENCY_RATE requests/s. */
+  gate: LatencyRun;
+  /** The same at LOAD_PERCENT % of requestsPerSecond (a server kept half busy; printed, not the goal). */
+  stress: LatencyRun;
   non2xx: number;
   errors: number;
   /** One connection (no queueing behind other requests): p50 / p99. */
@@ -463,6 +476,37 @@ async function explainList(db: OpenDatabase, teamId: string, scenario: ListScena
   return result.rows.map((r) => String(postgres ? r['QUERY PLAN'] : r.detail)).join(' | ');
 }
 
+/** An open-loop latency run: what was offered and achieved, its latency, and the machine's CPU steal. */
+type LatencyRun = PacedLoadResult & { offered: number; stealPercent: number; windows: Array<{ p99: number; stealPercent: number }> };
+
+/**
+ * LATENCY_WINDOWS paced windows of SECONDS at `rate` against `route`, pooled: the p99 is over every request
+ * of every window. Each window's p99 and CPU steal are kept, so that one bad window stays visible.
+ */
+async function latencyRun(server: ServerProcess, route: string, rate: number): Promise<LatencyRun> {
+  const windows: Array<PacedLoadResult & { stealPercent: number }> = [];
+  const ticksBefore = machineCpuTicks();
+  let windowStart = ticksBefore;
+  for (let w = 0; w < LATENCY_WINDOWS; w++) {
+    const window = await pacedLoad({
+      url: `${server.baseUrl}/api/v1${route}`,
+      headers: { authorization: `Bearer ${server.adminKey}` },
+      rate,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+    });
+    const windowEnd = machineCpuTicks();
+    windows.push({ ...window, stealPercent: stealPercent(windowStart, windowEnd) });
+    windowStart = windowEnd;
+  }
+  return {
+    ...poolPacedLoads(windows),
+    offered: rate,
+    stealPercent: stealPercent(ticksBefore, windowStart),
+    windows: windows.map((w) => ({ p99: w.p99, stealPercent: w.stealPercent })),
+  };
+}
+
 async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string): Promise<ListFigures[]> {
   /** Matching rows: the whole team with a count, a filter through the product's own query (no limit). */
   const count = async (filters: RunFilters): Promise<number> => {
@@ -516,24 +560,8 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     const r = await autocannonRun(server, `/api/v1${scenario.route}`, SECONDS);
     const cpuAfter = cpuSeconds(server.pid);
     const capacity = r['2xx'] / r.duration;
-    const offered = Math.max(1, Math.round((capacity * LOAD_PERCENT) / 100));
-    const windows: Array<PacedLoadResult & { stealPercent: number }> = [];
-    const ticksBefore = machineCpuTicks();
-    let windowStart = ticksBefore;
-    for (let w = 0; w < LATENCY_WINDOWS; w++) {
-      const window = await pacedLoad({
-        url: `${server.baseUrl}/api/v1${scenario.route}`,
-        headers: { authorization: `Bearer ${server.adminKey}` },
-        rate: offered,
-        seconds: SECONDS,
-        connections: CONNECTIONS,
-      });
-      const windowEnd = machineCpuTicks();
-      windows.push({ ...window, stealPercent: stealPercent(windowStart, windowEnd) });
-      windowStart = windowEnd;
-    }
-    const paced = poolPacedLoads(windows);
-    const steal = stealPercent(ticksBefore, windowStart);
+    const gate = await latencyRun(server, scenario.route, LATENCY_RATE);
+    const stress = await latencyRun(server, scenario.route, Math.max(1, Math.round((capacity * LOAD_PERCENT) / 100)));
     const single = await autocannonRun(server, `/api/v1${scenario.route}`, SINGLE_SECONDS, 1);
     const sql = await timeListSql(db, teamId, scenario);
     figures.push({
@@ -544,9 +572,10 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
       p90: r.latency.p90,
       p99: r.latency.p99,
       max: r.latency.max,
-      paced: { ...paced, offered, stealPercent: steal, windows: windows.map((w) => ({ p99: w.p99, stealPercent: w.stealPercent })) },
-      non2xx: r.non2xx + paced.non2xx,
-      errors: r.errors + r.timeouts + paced.errors,
+      gate,
+      stress,
+      non2xx: r.non2xx + gate.non2xx + stress.non2xx,
+      errors: r.errors + r.timeouts + gate.errors + stress.errors,
       single: { p50: single.latency.p50, p99: single.latency.p99 },
       cpuMsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && r['2xx'] > 0 ? ((cpuAfter - cpuBefore) * 1000) / r['2xx'] : NaN,
       sqlP50: sql.p50,
@@ -650,6 +679,19 @@ async function benchPostgres(adminUrl: string): Promise<DatabaseFigures> {
 // ---------------------------------------------------------------------------------------------------
 // Report
 
+const verdict = (run: LatencyRun): string => (run.p99 < GOAL_P99_MS ? 'MET' : 'NOT MET');
+
+/** Where a missed latency run's time went: the query itself, or queueing behind the per-request cost of one process. */
+function missCause(l: ListFigures, run: LatencyRun): string {
+  if (l.sqlP50 > 2) return `the list query itself is slow (SQL alone p50 ${l.sqlP50.toFixed(1)} ms): see its plan`;
+  return (
+    `the query is not the problem (SQL alone p50 ${l.sqlP50.toFixed(2)} ms; 1 connection p99 ${l.single.p99} ms); ` +
+    `${run.achieved.toFixed(0)} req/s × ${l.cpuMsPerRequest.toFixed(2)} ms server CPU each keeps one Node process ` +
+    `${((run.achieved * l.cpuMsPerRequest) / 10).toFixed(0)} % busy, on a machine the load generator shares ` +
+    `(CPU steal ${run.stealPercent.toFixed(1)} %, generator late p99 ${run.timerLagP99} ms)`
+  );
+}
+
 function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string): void {
   const cols = all.map((f) => (f.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'));
   const rows: Array<[string, ...string[]]> = [];
@@ -670,7 +712,7 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
   add('  runs/s created + completed (stored timestamps)', (f) => (f.throughput ? f.throughput.serverCompletedPerSecond.toFixed(0) : 'n/a'));
   section(
     `GET /agent/runs, ${CONNECTIONS} connections, ${SECONDS} s capacity runs and ${LATENCY_WINDOWS * SECONDS} s latency runs ` +
-      `(goal p99 < ${GOAL_P99_MS} ms at ${LOAD_PERCENT} % of capacity)`,
+      `(goal p99 < ${GOAL_P99_MS} ms at ${LATENCY_RATE} req/s)`,
   );
   add('  runs in the team (seeded + created)', (f) => (f.seed ? f.seed.total.toLocaleString('en-US') : 'n/a'));
   add('  seeding (setup, direct inserts)', (f) => (f.seed ? `${f.seed.seconds.toFixed(1)} s` : 'n/a'));
@@ -685,22 +727,22 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
     add('    matching runs', (f) => f.list[i]?.matching.toLocaleString('en-US') ?? 'n/a');
     add('    capacity (closed loop): requests/s', (f) => f.list[i]?.requestsPerSecond.toFixed(0) ?? 'n/a');
     add('    capacity: p50 / p99 / max (queueing)', (f) => (f.list[i] ? `${f.list[i]!.p50} / ${f.list[i]!.p99} / ${f.list[i]!.max} ms` : 'n/a'));
-    add(`    latency run: offered / achieved req/s`, (f) => (f.list[i] ? `${f.list[i]!.paced.offered} / ${f.list[i]!.paced.achieved.toFixed(0)}` : 'n/a'));
-    add('    latency run: p50', (f) => (f.list[i] ? `${f.list[i]!.paced.p50} ms` : 'n/a'));
-    add('    latency run: p99', (f) => (f.list[i] ? `${f.list[i]!.paced.p99} ms` : 'n/a'));
-    add(`    latency run: p99 of each ${SECONDS} s window`, (f) => (f.list[i] ? `${f.list[i]!.paced.windows.map((w) => w.p99).join(' / ')} ms` : 'n/a'));
-    add('    latency run: max', (f) => (f.list[i] ? `${f.list[i]!.paced.max} ms` : 'n/a'));
-    add('    latency run: generator late to due time p99 / max (counted in)', (f) =>
-      f.list[i] ? `${f.list[i]!.paced.timerLagP99} / ${f.list[i]!.paced.timerLagMax} ms` : 'n/a',
-    );
-    add('    latency run: CPU steal (hypervisor, whole machine)', (f) => (f.list[i] ? `${f.list[i]!.paced.stealPercent.toFixed(1)} %` : 'n/a'));
-    add(`    latency run: CPU steal in each ${SECONDS} s window`, (f) =>
-      f.list[i] ? `${f.list[i]!.paced.windows.map((w) => w.stealPercent.toFixed(1)).join(' / ')} %` : 'n/a',
-    );
+    const latencyRows = (label: string, run: (l: ListFigures) => LatencyRun) => {
+      const cell = (text: (r: LatencyRun) => string) => (f: DatabaseFigures) => (f.list[i] ? text(run(f.list[i]!)) : 'n/a');
+      add(`    ${label}: offered / achieved req/s`, cell((r) => `${r.offered} / ${r.achieved.toFixed(0)}`));
+      add(`    ${label}: p50 / p99 / max`, cell((r) => `${r.p50} / ${r.p99} / ${r.max} ms`));
+      add(`    ${label}: p99 of each ${SECONDS} s window`, cell((r) => `${r.windows.map((w) => w.p99).join(' / ')} ms`));
+      add(`    ${label}: generator late to due time p99 / max (counted in)`, cell((r) => `${r.timerLagP99} / ${r.timerLagMax} ms`));
+      add(`    ${label}: CPU steal, whole run / each window`, cell((r) => `${r.stealPercent.toFixed(1)} / ${r.windows.map((w) => w.stealPercent.toFixed(1)).join(' / ')} %`));
+    };
+    latencyRows(`latency at ${LATENCY_RATE} req/s (the goal)`, (l) => l.gate);
+    latencyRows(`latency at ${LOAD_PERCENT} % of capacity`, (l) => l.stress);
     add('    1 connection: p50 / p99', (f) => (f.list[i] ? `${f.list[i]!.single.p50} / ${f.list[i]!.single.p99} ms` : 'n/a'));
     add('    server CPU per request', (f) => (f.list[i] ? ms(f.list[i]!.cpuMsPerRequest, 2) : 'n/a'));
     add('    list SQL alone p50 / p99 (no HTTP)', (f) => (f.list[i] ? `${f.list[i]!.sqlP50.toFixed(2)} / ${f.list[i]!.sqlP99.toFixed(2)} ms` : 'n/a'));
-    add(`    verdict (latency run p99 < ${GOAL_P99_MS} ms)`, (f) => (f.list[i] ? (f.list[i]!.paced.p99 < GOAL_P99_MS ? 'MET' : 'NOT MET') : 'n/a'));
+    add(`    verdict (p99 < ${GOAL_P99_MS} ms at ${LATENCY_RATE} req/s │ at ${LOAD_PERCENT} % of capacity)`, (f) =>
+      f.list[i] ? `${verdict(f.list[i]!.gate)} │ ${verdict(f.list[i]!.stress)}` : 'n/a',
+    );
   }
 
   const widths = [Math.max(...rows.map((r) => r[0].length)), ...cols.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i + 1]!.length)))];
@@ -714,29 +756,23 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
     for (const l of f.list) console.log(`plan [${f.dialect}] ${l.scenario}: ${l.plan}`);
   }
   console.log('');
-  const verdicts = all.flatMap((f) => f.list.map((l) => ({ f, l, met: l.paced.p99 < GOAL_P99_MS })));
-  if (verdicts.length > 0) {
-    const missed = verdicts.filter((v) => !v.met);
+  const scenarioRuns = all.flatMap((f) => f.list.map((l) => ({ f, l })));
+  const summarizeLatency = (label: string, run: (l: ListFigures) => LatencyRun) => {
+    const missed = scenarioRuns.filter(({ l }) => run(l).p99 >= GOAL_P99_MS);
     console.log(
-      `GET /agent/runs goal p99 < ${GOAL_P99_MS} ms with ${SEED_RUNS.toLocaleString('en-US')} runs, at ${LOAD_PERCENT} % of capacity: ` +
-        (missed.length === 0 ? 'MET in every scenario on every database' : `NOT MET in ${missed.length} of ${verdicts.length} scenario runs`),
+      `GET /agent/runs p99 < ${GOAL_P99_MS} ms with ${SEED_RUNS.toLocaleString('en-US')} runs, ${label}: ` +
+        (missed.length === 0 ? 'MET in every scenario on every database' : `NOT MET in ${missed.length} of ${scenarioRuns.length} scenario runs`),
     );
-    const saturated = verdicts.filter((v) => v.l.p99 >= GOAL_P99_MS).length;
+    for (const { f, l } of missed) console.log(`  - [${f.dialect}] ${l.scenario}: p99 ${run(l).p99} ms — ${missCause(l, run(l))}`);
+  };
+  if (scenarioRuns.length > 0) {
+    summarizeLatency(`at ${LATENCY_RATE} req/s (the goal)`, (l) => l.gate);
+    summarizeLatency(`at ${LOAD_PERCENT} % of capacity (a half-busy server; not the goal)`, (l) => l.stress);
+    const saturated = scenarioRuns.filter(({ l }) => l.p99 >= GOAL_P99_MS).length;
     console.log(
-      `  at capacity (${CONNECTIONS} connections, closed loop) p99 is ≥ ${GOAL_P99_MS} ms in ${saturated} of ${verdicts.length} scenario runs: ` +
+      `at capacity (${CONNECTIONS} connections, closed loop) p99 is ≥ ${GOAL_P99_MS} ms in ${saturated} of ${scenarioRuns.length} scenario runs: ` +
         `there each request waits behind ~${CONNECTIONS - 1} others (see the capacity lines).`,
     );
-    for (const { f, l } of missed) {
-      // Where the time goes: the query itself, or queueing behind the per-request cost of one process.
-      const cause =
-        l.sqlP50 > 2
-          ? `the list query itself is slow (SQL alone p50 ${l.sqlP50.toFixed(1)} ms): see its plan`
-          : `the query is not the problem (SQL alone p50 ${l.sqlP50.toFixed(2)} ms; 1 connection p99 ${l.single.p99} ms); ` +
-            `${l.paced.achieved.toFixed(0)} req/s × ${l.cpuMsPerRequest.toFixed(2)} ms server CPU each keeps one Node process ` +
-            `${((l.paced.achieved * l.cpuMsPerRequest) / 10).toFixed(0)} % busy, on a machine the load generator shares ` +
-            `(CPU steal ${l.paced.stealPercent.toFixed(1)} %, generator late p99 ${l.paced.timerLagP99} ms)`;
-      console.log(`  - [${f.dialect}] ${l.scenario}: latency-run p99 ${l.paced.p99} ms — ${cause}`);
-    }
   }
   console.log(
     `machine: ${os.cpus().length} CPUs, Node ${process.version}; load average (1/5/15 min) at start ${loadStart}, at end ${loadEnd}` +
