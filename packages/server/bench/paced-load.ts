@@ -15,6 +15,7 @@
  * and its garbage collections showed up as latency). How late the generator itself got to each due time
  * is reported (`timerLag*`), so a reader can tell the generator's share of a tail from the server's.
  */
+import fs from 'node:fs';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,13 +35,15 @@ export interface PacedLoadResult {
   samples: { latencies: number[]; timerLags: number[]; seconds: number };
 }
 
-export async function pacedLoad(options: {
+export interface PacedLoadOptions {
   url: string;
   headers: Record<string, string>;
   rate: number;
   seconds: number;
   connections: number;
-}): Promise<PacedLoadResult> {
+}
+
+export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
   const { url, headers, rate, seconds, connections } = options;
   const target = new URL(url);
   const head = Object.entries({ host: target.host, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
@@ -127,6 +130,72 @@ export function poolPacedLoads(runs: readonly PacedLoadResult[]): PacedLoadResul
     sum((run) => run.non2xx),
     sum((run) => run.errors),
   );
+}
+
+/** One window of `pacedWindows`: its own figures, the machine's CPU steal over it, and whether it counts. */
+export interface PacedWindow extends PacedLoadResult {
+  stealPercent: number;
+  voided: boolean;
+}
+
+export interface PacedWindowsResult extends PacedLoadResult {
+  /** Every window run, in order, voided ones included. */
+  windows: PacedWindow[];
+  /** Whether as many windows as asked for counted; without them the figures are no verdict. */
+  complete: boolean;
+  /** CPU steal over all the windows run. */
+  stealPercent: number;
+}
+
+/** Starts a reading of the machine's CPU steal; the function it returns gives the percent since then. */
+export type StealMeter = () => () => number;
+
+/**
+ * `windows` paced runs of `seconds` back to back, pooled (`poolPacedLoads`). A window over which the
+ * hypervisor stole `maxStealPercent` or more of the machine's CPU time measured the host, not the server:
+ * it is voided and run again, at most `windows` times in all, and kept in `windows` for the report. The
+ * choice looks at steal alone, never at latency, so a slow window the host did not stall still counts.
+ */
+export async function pacedWindows(
+  options: PacedLoadOptions & { windows: number; maxStealPercent: number; measureSteal?: StealMeter },
+): Promise<PacedWindowsResult> {
+  const { windows: wanted, maxStealPercent, measureSteal = machineSteal, ...load } = options;
+  const windows: PacedWindow[] = [];
+  const whole = measureSteal();
+  let counted = 0;
+  while (counted < wanted && windows.length < 2 * wanted) {
+    const steal = measureSteal();
+    const window = await pacedLoad(load);
+    const stealPercent = steal();
+    const voided = stealPercent >= maxStealPercent;
+    windows.push({ ...window, stealPercent, voided });
+    if (!voided) counted++;
+  }
+  const kept = windows.filter((w) => !w.voided);
+  return { ...poolPacedLoads(kept), windows, complete: counted === wanted, stealPercent: whole() };
+}
+
+/**
+ * Steal from /proc/stat: the share of all CPUs' time the hypervisor gave to others while this machine's
+ * vCPUs wanted to run (the 8th counter), stalls no process here can see or avoid. NaN without /proc.
+ */
+export const machineSteal: StealMeter = () => {
+  const before = cpuTicks();
+  return () => {
+    const after = cpuTicks();
+    if (!before || !after) return NaN;
+    const delta = after.map((v, i) => v - (before[i] ?? 0));
+    const total = delta.reduce((a, b) => a + b, 0);
+    return total > 0 ? (100 * (delta[7] ?? 0)) / total : NaN;
+  };
+};
+
+function cpuTicks(): number[] | undefined {
+  try {
+    return fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return undefined;
+  }
 }
 
 function summarize(samples: PacedLoadResult['samples'], non2xx: number, errors: number): PacedLoadResult {

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pacedLoad, poolPacedLoads } from '../../bench/paced-load';
+import { machineSteal, pacedLoad, pacedWindows, poolPacedLoads, type StealMeter } from '../../bench/paced-load';
 
 describe('pacedLoad', () => {
   let server: http.Server | undefined;
@@ -84,4 +84,67 @@ describe('pacedLoad', () => {
     expect(pooled.achieved).toBeCloseTo(200 / (first.samples.seconds + second.samples.seconds), 6);
     expect([pooled.errors, pooled.non2xx]).toEqual([0, 0]);
   });
+
+  /** A steal meter that reads out the given percentages, one per reading, and then 0. */
+  const scriptedSteal = (percents: number[]): StealMeter => {
+    let read = 0;
+    return () => () => percents[read++] ?? 0;
+  };
+  const windowed = (url: string, windows: number, measureSteal: StealMeter) =>
+    pacedWindows({ url, headers: {}, rate: 100, seconds: 0.2, connections: 2, windows, maxStealPercent: 5, measureSteal });
+
+  it('voids a window the host stole from and runs another; the pooled figures are over the counted windows only', async () => {
+    // Window 2 (the stolen one) is the one with the slow answers: voiding it must take them out of the pool.
+    let n = 0;
+    const url = await serve((req, res) => {
+      n++;
+      const delay = n > 20 && n <= 40 ? 60 : 0;
+      setTimeout(() => res.writeHead(200, { 'content-length': 2 }).end('ok'), delay);
+    });
+    // Readings, in the order they are taken: window 1, window 2, window 3, then the whole run.
+    const steal = scriptedSteal([0.4, 27.5, 4.9, 9.1]);
+    const result = await windowed(url, 2, steal);
+    expect(result.windows.map((w) => [w.stealPercent, w.voided])).toEqual([
+      [0.4, false],
+      [27.5, true],
+      [4.9, false],
+    ]);
+    expect(result.complete).toBe(true);
+    expect(result.stealPercent).toBe(9.1);
+    expect(n).toBe(60);
+    expect(result.windows[1]!.p99).toBeGreaterThanOrEqual(60);
+    expect(result.samples.latencies).toHaveLength(40);
+    expect(result.p99).toBeLessThan(60);
+    expect(result.max).toBe(Math.max(result.windows[0]!.max, result.windows[2]!.max));
+  });
+
+  it('keeps a slow window the host did not steal from: the choice looks at steal, never at latency', async () => {
+    let n = 0;
+    const url = await serve((req, res) => {
+      const delay = n++ < 20 ? 60 : 0;
+      setTimeout(() => res.writeHead(200, { 'content-length': 2 }).end('ok'), delay);
+    });
+    const result = await windowed(url, 2, scriptedSteal([]));
+    expect(result.windows.map((w) => w.voided)).toEqual([false, false]);
+    expect(result.p99).toBeGreaterThanOrEqual(60);
+  });
+
+  it('stops after twice the windows asked for and reports no verdict when the host stole from too many', async () => {
+    const url = await serve((req, res) => res.writeHead(200, { 'content-length': 2 }).end('ok'));
+    const steal = scriptedSteal([8, 0, 12, 30, 7, 6]);
+    const result = await windowed(url, 3, steal);
+    expect(result.windows.map((w) => w.voided)).toEqual([true, false, true, true, true, true]);
+    expect(result.complete).toBe(false);
+    expect(result.samples.latencies).toHaveLength(20);
+  });
+
+  it('reads steal from /proc/stat as a share of all CPU time', () => {
+    const since = machineSteal();
+    const until = performance.now() + 100;
+    while (performance.now() < until); // let CPU ticks pass (100 a second on each CPU)
+    const percent = since();
+    expect(percent).toBeGreaterThanOrEqual(0); // NaN (nothing parsed) fails here
+    expect(percent).toBeLessThanOrEqual(100);
+  });
 });
+
