@@ -153,8 +153,8 @@ export type StealMeter = () => () => number;
 /**
  * `windows` paced runs of `seconds` back to back, pooled (`poolPacedLoads`). A window over which the
  * hypervisor stole `maxStealPercent` or more of the machine's CPU time measured the host, not the server:
- * it is voided and run again, at most `windows` times in all, and kept in `windows` for the report. The
- * choice looks at steal alone, never at latency, so a slow window the host did not stall still counts.
+ * it is voided and another is run, at most 2 × `windows` in all, and it stays in `windows` for the report.
+ * The choice looks at steal alone, never at latency, so a slow window the host did not stall still counts.
  */
 export async function pacedWindows(
   options: PacedLoadOptions & { windows: number; maxStealPercent: number; measureSteal?: StealMeter },

@@ -71,7 +71,7 @@ import { listRunRows, type RunFilters } from '../src/api/runs/repository';
 import { openDatabase, type OpenDatabase } from '../src/db/database';
 import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
-import { pacedWindows, type PacedWindowsResult } from './paced-load';
+import { pacedWindows, poolPacedLoads, type PacedWindowsResult } from './paced-load';
 import { SEED_NAMES, seedRuns } from './seed-runs';
 import { startServerProcess, type ServerProcess } from './server-process';
 
@@ -98,7 +98,7 @@ const CONNECTIONS = Math.max(1, envInt('BENCH_CONNECTIONS', 10));
 const LATENCY_RATE = Math.max(1, envInt('BENCH_LATENCY_RATE', 200));
 /** The second latency run's load, in percent of the capacity just measured (printed beside the goal's). */
 const LOAD_PERCENT = Math.min(100, Math.max(1, envInt('BENCH_LOAD_PERCENT', 50)));
-/** The latency run is this many BENCH_SECONDS windows back to back; its p99 is over all of their requests. */
+/** Each latency run counts this many BENCH_SECONDS windows, back to back; its p99 is over all of their requests. */
 const LATENCY_WINDOWS = Math.max(1, envInt('BENCH_LATENCY_WINDOWS', 3));
 /** A latency window over which the hypervisor stole this much of the machine's CPU is voided and run again. */
 const MAX_STEAL_PERCENT = Math.max(1, envInt('BENCH_MAX_STEAL_PERCENT', 5));
@@ -726,10 +726,12 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
   const summarizeLatency = (label: string, run: (l: ListFigures) => LatencyRun) => {
     const missed = scenarioRuns.filter(({ l }) => verdict(run(l)) !== 'MET');
     const windows = scenarioRuns.flatMap(({ l }) => run(l).windows);
+    const everyWindowMet = scenarioRuns.filter(({ l }) => poolPacedLoads(run(l).windows).p99 < GOAL_P99_MS).length;
     console.log(
       `GET /agent/runs p99 < ${GOAL_P99_MS} ms with ${SEED_RUNS.toLocaleString('en-US')} runs, ${label}: ` +
         (missed.length === 0 ? 'MET in every scenario on every database' : `not met in ${missed.length} of ${scenarioRuns.length} scenario runs`) +
-        ` (${windows.filter((w) => w.voided).length} of ${windows.length} windows voided for CPU steal ≥ ${MAX_STEAL_PERCENT} %)`,
+        ` (${windows.filter((w) => w.voided).length} of ${windows.length} windows voided for CPU steal ≥ ${MAX_STEAL_PERCENT} %; ` +
+        `with every window counted, voided ones too, p99 < ${GOAL_P99_MS} ms in ${everyWindowMet} of ${scenarioRuns.length})`,
     );
     for (const { f, l } of missed) {
       const r = run(l);
