@@ -161,18 +161,17 @@ export async function pacedWindows(
 ): Promise<PacedWindowsResult> {
   const { windows: wanted, maxStealPercent, measureSteal = machineSteal, ...load } = options;
   const windows: PacedWindow[] = [];
+  const kept: PacedWindow[] = [];
   const whole = measureSteal();
-  let counted = 0;
-  while (counted < wanted && windows.length < 2 * wanted) {
+  while (kept.length < wanted && windows.length < 2 * wanted) {
     const steal = measureSteal();
     const window = await pacedLoad(load);
     const stealPercent = steal();
-    const voided = stealPercent >= maxStealPercent;
-    windows.push({ ...window, stealPercent, voided });
-    if (!voided) counted++;
+    const measured = { ...window, stealPercent, voided: stealPercent >= maxStealPercent };
+    windows.push(measured);
+    if (!measured.voided) kept.push(measured);
   }
-  const kept = windows.filter((w) => !w.voided);
-  return { ...poolPacedLoads(kept), windows, complete: counted === wanted, stealPercent: whole() };
+  return { ...poolPacedLoads(kept), windows, complete: kept.length === wanted, stealPercent: whole() };
 }
 
 /**
