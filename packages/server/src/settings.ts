@@ -33,6 +33,19 @@ export interface Settings {
   echoDelayMs: number;
   workerConcurrency: number;
   logLevel: string;
+  /** How every process a run causes is isolated (docs/sandbox.md). */
+  sandbox: SandboxSettings;
+  /** Listener protection against slow and greedy clients. */
+  connections: {
+    /** Time a client has to send a request's headers (node:http headersTimeout). */
+    headersTimeoutSeconds: number;
+    /** Time a client has to send a whole request, body included (node:http requestTimeout). */
+    requestTimeoutSeconds: number;
+    /** Concurrent connections one remote address may hold on a listener. */
+    maxPerAddress: number;
+    /** Open `GET …/events` streams one API key may hold at once (then 429). */
+    sseStreamsPerKey: number;
+  };
   /** Time windows: each is a setting whose default is the seed's value. */
   windows: {
     idempotencySeconds: number;
@@ -65,6 +78,25 @@ export interface Settings {
   };
 }
 
+export type SandboxMode = 'bwrap' | 'none';
+export type SandboxNetwork = 'none' | 'allowlist' | 'open';
+
+export interface SandboxSettings {
+  /** `bwrap` (default; runs that need a process fail `sandbox_unavailable` without bubblewrap) or `none`. */
+  mode: SandboxMode;
+  /** Egress of sandboxed processes and of the server's requests on a run's behalf. */
+  network: SandboxNetwork;
+  /** SANDBOX_ALLOWED_HOSTS: `host`, `*.example.com`, `host:port`, an exact IP (with optional port). */
+  allowedHosts: string[];
+  /** Default wall time of a run's turn when its config sets no `run_timeout_seconds`. */
+  runTimeoutSeconds: number;
+  memoryBytes: number;
+  maxProcesses: number;
+  cpuSeconds: number;
+  /** Output a run may record (stdout + stderr) before it is stopped. */
+  outputBytes: number;
+}
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export class SettingsError extends Error {}
@@ -77,6 +109,20 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
     throw new SettingsError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   }
   return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function list(env: Env, name: string): string[] {
+  return (optional(env, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function optional(env: Env, name: string): string | undefined {
@@ -141,6 +187,22 @@ export function loadSettings(env: Env = process.env): Settings {
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 0),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    sandbox: {
+      mode: oneOf(env, 'SANDBOX', ['bwrap', 'none'] as const, 'bwrap'),
+      network: oneOf(env, 'SANDBOX_NETWORK', ['none', 'allowlist', 'open'] as const, 'allowlist'),
+      allowedHosts: list(env, 'SANDBOX_ALLOWED_HOSTS'),
+      runTimeoutSeconds: integer(env, 'RUN_TIMEOUT_SECONDS', 1800, 1),
+      memoryBytes: integer(env, 'SANDBOX_MEMORY_MB', 2048, 16) * 1024 * 1024,
+      maxProcesses: integer(env, 'SANDBOX_MAX_PROCESSES', 256, 1),
+      cpuSeconds: integer(env, 'SANDBOX_CPU_SECONDS', 1800, 1),
+      outputBytes: integer(env, 'SANDBOX_OUTPUT_BYTES', 10 * 1024 * 1024, 1024),
+    },
+    connections: {
+      headersTimeoutSeconds: integer(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1),
+      requestTimeoutSeconds: integer(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1),
+      maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1),
+      sseStreamsPerKey: integer(env, 'SSE_STREAMS_PER_KEY', 16, 1),
+    },
     windows: {
       idempotencySeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1),
       idempotencyInFlightSeconds: integer(env, 'IDEMPOTENCY_IN_FLIGHT_SECONDS', 300, 1),
