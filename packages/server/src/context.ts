@@ -8,6 +8,7 @@ import type { Clock } from './clock';
 import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
+import type { Sandbox } from './engine/sandbox';
 import type { Settings } from './settings';
 
 export interface ServerContext {
@@ -17,6 +18,8 @@ export interface ServerContext {
   clock: Clock;
   log: Logger;
   secrets: SecretBox;
+  /** Where every process a run causes is started (engine/sandbox). */
+  sandbox: Sandbox;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */
   notifyRunQueued(): void;
 }

@@ -88,13 +88,16 @@ export interface SandboxSettings {
   network: SandboxNetwork;
   /** SANDBOX_ALLOWED_HOSTS: `host`, `*.example.com`, `host:port`, an exact IP (with optional port). */
   allowedHosts: string[];
-  /** Default wall time of a run's turn when its config sets no `run_timeout_seconds`. */
-  runTimeoutSeconds: number;
   memoryBytes: number;
   maxProcesses: number;
   cpuSeconds: number;
   /** Output a run may record (stdout + stderr) before it is stopped. */
   outputBytes: number;
+  /** The server's PATH: where `bwrap` and `socat` are looked up (and what SANDBOX=none hands a run). */
+  searchPath: string;
+  /** LANG and TERM a sandboxed process gets (the server's, or C.UTF-8 and dumb). */
+  lang: string;
+  term: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -191,11 +194,13 @@ export function loadSettings(env: Env = process.env): Settings {
       mode: oneOf(env, 'SANDBOX', ['bwrap', 'none'] as const, 'bwrap'),
       network: oneOf(env, 'SANDBOX_NETWORK', ['none', 'allowlist', 'open'] as const, 'allowlist'),
       allowedHosts: list(env, 'SANDBOX_ALLOWED_HOSTS'),
-      runTimeoutSeconds: integer(env, 'RUN_TIMEOUT_SECONDS', 1800, 1),
       memoryBytes: integer(env, 'SANDBOX_MEMORY_MB', 2048, 16) * 1024 * 1024,
       maxProcesses: integer(env, 'SANDBOX_MAX_PROCESSES', 256, 1),
       cpuSeconds: integer(env, 'SANDBOX_CPU_SECONDS', 1800, 1),
       outputBytes: integer(env, 'SANDBOX_OUTPUT_BYTES', 10 * 1024 * 1024, 1024),
+      searchPath: optional(env, 'PATH') ?? '/usr/local/bin:/usr/bin:/bin',
+      lang: optional(env, 'LANG') ?? 'C.UTF-8',
+      term: optional(env, 'TERM') ?? 'dumb',
     },
     connections: {
       headersTimeoutSeconds: integer(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1),

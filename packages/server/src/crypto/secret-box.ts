@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from '../private-files';
 import type { Settings } from '../settings';
 
 const KEY_BYTES = 32;
@@ -74,7 +75,7 @@ export function loadSecretsKey(settings: Pick<Settings, 'secretsKey' | 'dataDir'
     throw new SecretBoxError('SECRETS_KEY is required with PostgreSQL (base64 of 32 bytes)');
   }
   const file = path.join(settings.dataDir, 'secrets.key');
-  fs.mkdirSync(settings.dataDir, { recursive: true });
+  ensurePrivateDir(settings.dataDir);
   try {
     // 'wx' fails if the file exists, so two processes starting together never overwrite each other's key.
     fs.writeFileSync(file, randomBytes(KEY_BYTES).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });

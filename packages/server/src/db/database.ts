@@ -2,7 +2,6 @@
  * Opens the database named by DATABASE_URL: SQLite through better-sqlite3 (WAL, busy timeout, foreign keys)
  * or PostgreSQL through a pg Pool. Returns the typed Kysely instance and the dialect.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
@@ -22,6 +21,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import type { Settings } from '../settings';
 import { dialectOfUrl, type Dialect } from './dialect';
 import type { Database } from './tables';
@@ -74,7 +74,10 @@ export async function openDatabase(
 function openSqlite(databaseUrl: string): { sqlite: BetterSqlite3.Database; file: string | undefined } {
   const name = databaseUrl.slice('sqlite:'.length);
   const file = name === ':memory:' ? undefined : name;
-  if (file) fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file) {
+    ensurePrivateDir(path.dirname(file));
+    ensurePrivateFile(file);
+  }
   const sqlite = new BetterSqlite3(file ?? ':memory:');
   if (file) sqlite.pragma('journal_mode = WAL');
   // Another process (the admin command, a second server) may hold the write lock briefly.

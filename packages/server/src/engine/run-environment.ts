@@ -7,11 +7,12 @@
 import type { ServerContext } from '../context';
 import { prepareEnvironmentForRun } from './environment-setup';
 import type { RunRow } from './run-store';
+import type { RunSandbox } from './sandbox';
 
 export type PrepareRunEnvironment = (
   ctx: ServerContext,
   run: RunRow,
-  workDir: string,
+  sandbox: RunSandbox,
   signal: AbortSignal,
 ) => Promise<{ env: Record<string, string> }>;
 

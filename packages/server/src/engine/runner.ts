@@ -7,6 +7,7 @@
  * shutdown) and close everything it opened.
  */
 import type { Logger } from 'pino';
+import type { RunSandbox } from './sandbox';
 
 export type RunRole = 'user' | 'assistant' | 'tool' | 'system';
 
@@ -120,6 +121,8 @@ export interface RunContext {
   workDir: string;
   /** Extra environment variables from the run's cloud environment. */
   env: Record<string, string>;
+  /** Where the runner starts processes and makes requests on the run's behalf: never on the host directly. */
+  sandbox: RunSandbox;
   inbox: FollowupInbox;
   conversation: ConversationWriter;
   usage: UsageRecorder;

@@ -32,7 +32,9 @@ import {
   type RunRow,
 } from './run-store';
 import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
+import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
+import { ensurePrivateDir } from '../private-files';
 
 export interface WorkerOptions {
   /** The runner every run uses (default: createRunner(settings) in index.ts). */
@@ -207,7 +209,10 @@ interface ExecutionDeps {
   log: Logger;
 }
 
-type Prepared = { kind: 'ready'; runContext: RunContext } | { kind: 'gone' } | { kind: 'failed'; statusMessage: RunStatusMessage };
+type Prepared =
+  | { kind: 'ready'; runContext: RunContext }
+  | { kind: 'gone' }
+  | { kind: 'failed'; statusMessage: RunStatusMessage };
 
 /** Claim is done; run the remaining steps. Never throws for expected outcomes. */
 export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps): Promise<void> {
@@ -215,14 +220,15 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
   const log = deps.log.child({ runId: claimed.id, teamId: claimed.team_id });
   const unregister = registerInFlight(claimed.id, controller);
   const heartbeat = startHeartbeat(ctx, claimed, workerId, deps.heartbeatIntervalMs, controller, log);
+  const sandbox = ctx.sandbox.forRun(claimed.id, runWorkDir(ctx, claimed.id));
   try {
-    const prepared = await prepare(ctx, claimed, deps, log);
+    const prepared = await prepare(ctx, claimed, sandbox, deps, log);
     if (prepared.kind === 'gone') return;
     if (prepared.kind === 'failed') {
       await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
       return;
     }
-    const result = await execute(deps.runner, prepared.runContext);
+    const result = sandboxVerdict(await execute(deps.runner, prepared.runContext), sandbox);
     const aborted = abortKindOf(controller.signal);
     if (aborted === 'shutdown') {
       await releaseForShutdown(ctx, claimed, workerId, log);
@@ -238,13 +244,24 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       await handleFailure(ctx, claimed, workerId, { state: 'ERROR', statusMessage: RUNNER_CRASHED }, log);
     }
   } finally {
+    await sandbox.close();
     heartbeat.stop();
     unregister();
   }
 }
 
+/**
+ * A limit the sandbox enforced or an egress it refused decides the outcome, whatever the runner made of
+ * the process it lost (docs/sandbox.md).
+ */
+function sandboxVerdict(result: ExecutionResult, sandbox: RunSandbox): ExecutionResult {
+  const failure = sandbox.failure;
+  if (!failure || (result.kind === 'threw' && result.error instanceof RunNotOwnedError)) return result;
+  return { kind: 'outcome', outcome: { state: 'FAILED', statusMessage: failure } };
+}
+
 /** Step 1: CLAIMED → INPROGRESS, then everything the runner is given. */
-async function prepare(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps, log: Logger): Promise<Prepared> {
+async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox, deps: ExecutionDeps, log: Logger): Promise<Prepared> {
   const { workerId, controller } = deps;
   const leaseExpiresAt = toTimestamp(new Date(ctx.clock.now().getTime() + ctx.settings.windows.leaseSeconds * 1000));
   const started = await startExecution(ctx, claimed, workerId, leaseExpiresAt, deps.runner.name);
@@ -257,7 +274,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps,
     const plan = await planExecution(ctx, run, workerId);
     const attachments = await loadAttachments(ctx, run);
     const workDir = await createWorkDir(ctx, run, attachments);
-    const { env } = await deps.prepareEnvironment(ctx, run, workDir, controller.signal);
+    const { env } = await deps.prepareEnvironment(ctx, run, sandbox, controller.signal);
     const runContext: RunContext = {
       runId: run.id,
       teamId: run.team_id,
@@ -271,6 +288,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps,
       attachments,
       workDir,
       env,
+      sandbox,
       inbox: createFollowupInbox(ctx, run),
       conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
       usage: { add: (spent) => addRunUsage(ctx, run.team_id, run.id, spent) },
@@ -288,8 +306,10 @@ async function prepare(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps,
   }
 }
 
+type ExecutionResult = { kind: 'outcome'; outcome: RunOutcome } | { kind: 'threw'; error: unknown };
+
 /** Step 2: the runner. Its exception is a result here, not a crash of the worker. */
-async function execute(runner: Runner, runContext: RunContext): Promise<{ kind: 'outcome'; outcome: RunOutcome } | { kind: 'threw'; error: unknown }> {
+async function execute(runner: Runner, runContext: RunContext): Promise<ExecutionResult> {
   if (runContext.signal.aborted) return { kind: 'threw', error: runContext.signal.reason };
   try {
     return { kind: 'outcome', outcome: await runner.run(runContext) };
@@ -380,7 +400,7 @@ export const runWorkDir = (ctx: Pick<ServerContext, 'settings'>, runId: string):
 /** `<dataDir>/runs/<runId>`, kept across executions so a resumed run continues in the same files. */
 async function createWorkDir(ctx: ServerContext, run: RunRow, attachments: RunAttachment[]): Promise<string> {
   const dir = runWorkDir(ctx, run.id);
-  await fs.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir);
   for (const a of attachments) await fs.writeFile(path.join(dir, safeFileName(a.fileName)), a.data);
   return dir;
 }

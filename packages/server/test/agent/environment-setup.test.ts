@@ -13,35 +13,27 @@ import { createTeam } from '../../src/api/teams/service';
 import { systemClock } from '../../src/clock';
 import { SecretBox } from '../../src/crypto/secret-box';
 import { EnvironmentSetupError, prepareEnvironment, prepareEnvironmentForRun } from '../../src/engine/environment-setup';
+import { createSandbox, type RunSandbox } from '../../src/engine/sandbox';
+import { loadSettings } from '../../src/settings';
 import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
-
-/** Gone or a zombie (a container's PID 1 may not reap orphans). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
+import { isAlive, processesWithEnv } from '../support/processes';
 
 describe.each(testDatabases())('environment setup (%s)', (kind) => {
   let t: TestDatabase;
   let deps: { db: TestDatabase['db']; clock: typeof systemClock; secrets: SecretBox; log: pino.Logger };
   let teamId: string;
   let workDir: string;
+  let sandbox: RunSandbox;
 
   beforeEach(async () => {
     t = await kind.create();
     deps = { db: t.db, clock: systemClock, secrets: new SecretBox(randomBytes(32)), log: pino({ level: 'silent' }) };
     teamId = (await createTeam(t.db, systemClock, `team-${randomBytes(3).toString('hex')}`)).id;
     workDir = makeTempDir('env-setup-');
+    sandbox = createSandbox(loadSettings({ DATA_DIR: t.dataDir }), deps.log).forRun(randomBytes(8).toString('hex'), workDir);
   });
   afterEach(async () => {
+    await sandbox.close();
     fs.rmSync(workDir, { recursive: true, force: true });
     await t.close();
   });
@@ -52,11 +44,11 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
       setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
       env_vars: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' },
     });
-    const result = await prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal);
+    const result = await prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal);
     expect(result).toEqual({ env: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
     expect(fs.existsSync(path.join(workDir, 'build', 'ready'))).toBe(true);
-    expect(fs.realpathSync(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim())).toBe(fs.realpathSync(workDir));
+    expect(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim()).toBe('/workspace'); // the workspace, as the sandbox shows it
 
     // The values are encrypted at rest.
     const row = await t.db.selectFrom('environments').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();
@@ -68,7 +60,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     process.env.AGENT_RUNS_TEST_SERVER_SECRET = 'do-not-leak';
     try {
       const env = await createEnvironment(deps, teamId, { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] });
-      await prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal);
+      await prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal);
       expect(fs.readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('unset');
     } finally {
       delete process.env.AGENT_RUNS_TEST_SERVER_SECRET;
@@ -81,7 +73,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
       setup_commands: ['true', 'echo "token is $TOKEN" >&2; exit 7', 'touch never.txt'],
       env_vars: { TOKEN: 'tok_very_secret' },
     });
-    const err = await prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal).catch((e: unknown) => e);
+    const err = await prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EnvironmentSetupError);
     const { statusMessage } = err as EnvironmentSetupError;
     expect(statusMessage).toEqual({ message: expect.any(String), error_code: 'environment_setup_failed', retryable: false });
@@ -96,28 +88,28 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     const env = await createEnvironment(deps, teamId, { name: 'slow', setup_commands: ['sleep 5'] });
     const started = Date.now();
     await expect(
-      prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal, { commandTimeoutMs: 200 }),
+      prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal, { commandTimeoutMs: 200 }),
     ).rejects.toMatchObject({ statusMessage: { error_code: 'environment_setup_failed', message: expect.stringContaining('did not finish within') } });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('stops the running command on cancel', async () => {
-    const env = await createEnvironment(deps, teamId, { name: 'cancel', setup_commands: ['sleep 30 & echo $! > child.pid; wait'] });
+    const marker = randomBytes(8).toString('hex');
+    const env = await createEnvironment(deps, teamId, { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } });
     const controller = new AbortController();
-    const pending = prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, controller.signal);
-    const pidFile = path.join(workDir, 'child.pid');
-    while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') await new Promise((r) => setTimeout(r, 20));
+    const pending = prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, controller.signal);
+    let pids: number[] = [];
+    while ((pids = processesWithEnv('SETUP_MARKER', marker)).length < 2) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     await new Promise((r) => setTimeout(r, 100));
-    expect(isRunning(pid)).toBe(false); // the whole process group is gone
+    expect(pids.filter(isAlive)).toEqual([]); // the shell and its background sleep are gone
   });
 
   it('fails clearly when the environment was deleted after the run was created', async () => {
     const env = await createEnvironment(deps, teamId, { name: 'gone' });
     await deleteEnvironment(deps, teamId, env.id);
-    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal)).rejects.toMatchObject({
+    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal)).rejects.toMatchObject({
       statusMessage: { error_code: 'environment_setup_failed', retryable: false, message: expect.stringContaining('no longer exists') },
     });
   });
@@ -125,16 +117,16 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
     const env = await createEnvironment(deps, teamId, { name: 'row', env_vars: { A: 'b' } });
     const signal = new AbortController().signal;
-    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.id }), config: null }, workDir, signal)).toEqual({
+    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.id }), config: null }, sandbox, signal)).toEqual({
       env: { A: 'b' },
     });
-    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: '{}', config: null }, workDir, signal)).toEqual({ env: {} });
+    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: '{}', config: null }, sandbox, signal)).toEqual({ env: {} });
   });
 
   it('never reads another team\'s environment', async () => {
     const other = (await createTeam(t.db, systemClock, `other-${randomBytes(3).toString('hex')}`)).id;
     const env = await createEnvironment(deps, other, { name: 'theirs', env_vars: { X: 'y' } });
-    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, workDir, new AbortController().signal)).rejects.toBeInstanceOf(
+    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal)).rejects.toBeInstanceOf(
       EnvironmentSetupError,
     );
   });

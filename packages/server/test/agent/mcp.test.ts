@@ -44,6 +44,9 @@ function testRun(options: Parameters<typeof buildRunContext>[0]): TestRun {
   return run;
 }
 
+/** Sandbox settings that list exactly the address of a local server (loopback is refused otherwise). */
+const listed = (url: string) => ({ SANDBOX_ALLOWED_HOSTS: new URL(url).host });
+
 const readEvents = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
 
 function isAlive(pid: number): boolean {
@@ -183,7 +186,7 @@ describe('MCP over stdio', () => {
 describe('MCP over streamable HTTP', () => {
   it('sends the configured headers, runs the call and terminates the session at the end', async () => {
     httpServer = await startMcpHttpServer('remote');
-    const run = testRun({ config: { model_id: 'm' } });
+    const run = testRun({ config: { model_id: 'm' }, sandboxEnv: listed(httpServer.url) });
     run.ctx.config.mcp_servers = { remote: { url: httpServer.url, headers: { Authorization: 'Bearer mcp-token' } } };
     model.reply(toolCalls([{ id: 'call_add', name: 'remote__add', arguments: { a: 2, b: 40 } }]), text('42'));
 
@@ -202,7 +205,7 @@ describe('MCP over streamable HTTP', () => {
 
   it('cancels a tool call in flight on the HTTP server', async () => {
     httpServer = await startMcpHttpServer('remote');
-    const run = testRun({ config: { model_id: 'm' } });
+    const run = testRun({ config: { model_id: 'm' }, sandboxEnv: listed(httpServer.url) });
     run.ctx.config.mcp_servers = { remote: { url: httpServer.url } };
     model.reply(toolCalls([{ id: 'call_wait', name: 'remote__wait', arguments: {} }]));
     const pending = runner().run(run.ctx);
@@ -214,7 +217,7 @@ describe('MCP over streamable HTTP', () => {
   });
 
   it('fails the run with integration_not_configured when the URL cannot be reached', async () => {
-    const run = testRun({ config: { model_id: 'm' } });
+    const run = testRun({ config: { model_id: 'm' }, sandboxEnv: { SANDBOX_ALLOWED_HOSTS: '127.0.0.1:1' } });
     run.ctx.config.mcp_servers = { gone: { url: 'http://127.0.0.1:1/mcp' } };
     const outcome = await runner().run(run.ctx);
     expect(outcome).toMatchObject({
@@ -223,9 +226,23 @@ describe('MCP over streamable HTTP', () => {
     });
   });
 
-  it('exposes tools of several servers side by side', async () => {
+  it('refuses a server on an address the egress policy does not list, with a short message and nothing it answered', async () => {
     httpServer = await startMcpHttpServer('remote');
     const run = testRun({ config: { model_id: 'm' } });
+    run.ctx.config.mcp_servers = { internal: { url: httpServer.url, headers: { 'X-Probe': 'ssrf' } } };
+    const outcome = await runner().run(run.ctx);
+    expect(outcome).toMatchObject({ state: 'FAILED' });
+    expect(httpServer.headers).toEqual([]); // never contacted
+    expect(run.ctx.sandbox.failure).toEqual({
+      error_code: 'egress_denied',
+      retryable: false,
+      message: `egress to ${new URL(httpServer.url).host} denied: 127.0.0.1 is not in SANDBOX_ALLOWED_HOSTS`,
+    });
+  });
+
+  it('exposes tools of several servers side by side', async () => {
+    httpServer = await startMcpHttpServer('remote');
+    const run = testRun({ config: { model_id: 'm' }, sandboxEnv: listed(httpServer.url) });
     run.ctx.config.mcp_servers = { a: { url: httpServer.url }, 'b.c': { url: httpServer.url } };
     model.reply(toolCalls([{ id: 'x', name: 'b_c__echo', arguments: { text: 'hi' } }]), text('ok'));
     await runner().run(run.ctx);

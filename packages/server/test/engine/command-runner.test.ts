@@ -8,17 +8,10 @@ import type { ContentBlock } from '../../src/engine/runner';
 import { CommandRunner, commandEnvironment } from '../../src/engine/runners/command';
 import { createRunner } from '../../src/engine/runners';
 import { testDatabases } from '../support/databases';
+import { isAlive, processesWithEnv } from '../support/processes';
 import { createRun, getRun, useEngineDatabase, waitFor, waitForState, type EngineTestContext } from './helpers';
 
-/** Running (a zombie waiting for its reaper counts as dead: orphans are reaped by PID 1 whenever it gets to it). */
-const isAlive = (pid: number): boolean => {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
+const processesOfRun = (runId: string) => processesWithEnv('AGENT_RUN_ID', runId);
 
 /** Every block the run's assistant recorded, in order. */
 async function assistantBlocks(ctx: EngineTestContext, run: { id: string; team_id: string }): Promise<ContentBlock[]> {
@@ -71,16 +64,15 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
     expect(stdoutText(await assistantBlocks(ctx, run))).toBe('trying\n');
   });
 
-  it('runs in the per-run working directory with the attachments as files and AGENT_RUN_ID set, without the service credentials', async () => {
+  it('runs in its sandboxed workspace with the attachments as files and AGENT_RUN_ID set, without the service credentials', async () => {
     const { ctx, team } = fx;
+    process.env.SECRETS_KEY = 'server-secret-in-env';
     start('pwd; cat notes.txt; echo; echo "$AGENT_RUN_ID $AGENT_RUN_INPUT ${SECRETS_KEY:-no-secrets-key}"');
     const run = await createRun(ctx, team, { attachments: [{ file_name: 'notes.txt', mime_type: 'text/plain', data: Buffer.from('attached') }] });
     ctx.notifyRunQueued();
-    await waitForState(ctx, run, ['SUCCEEDED']);
-    const workDir = fs.realpathSync(path.join(ctx.settings.dataDir, 'runs', run.id));
-    expect(stdoutText(await assistantBlocks(ctx, run))).toBe(`${workDir}\nattached\n${run.id} initial no-secrets-key\n`);
-    expect(commandEnvironment({ SECRETS_KEY: 'k', DATABASE_URL: 'u', PATH: '/bin' }, { env: { A: '1' }, runId: 'r', input: { kind: 'initial', prompt: '' } })).toEqual({
-      PATH: '/bin',
+    await waitForState(ctx, run, ['SUCCEEDED']).finally(() => delete process.env.SECRETS_KEY);
+    expect(stdoutText(await assistantBlocks(ctx, run))).toBe(`/workspace\nattached\n${run.id} initial no-secrets-key\n`);
+    expect(commandEnvironment({ env: { A: '1' }, runId: 'r', input: { kind: 'initial', prompt: '' } })).toEqual({
       A: '1',
       AGENT_RUN_ID: 'r',
       AGENT_RUN_INPUT: 'initial',
@@ -97,26 +89,19 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
     await requestCancel(ctx, team, run.id);
   });
 
-  it('cancel while running `sleep 30` kills the whole process group within 1 s', async () => {
+  it('cancel while running `sleep 30` kills every process of the command within 1 s', async () => {
     const { ctx, team } = fx;
-    const e = start('sleep 30 & echo $! > sleep.pid; echo $$ > shell.pid; wait');
+    const e = start('sleep 30 & sleep 31 & wait');
     const run = await createRun(ctx, team);
     ctx.notifyRunQueued();
-    const workDir = path.join(ctx.settings.dataDir, 'runs', run.id);
     const pids = await waitFor(async () => {
-      try {
-        const sleep = Number(fs.readFileSync(path.join(workDir, 'sleep.pid'), 'utf8'));
-        const shell = Number(fs.readFileSync(path.join(workDir, 'shell.pid'), 'utf8'));
-        return sleep > 0 && shell > 0 ? { sleep, shell } : undefined;
-      } catch {
-        return undefined;
-      }
+      const found = processesOfRun(run.id);
+      return found.length >= 3 ? found : undefined; // the shell and both sleeps
     });
-    expect(isAlive(pids.sleep)).toBe(true);
 
     const started = Date.now();
     expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: true, run: { state: 'CANCELLED' } });
-    await waitFor(async () => !isAlive(pids.sleep) && !isAlive(pids.shell) && e.inFlight().length === 0, { timeoutMs: 1000, intervalMs: 5 });
+    await waitFor(async () => pids.every((pid) => !isAlive(pid)) && e.inFlight().length === 0, { timeoutMs: 1000, intervalMs: 5 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await getRun(ctx, run)).toMatchObject({ state: 'CANCELLED', lease_owner: null });
   });
@@ -162,13 +147,15 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
 
   it('shutdown kills the command and releases the claim', async () => {
     const { ctx, team } = fx;
-    const e = start('sleep 30 & echo $! > sleep.pid; wait', { shutdownGraceMs: 50 });
+    const e = start('sleep 30 & wait', { shutdownGraceMs: 50 });
     const run = await createRun(ctx, team);
     ctx.notifyRunQueued();
-    const pidFile = path.join(ctx.settings.dataDir, 'runs', run.id, 'sleep.pid');
-    const pid = await waitFor(async () => (fs.existsSync(pidFile) && Number(fs.readFileSync(pidFile, 'utf8'))) || undefined);
+    const pids = await waitFor(async () => {
+      const found = processesOfRun(run.id);
+      return found.length >= 2 ? found : undefined;
+    });
     await e.stop();
-    await waitFor(async () => !isAlive(pid), { timeoutMs: 1000 });
+    await waitFor(async () => pids.every((pid) => !isAlive(pid)), { timeoutMs: 1000 });
     expect(await getRun(ctx, run)).toMatchObject({ state: 'QUEUED', lease_owner: null, claim_count: 0 });
   });
 });

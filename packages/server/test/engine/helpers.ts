@@ -6,6 +6,7 @@ import type { ServerContext } from '../../src/context';
 import type { SecretBox } from '../../src/crypto/secret-box';
 import type { RunsTable } from '../../src/db/tables';
 import { findRun, recordRunCreated, type RunRow } from '../../src/engine/run-store';
+import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { TestDatabase, TestDatabaseKind } from '../support/databases';
@@ -19,13 +20,16 @@ export function makeContext(
   options: { clock?: Clock; env?: Record<string, string>; settings?: Partial<Settings> } = {},
 ): EngineTestContext {
   const base = loadSettings({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, SECRETS_KEY: Buffer.alloc(32).toString('base64'), ...options.env });
+  const settings = { ...base, ...options.settings };
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ctx: EngineTestContext = {
-    settings: { ...base, ...options.settings },
+    settings,
     db: t.db,
     dialect: t.dialect,
     clock: options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z')),
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log,
     secrets: {} as SecretBox,
+    sandbox: createSandbox(settings, log),
     queuedNotifications: 0,
     notifyRunQueued() {
       ctx.queuedNotifications++;

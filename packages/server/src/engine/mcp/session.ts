@@ -1,17 +1,19 @@
 /**
  * The MCP servers of one run (AmbientAgentConfig `mcp_servers`), through the official TypeScript SDK:
- * stdio (`{command, args, env}`) or streamable HTTP (`{url, headers}`). `McpSession.connect` starts every
+ * stdio (`{command, args, env}`, started in the run's sandbox) or streamable HTTP (`{url, headers}`,
+ * requested under the run's egress policy). `McpSession.connect` starts every
  * server at once with a time limit and lists its tools; if any server fails, the ones already up are
  * closed and an `McpConnectError` names the server — the run fails instead of hanging. `close()` ends
  * every connection (stdio servers are stopped) and is safe to call more than once.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from 'pino';
 import type { McpServerConfig } from '../runner';
+import type { RunSandbox } from '../sandbox';
 import { toolFunctionName, uniqueName } from './names';
+import { SandboxStdioTransport } from './sandbox-stdio-transport';
 
 export interface McpTool {
   server: string;
@@ -43,8 +45,10 @@ export class McpConnectError extends Error {
 }
 
 export interface McpConnectOptions {
-  /** Working directory of stdio servers. */
-  cwd: string;
+  /** Where stdio servers run and HTTP servers are requested from. */
+  sandbox: RunSandbox;
+  /** Wall-time limit of a stdio server process. */
+  processTimeoutMs: number;
   /** Extra environment of stdio servers (the run's cloud environment), under each server's own `env`. */
   env: Record<string, string>;
   signal: AbortSignal;
@@ -61,6 +65,8 @@ interface Connection {
 }
 
 const STDERR_TAIL_CHARS = 2_000;
+/** A connect error reaches the run's status message: short, and never a body an HTTP server answered. */
+const ERROR_CHARS = 300;
 
 const isStdio = (config: McpServerConfig): config is Extract<McpServerConfig, { command: string }> =>
   typeof (config as { command?: unknown }).command === 'string';
@@ -71,6 +77,12 @@ function describe(err: unknown): string {
     return cause instanceof Error && !err.message.includes(cause.message) ? `${err.message} (${cause.message})` : err.message;
   }
   return String(err);
+}
+
+/** `describe` for a status message: the SDK puts an HTTP error's response body after `(HTTP nnn):`. */
+function describeBriefly(err: unknown): string {
+  const text = describe(err).replace(/\(HTTP (\d{3})\):[\s\S]*$/, '(HTTP $1)');
+  return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS)}…` : text;
 }
 
 /** Rejects when `signal` aborts or `ms` pass, whichever first; settles with `promise` otherwise. */
@@ -143,7 +155,7 @@ export class McpSession {
       const retryable = !isStdio(config) && (reason instanceof DeadlineError || /fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET/i.test(describe(reason)));
       throw new McpConnectError(
         server,
-        `MCP server "${server}" could not be started: ${describe(reason)}${stderr ? ` — stderr: ${stderr}` : ''}`,
+        `MCP server "${server}" could not be started: ${describeBriefly(reason)}${stderr ? ` — stderr: ${stderr.slice(-ERROR_CHARS)}` : ''}`,
         retryable,
       );
     }
@@ -207,18 +219,9 @@ async function openConnection(
   let stderr = '';
   let transport: Transport;
   if (isStdio(config)) {
-    const stdio = new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      // Only the SDK's safe defaults (PATH, HOME, …) of the server process: its secrets never reach a tool.
-      env: { ...getDefaultEnvironment(), ...options.env, ...(config.env ?? {}) },
-      cwd: options.cwd,
-      stderr: 'pipe',
-    });
-    stdio.stderr?.on('data', (chunk: Buffer) => {
+    transport = new SandboxStdioTransport(options.sandbox, config, options.env, options.processTimeoutMs, (chunk) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
-    transport = stdio;
   } else {
     let url: URL;
     try {
@@ -226,7 +229,7 @@ async function openConnection(
     } catch {
       throw new Error(`"${config.url}" is not a URL`);
     }
-    transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+    transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} }, fetch: options.sandbox.fetch });
   }
   const client = new Client(options.clientInfo ?? { name: 'agent-runs', version: '0.1.0' });
   const connection: Connection = { server, client, transport, stderrTail: () => stderr };

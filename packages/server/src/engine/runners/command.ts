@@ -1,35 +1,28 @@
 /**
- * Runs AGENT_COMMAND (`/bin/sh -c …`) in the run's working directory, in its own process group.
+ * Runs AGENT_COMMAND (`/bin/sh -c …`) in the run's sandbox (docs/sandbox.md), in its workspace.
  *
  * - stdin: the prompt (a resumed run: its follow-up messages, separated by blank lines); then closed.
- * - environment: the server's environment minus the service's own credentials, plus the run's cloud
- *   environment, plus AGENT_RUN_ID and AGENT_RUN_INPUT (`initial` | `resume`).
+ * - environment: the sandbox's allow-list (PATH, HOME, LANG, TERM) plus the run's cloud environment plus
+ *   AGENT_RUN_ID and AGENT_RUN_INPUT (`initial` | `resume`) — never the server's own environment.
  * - stdout and stderr are recorded as they arrive, batched every OUTPUT_FLUSH_MS: one assistant message
  *   per batch whose blocks keep arrival order — `text` for stdout, `event` named `stderr` for stderr.
- * - exit 0 → SUCCEEDED; otherwise FAILED (`agent_command_failed`, not retryable).
- * - abort (cancel, shutdown): SIGTERM to the whole group, SIGKILL 2 s later. The group is also cleaned
- *   up when the command exits leaving background processes behind.
+ * - exit 0 → SUCCEEDED; otherwise FAILED (`agent_command_failed`, not retryable). A sandbox limit (wall
+ *   time = the run's `run_timeout_seconds`, memory, processes, CPU, output) ends it and the run FAILS
+ *   with the limit's own `error_code`.
+ * - abort (cancel, shutdown): the sandbox stops the whole tree (SIGTERM, SIGKILL 2 s later).
  *
  * A follow-up that arrives while the command runs stays in the inbox; the engine re-queues the run when
- * it finishes and the command runs again with the follow-ups on stdin (same working directory).
+ * it finishes and the command runs again with the follow-ups on stdin (same workspace).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { RunNotOwnedError } from '../run-store';
+import { modelLimits, timerMs } from './model-config';
 import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
 
 export const OUTPUT_FLUSH_MS = 100;
 const OUTPUT_FLUSH_BYTES = 64 * 1024;
-export const KILL_GRACE_MS = 2000;
-/** After the command exits, how long its pipes may stay open (held by background children) before the group is killed. */
-const CLOSE_GRACE_MS = 500;
 
-/** Service credentials the agent must never see. */
-const WITHHELD_ENV = ['SECRETS_KEY', 'BOOTSTRAP_ADMIN_KEY', 'DATABASE_URL', 'TEST_POSTGRES_URL'];
-
-export function commandEnvironment(base: NodeJS.ProcessEnv, ctx: Pick<RunContext, 'env' | 'runId' | 'input'>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base };
-  for (const name of WITHHELD_ENV) delete env[name];
-  return { ...env, ...ctx.env, AGENT_RUN_ID: ctx.runId, AGENT_RUN_INPUT: ctx.input.kind };
+export function commandEnvironment(ctx: Pick<RunContext, 'env' | 'runId' | 'input'>): Record<string, string> {
+  return { ...ctx.env, AGENT_RUN_ID: ctx.runId, AGENT_RUN_INPUT: ctx.input.kind };
 }
 
 export const commandStdin = (input: RunContext['input']): string =>
@@ -41,98 +34,49 @@ export class CommandRunner implements Runner {
 
   async run(ctx: RunContext): Promise<RunOutcome> {
     ctx.signal.throwIfAborted();
-    const child = spawn('/bin/sh', ['-c', this.command], {
-      cwd: ctx.workDir,
-      env: commandEnvironment(process.env, ctx),
-      detached: true, // own process group: the whole tree can be signalled at once
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const proc = await ctx.sandbox.spawn({
+      argv: ['/bin/sh', '-c', this.command],
+      env: commandEnvironment(ctx),
+      stdin: 'pipe',
+      // The contract's run_timeout_seconds (default 1800) bounds every runner's execution.
+      wallTimeMs: timerMs(modelLimits(ctx.config).run_timeout_seconds),
+      limitOutput: true,
     });
-    const group = processGroup(child);
     const output = new OutputRecorder(ctx, (err) => {
-      if (err instanceof RunNotOwnedError) group.terminate();
+      if (err instanceof RunNotOwnedError) proc.terminate();
     });
-
-    const spawned = new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-
-    const onAbort = () => group.terminate();
+    const onAbort = () => proc.terminate();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await spawned;
-      child.stdin!.on('error', () => {}); // the command need not read its stdin (EPIPE)
-      child.stdin!.end(commandStdin(ctx.input));
-      child.stdout!.on('data', (chunk: Buffer) => output.add('stdout', chunk));
-      child.stderr!.on('data', (chunk: Buffer) => output.add('stderr', chunk));
+      proc.stdin?.on('error', () => {}); // the command need not read its stdin (EPIPE)
+      proc.stdin?.end(commandStdin(ctx.input));
+      proc.stdout.on('data', (chunk: Buffer) => output.add('stdout', chunk));
+      proc.stderr.on('data', (chunk: Buffer) => output.add('stderr', chunk));
 
-      const { code, signal } = await exited;
-      ctx.log.debug({ pid: child.pid, code, signal }, 'agent command exited');
-      if (!(await settlesWithin(closed, CLOSE_GRACE_MS))) {
-        group.terminate(); // background processes still hold the pipes
-        await closed;
-      }
+      const exit = await proc.exited;
+      ctx.log.debug({ pid: proc.pid, code: exit.code, signal: exit.signal }, 'agent command exited');
       await output.finish();
       ctx.signal.throwIfAborted();
       if (output.error) throw output.error;
-      if (code === 0) return { state: 'SUCCEEDED' };
+      if (exit.violation) return { state: 'FAILED', statusMessage: { ...exit.violation, message: `agent command ${exit.violation.message}`, retryable: false } };
+      if (exit.code === 0) return { state: 'SUCCEEDED' };
       return {
         state: 'FAILED',
         statusMessage: {
-          message: code !== null ? `agent command exited with status ${code}` : `agent command was terminated by ${signal}`,
+          message: exit.startError
+            ? `agent command could not start: ${exit.startError}`
+            : exit.code !== null
+              ? `agent command exited with status ${exit.code}`
+              : `agent command was terminated by ${exit.signal}`,
           error_code: 'agent_command_failed',
           retryable: false,
         },
       };
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
-      group.dispose();
     }
   }
 }
-
-/** Signals the child's whole process group: SIGTERM now, SIGKILL after KILL_GRACE_MS. */
-function processGroup(child: ChildProcess) {
-  let killTimer: NodeJS.Timeout | undefined;
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  const signalGroup = (sig: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, sig);
-    } catch {
-      // ESRCH: the group is gone already
-    }
-  };
-  return {
-    terminate() {
-      signalGroup('SIGTERM');
-      if (killTimer) return;
-      killTimer = setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS);
-      killTimer.unref();
-    },
-    dispose() {
-      // Leave nothing behind: whatever the command started in its group dies with the run.
-      if (exited) signalGroup('SIGKILL');
-      if (killTimer && exited) clearTimeout(killTimer);
-    },
-  };
-}
-
-const settlesWithin = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    void promise.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 
 type Stream = 'stdout' | 'stderr';
 

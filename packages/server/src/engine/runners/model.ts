@@ -20,7 +20,7 @@ import { resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/res
 import { AbortedError, McpConnectError, McpSession } from '../mcp/session';
 import type { ContentBlock, RunContext, RunOutcome, RunStatusMessage, Runner } from '../runner';
 import { ChatCompletionsClient, ModelError, type ChatMessage, type RetryPolicy } from './model-client';
-import { modelLimits, timerMs } from './model-config';
+import { MAX_TIMER_SECONDS, modelLimits, timerMs } from './model-config';
 import { attachmentParts, firstUserMessage, messagesFromHistory, SKILL_SPEC_ACTION_PREFIX, systemPrompt } from './model-messages';
 import { skillAction, skillLoaded, ToolBox, type AdvertisedSkill } from './model-tools';
 
@@ -140,7 +140,9 @@ export class ModelRunner implements Runner {
 
       try {
         mcp = await McpSession.connect(ctx.config.mcp_servers ?? {}, {
-          cwd: ctx.workDir,
+          sandbox: ctx.sandbox,
+          // A stdio server lives as long as the run's execution; the runner closes it at the end.
+          processTimeoutMs: timerMs(MAX_TIMER_SECONDS),
           env: ctx.env,
           signal,
           connectTimeoutMs: this.#options.mcpConnectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS,

@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { createSandbox } from '../../../src/engine/sandbox';
+import { loadSettings } from '../../../src/settings';
 import type {
   ContentBlock,
   ConversationTurn,
@@ -101,8 +103,15 @@ export function buildRunContext(options: {
   history?: ConversationTurn[];
   attachments?: RunAttachment[];
   env?: Record<string, string>;
+  /** SANDBOX for the run's processes (default `none`: the runner is the unit here; docs/sandbox.md has its own tests). */
+  sandbox?: 'bwrap' | 'none';
+  /** More sandbox settings, e.g. { SANDBOX_ALLOWED_HOSTS: '127.0.0.1:4567' } for a local MCP server. */
+  sandboxEnv?: Record<string, string>;
 } = {}): TestRun {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-run-'));
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-data-'));
+  const sandbox = createSandbox(loadSettings({ DATA_DIR: dataDir, SANDBOX: options.sandbox ?? 'none', ...options.sandboxEnv }), log).forRun('11111111-2222-4333-8444-555555555555', workDir);
   for (const a of options.attachments ?? []) fs.writeFileSync(path.join(workDir, a.fileName), a.data);
   const conversation = new MemoryConversation();
   const inbox = new MemoryInbox();
@@ -121,11 +130,17 @@ export function buildRunContext(options: {
     attachments: options.attachments ?? [],
     workDir,
     env: options.env ?? {},
+    sandbox,
     inbox,
     conversation,
     usage,
     signal: cancel.signal,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log,
   };
-  return { ctx, conversation, inbox, usage, cancel, workDir, cleanup: () => fs.rmSync(workDir, { recursive: true, force: true }) };
+  return { ctx, conversation, inbox, usage, cancel, workDir, cleanup: () => {
+      void sandbox.close();
+      fs.rmSync(workDir, { recursive: true, force: true });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

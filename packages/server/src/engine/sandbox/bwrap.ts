@@ -1,0 +1,122 @@
+/**
+ * The bubblewrap command line of one sandboxed process (docs/sandbox.md):
+ *
+ * - namespaces: user, mount, PID, IPC, UTS, network and cgroup of its own; uid/gid 1000 inside, no
+ *   capabilities, no nested user namespaces; `--die-with-parent`, `--new-session`;
+ * - files: the system's read-only directories (`/usr`, `/bin`, `/lib*`), a minimal `/etc`, the run's
+ *   workspace at /workspace (writable), a private /tmp, its own /proc and /dev — nothing else of the host;
+ * - environment: exactly the variables given (`--clearenv`);
+ * - network: none, or the egress proxy's unix socket bridged to 127.0.0.1:3128 inside by socat.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensurePrivateDir } from '../../private-files';
+
+export const WORKSPACE = '/workspace';
+export const SANDBOX_UID = 1000;
+/** Where the egress proxy's socket appears inside, and the port the bridge listens on. */
+export const EGRESS_SOCKET = '/run/agent-runs/egress.sock';
+export const EGRESS_PROXY_PORT = 3128;
+export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** System directories bound read-only (or re-created as the symlinks they are on a merged-/usr host). */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** The parts of the host's /etc programs need to run, resolve libraries and verify TLS. */
+const ETC_ENTRIES = [
+  'alternatives',
+  'ssl',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'localtime',
+  'nsswitch.conf',
+  'mime.types',
+  'protocols',
+  'services',
+];
+
+export interface BwrapPlan {
+  /** Host path of the run's workspace. */
+  workDir: string;
+  /** The complete environment inside. */
+  env: Record<string, string>;
+  /** Host path of the egress proxy socket; undefined = no network at all. */
+  egressSocket: string | undefined;
+  /** Synthesised /etc files (passwd, group, hosts) on the host, from `writeSandboxEtc`. */
+  etcDir: string;
+  /** What runs inside (argv[0] an absolute path). */
+  argv: string[];
+}
+
+export function bwrapArguments(plan: BwrapPlan): string[] {
+  const args = [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--uid',
+    String(SANDBOX_UID),
+    '--gid',
+    String(SANDBOX_UID),
+    '--hostname',
+    'sandbox',
+    '--die-with-parent',
+    '--new-session',
+  ];
+  for (const dir of SYSTEM_DIRS) {
+    const stat = lstatOrUndefined(dir);
+    if (stat?.isSymbolicLink()) args.push('--symlink', fs.readlinkSync(dir), dir);
+    else if (stat?.isDirectory()) args.push('--ro-bind', dir, dir);
+  }
+  for (const entry of ETC_ENTRIES) {
+    const host = path.join('/etc', entry);
+    if (fs.existsSync(host)) args.push('--ro-bind', host, host);
+  }
+  for (const file of ['passwd', 'group', 'hosts']) args.push('--ro-bind', path.join(plan.etcDir, file), `/etc/${file}`);
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--bind', plan.workDir, WORKSPACE, '--chdir', WORKSPACE);
+  if (plan.egressSocket) args.push('--bind', plan.egressSocket, EGRESS_SOCKET);
+  args.push('--clearenv');
+  for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
+  args.push('--', ...plan.argv);
+  return args;
+}
+
+/**
+ * Starts socat inside the sandbox (127.0.0.1:3128 → the egress socket), waits until it listens (its
+ * socket shows in the sandbox's own /proc/net/tcp), then execs the process. Proxy-aware clients find it
+ * through HTTP_PROXY/HTTPS_PROXY; nothing else has a route out.
+ */
+export function withEgressBridge(argv: string[]): string[] {
+  const listening = ` 0100007F:${EGRESS_PROXY_PORT.toString(16).toUpperCase().padStart(4, '0')} `;
+  const script = [
+    `socat TCP-LISTEN:${EGRESS_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${EGRESS_SOCKET} 2>/dev/null &`,
+    `i=0; until grep -q '${listening}' /proc/net/tcp; do i=$((i+1)); [ $i -gt 400 ] && break; sleep 0.005; done`,
+    'exec "$@"',
+  ].join('\n');
+  return ['/bin/sh', '-c', script, 'egress-bridge', ...argv];
+}
+
+/** The proxy variables a process behind the bridge gets. */
+export function egressProxyEnv(): Record<string, string> {
+  const url = `http://127.0.0.1:${EGRESS_PROXY_PORT}`;
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: '', no_proxy: '' };
+}
+
+/** Writes the sandbox's own passwd, group and hosts (one user `agent`, no host accounts or names). */
+export function writeSandboxEtc(dir: string): void {
+  ensurePrivateDir(dir);
+  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text, { mode: 0o644 });
+  write('passwd', `root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:${SANDBOX_UID}:${SANDBOX_UID}:agent:${WORKSPACE}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`);
+  write('group', `root:x:0:\nagent:x:${SANDBOX_UID}:\nnogroup:x:65534:\n`);
+  write('hosts', '127.0.0.1 localhost sandbox\n::1 localhost\n');
+}
+
+function lstatOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}

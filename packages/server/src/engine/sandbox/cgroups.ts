@@ -1,0 +1,169 @@
+/**
+ * Memory and process limits of a whole sandbox, through a cgroup of its own (docs/sandbox.md).
+ *
+ * rlimits cannot do this: RLIMIT_NPROC is not enforced for a process whose real uid outside is root (the
+ * sandbox's uid maps to the server's), and RLIMIT_AS is per process and breaks programs that reserve
+ * address space. A cgroup counts the whole tree and says afterwards which limit it hit.
+ *
+ * Both layouts are supported: cgroup v2 (the server's own cgroup must allow `pids` and `memory` in its
+ * subtree; systemd `Delegate=yes` does) and v1 (the `pids` and `memory` hierarchies). Where neither is
+ * writable, `detectCgroups` answers undefined and the sandbox falls back to rlimits.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = '/sys/fs/cgroup';
+
+export interface CgroupLimits {
+  memoryBytes: number;
+  maxProcesses: number;
+}
+
+export type CgroupLimitHit = 'memory_limit' | 'process_limit';
+
+/** One sandbox's cgroup(s). */
+export interface SandboxCgroup {
+  /** `cgroup.procs` files the launcher writes its pid into before it execs bubblewrap. */
+  readonly procsFiles: string[];
+  /** Which limit the tree has hit so far, if any. */
+  limitHit(): CgroupLimitHit | undefined;
+  /** Host pids of every process in it. */
+  pids(): number[];
+  /** Removes the cgroup once its processes are gone (retries briefly while the kernel reaps them). */
+  remove(): Promise<void>;
+}
+
+export interface CgroupManager {
+  readonly version: 1 | 2;
+  create(name: string, limits: CgroupLimits): SandboxCgroup;
+}
+
+/** The cgroup layout this process may create sandbox cgroups in, or undefined. */
+export function detectCgroups(parentName: string): CgroupManager | undefined {
+  try {
+    return detectV2(parentName) ?? detectV1(parentName);
+  } catch {
+    return undefined;
+  }
+}
+
+function ownCgroupPaths(): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const line of fs.readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+    const [, controllers, where] = line.split(':');
+    if (controllers === undefined || where === undefined) continue;
+    for (const controller of controllers.split(',')) paths.set(controller, where);
+  }
+  return paths;
+}
+
+function detectV2(parentName: string): CgroupManager | undefined {
+  if (!fs.existsSync(path.join(ROOT, 'cgroup.controllers'))) return undefined;
+  const own = path.join(ROOT, ownCgroupPaths().get('') ?? '/');
+  const enabled = fs.readFileSync(path.join(own, 'cgroup.subtree_control'), 'utf8');
+  if (!/\bpids\b/.test(enabled) || !/\bmemory\b/.test(enabled)) {
+    fs.writeFileSync(path.join(own, 'cgroup.subtree_control'), '+pids +memory');
+  }
+  const parent = path.join(own, parentName);
+  fs.mkdirSync(parent, { recursive: true });
+  fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '+pids +memory');
+  return {
+    version: 2,
+    create(name, limits) {
+      const dir = path.join(parent, name);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'pids.max'), String(limits.maxProcesses));
+      fs.writeFileSync(path.join(dir, 'memory.max'), String(limits.memoryBytes));
+      fs.writeFileSync(path.join(dir, 'memory.swap.max'), '0');
+      return {
+        procsFiles: [path.join(dir, 'cgroup.procs')],
+        limitHit: () =>
+          eventCount(path.join(dir, 'memory.events'), 'oom_kill') > 0
+            ? 'memory_limit'
+            : eventCount(path.join(dir, 'pids.events'), 'max') > 0
+              ? 'process_limit'
+              : undefined,
+        pids: () => readPids(path.join(dir, 'cgroup.procs')),
+        remove: () => removeDirs([dir]),
+      };
+    },
+  };
+}
+
+function detectV1(parentName: string): CgroupManager | undefined {
+  const own = ownCgroupPaths();
+  const pidsParent = path.join(ROOT, 'pids', own.get('pids') ?? '/', parentName);
+  const memoryParent = path.join(ROOT, 'memory', own.get('memory') ?? '/', parentName);
+  if (!fs.existsSync(path.join(ROOT, 'pids', 'cgroup.procs')) || !fs.existsSync(path.join(ROOT, 'memory', 'cgroup.procs'))) return undefined;
+  fs.mkdirSync(pidsParent, { recursive: true });
+  fs.mkdirSync(memoryParent, { recursive: true });
+  return {
+    version: 1,
+    create(name, limits) {
+      const pidsDir = path.join(pidsParent, name);
+      const memoryDir = path.join(memoryParent, name);
+      fs.mkdirSync(pidsDir);
+      fs.mkdirSync(memoryDir);
+      fs.writeFileSync(path.join(pidsDir, 'pids.max'), String(limits.maxProcesses));
+      fs.writeFileSync(path.join(memoryDir, 'memory.limit_in_bytes'), String(limits.memoryBytes));
+      trySetting(path.join(memoryDir, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
+      return {
+        procsFiles: [path.join(pidsDir, 'cgroup.procs'), path.join(memoryDir, 'cgroup.procs')],
+        limitHit: () =>
+          eventCount(path.join(memoryDir, 'memory.oom_control'), 'oom_kill') > 0
+            ? 'memory_limit'
+            : eventCount(path.join(pidsDir, 'pids.events'), 'max') > 0
+              ? 'process_limit'
+              : undefined,
+        pids: () => readPids(path.join(pidsDir, 'cgroup.procs')),
+        remove: () => removeDirs([pidsDir, memoryDir]),
+      };
+    },
+  };
+}
+
+/** `key N` from a flat keyed cgroup file (memory.events, pids.events, memory.oom_control). */
+function eventCount(file: string, key: string): number {
+  try {
+    const match = new RegExp(`^${key} (\\d+)$`, 'm').exec(fs.readFileSync(file, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function readPids(file: string): number[] {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function trySetting(file: string, value: string): void {
+  try {
+    fs.writeFileSync(file, value);
+  } catch {
+    // swap accounting is off on this kernel: the memory limit alone applies
+  }
+}
+
+async function removeDirs(dirs: string[]): Promise<void> {
+  for (const dir of dirs) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        fs.rmdirSync(dir);
+        break;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') break;
+        // EBUSY: the kernel has not finished reaping the tree yet
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  createSandbox,
+  SandboxUnavailableError,
+  type RunSandbox,
+  type Sandbox,
+  type SandboxExit,
+  type SandboxFailure,
+  type SandboxStatus,
+  type SandboxedProcess,
+  type SpawnRequest,
+} from './sandbox';
