@@ -17,6 +17,7 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
 import { createExpressServer } from './http/express-server';
+import { limitConnectionsPerAddress, listenerOptions } from './http/connection-limits';
 import { createLogger } from './logger';
 import { createIngressHandler } from './ingress/pipeline';
 import { dispatchIngressFirst, isIngressPath } from './ingress/mount';
@@ -75,10 +76,13 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // the REST listener (paths under /webhooks/ never reach Express); with it, it has its own listener and the
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
     const ingress = createIngressHandler(ctx, metrics);
-    const ingressServer = settings.ingressPort === undefined ? undefined : http.createServer(ingress);
+    // Every listener gets the header and request timeouts and the per-address cap (http/connection-limits.ts).
+    const listener = listenerOptions(settings.connections);
+    const ingressServer = settings.ingressPort === undefined ? undefined : http.createServer(listener, ingress);
     const server = ingressServer
-      ? createExpressServer(app)
-      : createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url) });
+      ? createExpressServer(app, app, { server: listener })
+      : createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url), server: listener });
+    for (const s of ingressServer ? [server, ingressServer] : [server]) limitConnectionsPerAddress(s, settings.connections.maxPerAddress);
     // --- end webhook ingress
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;

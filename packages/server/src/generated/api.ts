@@ -258,6 +258,10 @@ export type paths = {
          *     * The server closes the stream after the event that reports a terminal state (`SUCCEEDED`,
          *       `FAILED`, `ERROR`, `CANCELLED`). Opening the stream of a run that is already terminal sends its
          *       state (and, with `Last-Event-ID`, the events after it) and closes.
+         *     * One API key may hold at most 16 open streams at once (`SSE_STREAMS_PER_KEY`, per server
+         *       process); one more answers `429` `rate_limited` with `Retry-After`.
+         *     * A client that takes no bytes for two keepalive intervals (30 seconds) while events wait is
+         *       disconnected; it resumes with `Last-Event-ID`.
          */
         get: operations["streamRunEvents"];
         put?: never;
@@ -1026,13 +1030,22 @@ export type paths = {
          *     2. `404` webhook unknown, disabled or deleted (not logged);
          *     3. `429` the failed-authentication budget of this sender address for this webhook is spent:
          *        10 failed attempts per sender address per webhook per minute (a setting); not logged;
-         *     4. `413` body larger than 262,144 bytes → logged `Rejected (too large)`;
-         *     5. `401` authentication fails → logged `Rejected (auth)` (and counts against the failed-authentication budget of step 3);
-         *     6. `429` the webhook's delivery rate is spent: 60 authenticated deliveries per minute per
+         *     4. `token` and `url_token` webhooks: `401` the credential is missing or wrong, checked before the
+         *        body is read → logged `Rejected (auth)` with the declared `Content-Length` as its size;
+         *     5. `413` body larger than 262,144 bytes → logged `Rejected (too large)` (for `token` and
+         *        `url_token` webhooks only an authenticated sender gets here);
+         *     6. `signature` webhooks: `401` the signature over the body is missing or wrong → logged
+         *        `Rejected (auth)`;
+         *     7. `429` the webhook's delivery rate is spent: 60 authenticated deliveries per minute per
          *        webhook (a setting); not logged;
-         *     7. `400` body is not valid JSON → logged `Rejected (invalid JSON)`;
-         *     8. identity and deduplication;
-         *     9. `202` `{delivery_id}`.
+         *     8. `400` body is not valid JSON → logged `Rejected (invalid JSON)`;
+         *     9. identity and deduplication;
+         *     10. `202` `{delivery_id}`.
+         *
+         *     Every `401`, and every `413` of a `signature` webhook (its sender cannot be authenticated without
+         *     the body), takes one attempt of the failed-authentication budget of step 3 before it is answered
+         *     and logged; an attempt that finds the budget spent answers `429` instead and is not logged, so a
+         *     sender without credentials cannot fill the delivery log.
          *
          *     **Delivery identity**, in order of preference: (a) the header named by the webhook's
          *     `delivery_id_header`; (b) the provider's own delivery header for signed webhooks
@@ -1719,7 +1732,11 @@ export type components = {
             delivery_id: string;
             webhook_uid: string;
             label: components["schemas"]["DeliveryLabel"];
-            /** @description Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1). */
+            /**
+             * @description Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1; for
+             *     `Rejected (auth)` of a `token` or `url_token` webhook, whose body is not read, the declared
+             *     `Content-Length`, 0 without one).
+             */
             size: number;
             /** Format: date-time */
             received_at: string;
@@ -2112,6 +2129,20 @@ export type components = {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `rate_limited`, with `Retry-After`: the API key already holds as many open event streams as one
+         *     key may (16, `SSE_STREAMS_PER_KEY`, per server process), or its request budget is spent.
+         */
+        EventStreamTooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description `internal_error`: an unexpected server failure. */
         InternalError: {
             headers: {
@@ -2171,8 +2202,9 @@ export type components = {
         /**
          * @description `rate_limited`, with `Retry-After`: either the sender address spent its failed-authentication
          *     budget for this webhook (10 failed attempts per minute, a setting; checked before the body is
-         *     read), or the webhook spent its delivery rate (60 authenticated deliveries per minute, a
-         *     setting). Not logged.
+         *     read, and again by an attempt that would answer `401`, or `413` for a `signature` webhook), or
+         *     the webhook spent its delivery rate (60 authenticated deliveries per minute, a setting). Not
+         *     logged.
          */
         IngressTooManyRequests: {
             headers: {
@@ -2627,7 +2659,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["EventStreamTooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

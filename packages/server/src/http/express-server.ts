@@ -30,6 +30,8 @@ export interface ExpressServerOptions {
    * which only pays off when Express would otherwise change the prototype itself.
    */
   plainResponse?: (req: http.IncomingMessage) => boolean;
+  /** Further node:http server options (timeouts: http/connection-limits.ts). */
+  server?: http.ServerOptions;
 }
 
 /**
@@ -50,6 +52,7 @@ export function createExpressServer(app: Express, listener: http.RequestListener
   ExpressResponse.prototype = app.response;
   return http.createServer(
     {
+      ...options.server,
       IncomingMessage: ExpressRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: ExpressResponse as unknown as typeof http.ServerResponse,
     },

@@ -1,5 +1,5 @@
 /**
- * Step 4 — read the body: the raw bytes exactly as sent (signatures are computed over them), with a hard cap.
+ * Step 5 — read the body: the raw bytes exactly as sent (signatures are computed over them), with a hard cap.
  *
  * A declared Content-Length over the cap is refused before a byte is read; otherwise chunks are counted as
  * they arrive and reading stops at the first chunk that crosses the cap (a chunked or lying sender). Nothing
@@ -51,7 +51,8 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Bod
   });
 }
 
-function declaredLength(req: IncomingMessage): number | undefined {
+/** The request's Content-Length when it is a plain number (a chunked body has none). */
+export function declaredLength(req: IncomingMessage): number | undefined {
   const header = req.headers['content-length'];
   if (header === undefined || !/^\d{1,15}$/.test(header)) return undefined;
   return Number(header);

@@ -1,5 +1,5 @@
 /**
- * Step 8 — identify: the identity a delivery is deduplicated by, in the contract's order of preference:
+ * Step 9 — identify: the identity a delivery is deduplicated by, in the contract's order of preference:
  * (a) the header named by the webhook's `delivery_id_header`; (b) the provider's own delivery header for
  * signature webhooks; (c) `X-Service-Delivery-Id`; (d) `sha256:<hex>` of the raw body.
  * Header values longer than 255 characters are ignored (the next source is used).

@@ -1,5 +1,5 @@
 /**
- * Step 7 — parse: any JSON value (object, array or scalar); `Content-Type` is not looked at. A UTF-8 byte
+ * Step 8 — parse: any JSON value (object, array or scalar); `Content-Type` is not looked at. A UTF-8 byte
  * order mark is tolerated, as JSON.parse of the decoded text would otherwise refuse it.
  */
 export type ParsedBody = { ok: true; payload: unknown } | { ok: false };

@@ -5,8 +5,12 @@
  * `ingest` reads top to bottom as the pipeline it is; the order of the checks is the contract's
  * (wire-decisions §Factory side, openapi receiveWebhookDelivery): the first failing check answers.
  *
- *   route → resolve → failed-auth budget → read body → verify → [delivery rate → parse → identify →
- *   log + dedup + start runs] → 202      ([…] = one database transaction)
+ *   route → resolve → failed-auth budget → token / url_token credential → read body → signature →
+ *   [delivery rate → parse → identify → log + dedup + start runs] → 202      ([…] = one database transaction)
+ *
+ * Nobody without a credential can fill the delivery log: every failed attempt (and, for a signature webhook,
+ * every oversized body, which cannot be verified) takes a place in the sender's failed-auth budget atomically
+ * in the database before it is answered and logged; once the budget is spent the answer is a 429, not logged.
  *
  * Not in the delivery log, by contract: 404, 405 and both 429s. Never in the process log: any credential,
  * header, path token or body — debug lines name the webhook, the delivery and the outcome only.
@@ -16,16 +20,16 @@ import type { ServerContext } from '../context';
 import type { HttpMetrics } from '../http/metrics';
 import { ProblemError } from '../http/problem';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
-import { readRawBody } from './body';
+import { declaredLength, readRawBody } from './body';
 import { identifyDelivery } from './identify';
 import { parseJsonBody } from './parse';
-import { authFailureKey, countAttempt, deliveryRateKey, peekSlot, takeSlot, windowPosition } from './rate-limit';
+import { authFailureKey, deliveryRateKey, peekSlot, takeSlot, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
 import { createGroupCommit, type GroupCommit } from './group-commit';
-import { logAcceptedOrDuplicate, logRejectedDelivery, type LoggedDelivery } from './record';
+import { logAcceptedOrDuplicate, logRejectedDelivery, type DeliveryFacts, type LoggedDelivery } from './record';
 import { resolveWebhook } from './resolve';
 import { routeIngressRequest, type IngressRoute } from './route';
 import { senderAddress } from './sender';
-import { verifyDelivery } from './verify';
+import { checksCredentialBeforeBody, verifyDelivery, type VerifyDeliveryInput } from './verify';
 
 export interface IngressHandler {
   (req: IncomingMessage, res: ServerResponse): void;
@@ -67,7 +71,7 @@ export function createIngressHandler(ctx: ServerContext, metrics?: HttpMetrics):
 /** The server context plus the ingress's shared commit and what it reports each logged delivery to (metrics). */
 type IngestContext = ServerContext & { groupCommit: GroupCommit; onDelivery: ((label: string) => void) | undefined };
 
-/** A body that is not JSON, logged as such (step 7). */
+/** A body that is not JSON, logged as such (step 8). */
 type InvalidJson = { label: 'Rejected (invalid JSON)'; deliveryId: string };
 
 async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -93,12 +97,31 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
 
   // 3. Failed-authentication budget of this sender address for this webhook → 429 before any work.
   const budget = peekSlot(counters, authKey, authFailures, receivedAt.getTime());
-  if (!budget.allowed) return answerProblem(res, problems.authBudgetSpent(budget.retryAfterSeconds), route.instance);
+  if (!budget.allowed) return answerProblem(res, problems.authBudgetSpent(budget.retryAfterSeconds), route.instance, { close: !req.complete });
+  const failedAttempt: FailedAttempt = { ctx, req, res, instance: route.instance, authKey, authFailures, counters };
+  const credential: Omit<VerifyDeliveryInput, 'rawBody'> = {
+    webhook,
+    pathToken: route.token,
+    headers: req.headers,
+    secrets: ctx.secrets,
+    now: receivedAt,
+    toleranceSeconds: windows.signatureToleranceSeconds,
+  };
 
-  // 4. Read the raw body with a hard cap → 413, logged "Rejected (too large)".
+  // 4. token and url_token: the credential is in a header or the path, so it is checked before a byte of the
+  //    body is read → 401, logged "Rejected (auth)" with the declared size.
+  const credentialFirst = checksCredentialBeforeBody(webhook.authMode);
+  if (credentialFirst) {
+    const verdict = verifyDelivery(credential);
+    if (!verdict.ok) return rejectUnauthenticated(failedAttempt, { webhook, size: declaredLength(req) ?? 0, receivedAt }, verdict.reason);
+  }
+
+  // 5. Read the raw body with a hard cap → 413, logged "Rejected (too large)". A signature webhook's sender is
+  //    not authenticated yet, so the attempt takes a place in its failed-auth budget first (spent → 429).
   const read = await readRawBody(req, limits.maxDeliveryBytes);
   if (read.kind === 'aborted') return void res.destroy();
   if (read.kind === 'too_large') {
+    if (!credentialFirst && !(await reserveFailedAttempt(failedAttempt, { close: true }))) return;
     const deliveryId = await logRejectedDelivery(db, { webhook, size: read.size, receivedAt }, 'Rejected (too large)');
     trace(ctx, webhook.id, deliveryId, 'Rejected (too large)');
     return answerProblem(res, problems.tooLarge(limits.maxDeliveryBytes), route.instance, { close: true });
@@ -106,36 +129,25 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   const rawBody = read.body;
   const facts = { webhook, size: rawBody.length, receivedAt };
 
-  // 5. Verify the credential → 401, logged "Rejected (auth)", counted against the budget of step 3.
-  const verdict = verifyDelivery({
-    webhook,
-    pathToken: route.token,
-    headers: req.headers,
-    rawBody,
-    secrets: ctx.secrets,
-    now: clock.now(),
-    toleranceSeconds: windows.signatureToleranceSeconds,
-  });
-  if (!verdict.ok) {
-    await countAttempt(db, clock, authKey, windows.rateLimitWindowSeconds);
-    const deliveryId = await logRejectedDelivery(db, facts, 'Rejected (auth)');
-    trace(ctx, webhook.id, deliveryId, 'Rejected (auth)', verdict.reason);
-    return answerProblem(res, problems.unauthorized(), route.instance);
+  // 6. signature: verify the signature over the raw body → 401, logged "Rejected (auth)".
+  if (!credentialFirst) {
+    const verdict = verifyDelivery({ ...credential, rawBody, now: clock.now() });
+    if (!verdict.ok) return rejectUnauthenticated(failedAttempt, facts, verdict.reason);
   }
 
-  // 6–8 run in one transaction, so an authenticated delivery costs one commit: its rate slot, its log row
+  // 7–9 run in one transaction, so an authenticated delivery costs one commit: its rate slot, its log row
   // and the runs it starts land together. Deliveries arriving together share that commit (group-commit.ts),
   // so nothing in here may act outside the transaction: reports come after it.
   const outcome = await ctx.groupCommit.run(async (trx): Promise<LoggedDelivery | ProblemError | InvalidJson> => {
-    // 6. The webhook's delivery rate (authenticated deliveries only) → 429, not logged.
+    // 7. The webhook's delivery rate (authenticated deliveries only) → 429, not logged.
     const slot = await takeSlot(trx, clock, rateKey, deliveries, counters);
     if (!slot.allowed) return problems.rateLimited(slot.retryAfterSeconds);
 
-    // 7. Parse: any JSON value → else 400, logged "Rejected (invalid JSON)".
+    // 8. Parse: any JSON value → else 400, logged "Rejected (invalid JSON)".
     const parsed = parseJsonBody(rawBody);
     if (!parsed.ok) return { label: 'Rejected (invalid JSON)', deliveryId: await logRejectedDelivery(trx, facts, 'Rejected (invalid JSON)') };
 
-    // 8. Identify, then the dedup gate: log Accepted and start its runs, or log a Duplicate.
+    // 9. Identify, then the dedup gate: log Accepted and start its runs, or log a Duplicate.
     const identity = identifyDelivery(webhook, req.headers, rawBody);
     return logAcceptedOrDuplicate(trx, ctx, facts, identity, rawBody, parsed.payload);
   });
@@ -144,8 +156,42 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   if (outcome.label === 'Rejected (invalid JSON)') return answerProblem(res, problems.invalidJson(), route.instance);
   if (outcome.label === 'Accepted' && outcome.runs.length > 0) ctx.notifyRunQueued();
 
-  // 9. 202 — only now, after the log row (and any runs) committed.
+  // 10. 202 — only now, after the log row (and any runs) committed.
   answerAccepted(res, outcome.deliveryId);
+}
+
+/** What answering a failed attempt needs: where to answer, and the sender's failed-auth budget. */
+interface FailedAttempt {
+  ctx: IngestContext;
+  req: IncomingMessage;
+  res: ServerResponse;
+  instance: string;
+  authKey: string;
+  authFailures: WindowLimit;
+  counters: CounterSnapshot;
+}
+
+/**
+ * Takes one place in the sender's failed-auth budget (one atomic conditional upsert: concurrent attempts
+ * never take more places than the budget has). False: the budget is spent and a 429 has been answered.
+ */
+async function reserveFailedAttempt(attempt: FailedAttempt, options: { close: boolean }): Promise<boolean> {
+  const { ctx, authKey, authFailures, counters } = attempt;
+  const slot = await takeSlot(ctx.db, ctx.clock, authKey, authFailures, counters);
+  if (slot.allowed) return true;
+  answerProblem(attempt.res, problems.authBudgetSpent(slot.retryAfterSeconds), attempt.instance, options);
+  return false;
+}
+
+/** 401, logged "Rejected (auth)", once the attempt has its place in the budget (else 429, not logged). */
+async function rejectUnauthenticated(attempt: FailedAttempt, facts: DeliveryFacts, reason: string): Promise<void> {
+  const { ctx, req, res } = attempt;
+  // A body left unread (token modes) is not worth reading: the connection closes after the answer.
+  const close = !req.complete;
+  if (!(await reserveFailedAttempt(attempt, { close }))) return;
+  const deliveryId = await logRejectedDelivery(ctx.db, facts, 'Rejected (auth)');
+  trace(ctx, facts.webhook.id, deliveryId, 'Rejected (auth)', reason);
+  answerProblem(res, problems.unauthorized(), attempt.instance, { close });
 }
 
 /** Reports a delivery that was written to the log: metrics always, a debug line when enabled. */

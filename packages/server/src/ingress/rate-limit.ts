@@ -165,16 +165,6 @@ const upsertBelowCap = compiledQuery((db, key: string, windowStart: number, cap:
     .returning('count'),
 );
 
-/** Counts one attempt for `key` unconditionally (failed authentications). */
-export async function countAttempt(db: Kysely<Database>, clock: Clock, key: string, windowSeconds: number): Promise<void> {
-  const p = windowPosition(clock.now().getTime(), windowSeconds);
-  await db
-    .insertInto('rate_limit_counters')
-    .values({ key, window_start: p.currentStart, count: 1 })
-    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` }))
-    .execute();
-}
-
 // The two ingress limits, named for the pipeline.
 
 export const deliveryRateKey = (webhookId: string): string => `deliveries:${webhookId}`;

@@ -1,5 +1,5 @@
 /**
- * The delivery log, the dedup gate and run start (steps 7–8 of the pipeline).
+ * The delivery log, the dedup gate and run start (steps 8–9 of the pipeline).
  *
  * Every delivery that reached a known, enabled webhook and was not rate limited gets exactly one row,
  * written before its answer. Rejected and Duplicate rows hold metadata only (no body bytes).

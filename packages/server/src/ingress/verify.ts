@@ -1,5 +1,5 @@
 /**
- * Step 5 — verify the sender's credential for the webhook's authentication mode. Every comparison is
+ * Steps 4 and 6 — verify the sender's credential for the webhook's authentication mode. Every comparison is
  * constant-time; the reason of a failure is for metrics and debug logs only, never for the answer.
  *
  * - token:     `Authorization: Bearer <secret>`;
@@ -17,7 +17,8 @@ export interface VerifyDeliveryInput {
   webhook: ResolvedWebhook;
   pathToken: string | undefined;
   headers: IncomingHttpHeaders;
-  rawBody: Buffer;
+  /** The raw body; only signature mode needs it (token modes are checked before it is read). */
+  rawBody?: Buffer;
   secrets: SecretBox;
   now: Date;
   toleranceSeconds: number;
@@ -45,6 +46,9 @@ function decryptCached(secrets: SecretBox, ciphertext: string): string {
 }
 const failed = (reason: string): VerifyResult => ({ ok: false, reason });
 
+/** Whether the mode's credential is in a header or the path, so it can be checked before the body is read. */
+export const checksCredentialBeforeBody = (authMode: string): boolean => authMode === 'token' || authMode === 'url_token';
+
 export function verifyDelivery(input: VerifyDeliveryInput): VerifyResult {
   const { webhook, pathToken, headers } = input;
   if (webhook.encryptedSecret === null) return failed('secret not configured yet');
@@ -62,6 +66,7 @@ export function verifyDelivery(input: VerifyDeliveryInput): VerifyResult {
       return timingSafeEqualString(pathToken ?? '', secret) ? { ok: true } : failed('path token mismatch');
     case 'signature': {
       if (!isSignatureSchemeName(webhook.signatureScheme)) return failed('unknown signature scheme');
+      if (!input.rawBody) return failed('body not read');
       return signatureSchemes[webhook.signatureScheme].verify({
         rawBody: input.rawBody,
         headers: headers as IncomingHeaders,

@@ -2,6 +2,8 @@
  * The ingress over real HTTP, on SQLite and PostgreSQL: every status with its log label, the check order of
  * wire-decisions §Factory side, body limits, credentials per mode, identity and dedup, and the two limits.
  */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock';
 import { testDatabases } from '../support/databases';
@@ -9,6 +11,26 @@ import { startTestServer, type TestServer } from '../support/server';
 import { expectProblem, restClient, send, type RestClient } from '../webhooks/helpers';
 
 const MAX = 262_144;
+const githubSignature = (secret: string, body: string | Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/**
+ * Starts a chunked POST and holds its body back until `release(rest)`, so many requests can be in flight at
+ * once however fast the server is. `status` settles with the answer's status.
+ */
+function heldSend(url: string, headers: Record<string, string>, first: string) {
+  const target = new URL(url);
+  const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, agent: false });
+  const status = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    // An answer before the body is complete closes the connection: writing the rest may then fail.
+    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+  });
+  req.write(first);
+  return { status, release: (rest: string | Buffer) => req.end(rest) };
+}
 
 describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
   let server: TestServer;
@@ -253,10 +275,49 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       expectProblem(await send(wh.ingress_url, Buffer.alloc(MAX + 10, 0x20)), 404, 'resource_not_found');
     });
 
-    it('413 beats 401: oversize body with a bad credential', async () => {
+    it('token and url_token: 401 beats 413 (the credential is checked before the body is read); 413 only once authenticated', async () => {
+      const { wh, auth } = await tokenWebhook();
+      const big = Buffer.alloc(MAX + 1, 0x20);
+      expectProblem(await send(wh.ingress_url, big, { headers: { authorization: 'Bearer wrong' } }), 401, 'authentication_required');
+      expectProblem(await send(wh.ingress_url, big, { headers: auth }), 413, 'payload_too_large');
+      const entries = await api.deliveries(wh.factory_uid, wh.uid);
+      expect(entries.map((d) => d.label)).toEqual(['Rejected (too large)', 'Rejected (auth)']);
+      expect(entries[1].size).toBe(MAX + 1); // the declared Content-Length: the body itself was never read
+      const byUrl = await api.createWebhook(factory, { name: `url-big-${++counter}`, auth_mode: 'url_token' });
+      expectProblem(await send(`${server.ingressUrl}/webhooks/w/${byUrl.uid}/wrong`, big), 401, 'authentication_required');
+      expectProblem(await send(byUrl.ingress_url, big), 413, 'payload_too_large');
+      expect(await labels(byUrl)).toEqual(['Rejected (too large)', 'Rejected (auth)']);
+    });
+
+    it('token: a wrong credential is answered 401 without waiting for a body that never ends', async () => {
       const { wh } = await tokenWebhook();
-      expectProblem(await send(wh.ingress_url, Buffer.alloc(MAX + 1, 0x20), { headers: { authorization: 'Bearer wrong' } }), 413, 'payload_too_large');
-      expect(await labels(wh)).toEqual(['Rejected (too large)']);
+      const { request } = await import('node:http');
+      const target = new URL(wh.ingress_url);
+      // Chunked, 64 KB written, never ended: only an answer that does not read the body can come.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: 'Bearer wrong' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(64 * 1024, 0x20));
+      });
+      expect(status).toBe(401);
+      expect(await labels(wh)).toEqual(['Rejected (auth)']);
+    });
+
+    it('signature: 413 beats 401, and an oversized request spends the failed-auth budget (logged while it lasts)', async () => {
+      toNextWindow();
+      const secret = `gh-${++counter}`;
+      const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), { name: `sig-${counter}`, auth_mode: 'signature', signature_scheme: 'github', provider_secret: secret });
+      const big = Buffer.alloc(MAX + 1, 0x20);
+      for (let i = 0; i < 5; i++) expectProblem(await send(wh.ingress_url, big, { headers: { 'x-hub-signature-256': githubSignature(secret, big) } }), 413, 'payload_too_large');
+      for (let i = 0; i < 5; i++) expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': 'sha256=00' } }), 401, 'authentication_required');
+      // Budget spent: neither an oversized nor a correctly signed delivery gets further, and nothing more is logged.
+      expectProblem(await send(wh.ingress_url, big), 429, 'rate_limited');
+      expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': githubSignature(secret, '{}') } }), 429, 'rate_limited');
+      expect(await labels(wh)).toEqual([...Array(5).fill('Rejected (auth)'), ...Array(5).fill('Rejected (too large)')]);
     });
 
     it('401 beats 400: bad credential and invalid JSON', async () => {
@@ -335,6 +396,33 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       expect((await send(other.wh.ingress_url, '{"other":1}', { headers: other.auth })).status).toBe(202);
       clock.advance(61_000);
       expect((await send(wh.ingress_url, '{"right":2}', { headers: auth })).status).toBe(202);
+    });
+
+    it('the failed-auth budget holds under concurrency: 40 bad credentials at once → at most 10 × 401, the rest 429', async () => {
+      toNextWindow();
+      const { wh } = await tokenWebhook();
+      const held = Array.from({ length: 40 }, (_, i) => heldSend(wh.ingress_url, { authorization: 'Bearer wrong' }, `{"i":${i}`));
+      await new Promise((r) => setTimeout(r, 500)); // every request is in, past the budget check, body unfinished
+      held.forEach((h) => h.release('}'));
+      const statuses = await Promise.all(held.map((h) => h.status));
+      const refused = statuses.filter((s) => s === 401).length;
+      expect(refused).toBeLessThanOrEqual(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(40 - refused);
+      expect((await labels(wh)).length).toBe(refused);
+    });
+
+    it('signature: 40 oversized or badly signed requests at once → at most 10 answered 413 or 401, the rest 429', async () => {
+      toNextWindow();
+      const secret = `gh-${++counter}`;
+      const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), { name: `sig-${counter}`, auth_mode: 'signature', signature_scheme: 'github', provider_secret: secret });
+      const held = Array.from({ length: 40 }, (_, i) => heldSend(wh.ingress_url, { 'x-hub-signature-256': 'sha256=00' }, `{"i":${i}`));
+      await new Promise((r) => setTimeout(r, 500));
+      held.forEach((h, i) => h.release(i % 2 ? Buffer.alloc(MAX, 0x20) : '}'));
+      const statuses = await Promise.all(held.map((h) => h.status));
+      const answered = statuses.filter((s) => s === 401 || s === 413).length;
+      expect(answered).toBeLessThanOrEqual(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(40 - answered);
+      expect((await labels(wh)).length).toBe(answered);
     });
 
     it('two server instances on one database enforce one delivery limit', async () => {

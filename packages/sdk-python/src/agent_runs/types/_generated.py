@@ -1273,7 +1273,10 @@ class WebhookDelivery(BaseModel):
     label: DeliveryLabel
     size: Annotated[int, Field(ge=0)]
     """
-    Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1).
+    Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1; for
+    `Rejected (auth)` of a `token` or `url_token` webhook, whose body is not read, the declared
+    `Content-Length`, 0 without one).
+
     """
     received_at: datetime
     identity: Optional[str] = None

@@ -7,6 +7,9 @@
  *   fallback for writers in other processes; `: keepalive` comments in between.
  * - Ends after a terminal `state` event once nothing newer is in the log; a stream resumed on an already
  *   finished run with nothing newer gets the terminal state again and ends.
+ * - Back-pressure: when the socket's buffer is full (`write` returns false) nothing more is written until it
+ *   drains; a client that takes no bytes for two keepalive intervals (30 s by default) is disconnected, so a
+ *   reader that stopped never makes the server buffer the run's events.
  */
 import type { Response } from 'express';
 import type { ServerContext } from '../../context';
@@ -18,8 +21,31 @@ import { findLatestStateEvent, findRunRow } from './repository';
 const POLL_INTERVAL_MS = 250;
 const BATCH = 500;
 
-function writeEvent(res: Response, seq: number, kind: string, data: string): void {
-  res.write(`id: ${seq}\nevent: ${kind}\ndata: ${data}\n\n`);
+const formatEvent = (seq: number, kind: string, data: string): string => `id: ${seq}\nevent: ${kind}\ndata: ${data}\n\n`;
+
+/**
+ * Writes `chunk`; when the response's buffer is full, waits for it to drain. False: the response closed, or
+ * took nothing for `stallMs` and was destroyed.
+ */
+function writeRespectingBackPressure(res: Response, chunk: string, stallMs: number): Promise<boolean> | boolean {
+  if (res.destroyed) return false;
+  if (res.write(chunk)) return true;
+  return new Promise<boolean>((resolve) => {
+    const done = (drained: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(drained);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => {
+      done(false);
+      res.destroy();
+    }, stallMs);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
 }
 
 export async function streamRunEvents(
@@ -46,7 +72,13 @@ export async function streamRunEvents(
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), ctx.settings.windows.sseKeepaliveSeconds * 1000);
+  const keepaliveMs = ctx.settings.windows.sseKeepaliveSeconds * 1000;
+  // A keepalive is only needed when nothing is waiting to go out.
+  const keepalive = setInterval(() => res.writableNeedDrain || res.write(': keepalive\n\n'), keepaliveMs);
+  const stallMs = 2 * keepaliveMs;
+  const writeEvent = async (seq: number, kind: string, data: string): Promise<void> => {
+    if (!(await writeRespectingBackPressure(res, formatEvent(seq, kind, data), stallMs))) closed = true;
+  };
 
   try {
     let cursor = lastEventId ?? 0;
@@ -55,7 +87,7 @@ export async function streamRunEvents(
     if (lastEventId === undefined) {
       const latest = await findLatestStateEvent(ctx.db, teamId, runId);
       if (latest) {
-        writeEvent(res, latest.seq, 'state', latest.data);
+        await writeEvent(latest.seq, 'state', latest.data);
         cursor = latest.seq;
         atTerminal = isTerminalState((JSON.parse(latest.data) as { state: string }).state);
       }
@@ -64,7 +96,8 @@ export async function streamRunEvents(
     while (!closed) {
       const events: RunEvent[] = await readEvents(ctx, teamId, runId, cursor, BATCH);
       for (const event of events) {
-        writeEvent(res, event.seq, event.kind, JSON.stringify(event.data));
+        await writeEvent(event.seq, event.kind, JSON.stringify(event.data));
+        if (closed) break;
         cursor = event.seq;
         atTerminal = event.kind === 'state' && isTerminalState(event.data.state);
       }
@@ -73,7 +106,7 @@ export async function streamRunEvents(
         // Resumed with nothing newer: if the run is finished, say so once more and end.
         const latest = await findLatestStateEvent(ctx.db, teamId, runId);
         if (latest && isTerminalState((JSON.parse(latest.data) as { state: string }).state)) {
-          writeEvent(res, latest.seq, 'state', latest.data);
+          await writeEvent(latest.seq, 'state', latest.data);
           break;
         }
       }

@@ -2,15 +2,36 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { invalidRequest } from '../../http/problem';
+import { invalidRequest, rateLimited } from '../../http/problem';
 import { streamRunEvents } from './event-stream';
 
-export const streamRunEventsHandler =
-  (ctx: ServerContext): RequestHandler<{ runId: string }> =>
-  async (req, res) => {
+/** Retry-After of the streams-per-key 429: a stream frees when its run ends or its client goes away. */
+const STREAM_RETRY_AFTER_SECONDS = 5;
+
+export const streamRunEventsHandler = (ctx: ServerContext): RequestHandler<{ runId: string }> => {
+  // Open streams per API key in this process (SSE_STREAMS_PER_KEY): each one holds a connection and a poller.
+  const open = new Map<string, number>();
+  const max = ctx.settings.connections.sseStreamsPerKey;
+  return async (req, res) => {
     const header = req.get('last-event-id');
     if (header !== undefined && !/^\d{1,15}$/.test(header)) {
       throw invalidRequest('Last-Event-ID must be a non-negative integer.', [{ path: 'header.Last-Event-ID', message: 'must be an integer ≥ 0' }]);
     }
-    await streamRunEvents(ctx, res, principalOf(req).teamId, req.params.runId, header === undefined ? undefined : Number(header));
+    const { teamId, keyId } = principalOf(req);
+    const count = open.get(keyId) ?? 0;
+    if (count >= max) {
+      throw rateLimited(
+        `At most ${max} event streams may be open at once per API key; retry after ${STREAM_RETRY_AFTER_SECONDS} seconds.`,
+        STREAM_RETRY_AFTER_SECONDS,
+      );
+    }
+    open.set(keyId, count + 1);
+    try {
+      await streamRunEvents(ctx, res, teamId, req.params.runId, header === undefined ? undefined : Number(header));
+    } finally {
+      const left = (open.get(keyId) ?? 1) - 1;
+      if (left > 0) open.set(keyId, left);
+      else open.delete(keyId);
+    }
   };
+};
