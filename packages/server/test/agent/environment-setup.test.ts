@@ -17,6 +17,7 @@ import { createSandbox, type RunSandbox } from '../../src/engine/sandbox';
 import { loadSettings } from '../../src/settings';
 import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
 import { isAlive, processesWithEnv } from '../support/processes';
+import { testSandboxMode } from '../support/sandbox';
 
 describe.each(testDatabases())('environment setup (%s)', (kind) => {
   let t: TestDatabase;
@@ -30,7 +31,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     deps = { db: t.db, clock: systemClock, secrets: new SecretBox(randomBytes(32)), log: pino({ level: 'silent' }) };
     teamId = (await createTeam(t.db, systemClock, `team-${randomBytes(3).toString('hex')}`)).id;
     workDir = makeTempDir('env-setup-');
-    sandbox = createSandbox(loadSettings({ DATA_DIR: t.dataDir }), deps.log).forRun(randomBytes(8).toString('hex'), workDir);
+    sandbox = createSandbox(loadSettings({ DATA_DIR: t.dataDir, SANDBOX: testSandboxMode }), deps.log).forRun(randomBytes(8).toString('hex'), workDir);
   });
   afterEach(async () => {
     await sandbox.close();
@@ -48,7 +49,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     expect(result).toEqual({ env: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
     expect(fs.existsSync(path.join(workDir, 'build', 'ready'))).toBe(true);
-    expect(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim()).toBe('/workspace'); // the workspace, as the sandbox shows it
+    expect(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim()).toBe(sandbox.workspacePath); // the workspace, as the sandbox shows it
 
     // The values are encrypted at rest.
     const row = await t.db.selectFrom('environments').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();

@@ -9,6 +9,7 @@ import { CommandRunner, commandEnvironment } from '../../src/engine/runners/comm
 import { createRunner } from '../../src/engine/runners';
 import { testDatabases } from '../support/databases';
 import { isAlive, processesWithEnv } from '../support/processes';
+import { testSandboxMode } from '../support/sandbox';
 import { createRun, getRun, useEngineDatabase, waitFor, waitForState, type EngineTestContext } from './helpers';
 
 const processesOfRun = (runId: string) => processesWithEnv('AGENT_RUN_ID', runId);
@@ -71,7 +72,8 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
     const run = await createRun(ctx, team, { attachments: [{ file_name: 'notes.txt', mime_type: 'text/plain', data: Buffer.from('attached') }] });
     ctx.notifyRunQueued();
     await waitForState(ctx, run, ['SUCCEEDED']).finally(() => delete process.env.SECRETS_KEY);
-    expect(stdoutText(await assistantBlocks(ctx, run))).toBe(`/workspace\nattached\n${run.id} initial no-secrets-key\n`);
+    const workspace = testSandboxMode === 'bwrap' ? '/workspace' : fs.realpathSync(path.join(ctx.settings.dataDir, 'runs', run.id));
+    expect(stdoutText(await assistantBlocks(ctx, run))).toBe(`${workspace}\nattached\n${run.id} initial no-secrets-key\n`);
     expect(commandEnvironment({ env: { A: '1' }, runId: 'r', input: { kind: 'initial', prompt: '' } })).toEqual({
       A: '1',
       AGENT_RUN_ID: 'r',

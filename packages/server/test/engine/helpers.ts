@@ -10,6 +10,7 @@ import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { TestDatabase, TestDatabaseKind } from '../support/databases';
+import { testSandboxMode } from '../support/sandbox';
 
 export interface EngineTestContext extends ServerContext {
   queuedNotifications: number;
@@ -19,7 +20,7 @@ export function makeContext(
   t: TestDatabase,
   options: { clock?: Clock; env?: Record<string, string>; settings?: Partial<Settings> } = {},
 ): EngineTestContext {
-  const base = loadSettings({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, SECRETS_KEY: Buffer.alloc(32).toString('base64'), ...options.env });
+  const base = loadSettings({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, SECRETS_KEY: Buffer.alloc(32).toString('base64'), SANDBOX: testSandboxMode, ...options.env });
   const settings = { ...base, ...options.settings };
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ctx: EngineTestContext = {

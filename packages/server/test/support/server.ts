@@ -21,6 +21,7 @@ import type { Engine, EngineOptions } from '../../src/engine/index';
 import { startServer } from '../../src/main';
 import { loadSettings } from '../../src/settings';
 import { sqliteKind, type TestDatabase, type TestDatabaseKind } from './databases';
+import { testSandboxMode } from './sandbox';
 
 export interface TestServerOverrides {
   /** Extra environment (settings) — e.g. { RUNNER: 'command', AGENT_COMMAND: '…' }. */
@@ -73,6 +74,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
     RUNNER: 'echo',
     ECHO_DELAY_MS: '50',
     WORKER_CONCURRENCY: '2',
+    SANDBOX: testSandboxMode,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...overrides.env,
   };

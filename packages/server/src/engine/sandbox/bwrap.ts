@@ -77,6 +77,8 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   args.push('--bind', plan.workDir, WORKSPACE, '--chdir', WORKSPACE);
   if (plan.egressSocket) args.push('--bind', plan.egressSocket, EGRESS_SOCKET);
+  // Only the mounts above are writable; the root they hang from is not.
+  args.push('--remount-ro', '/');
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   args.push('--', ...plan.argv);

@@ -264,14 +264,15 @@ class BwrapSandbox extends BaseSandbox {
         })
       : undefined;
     // The launcher joins the cgroup before bubblewrap forks anything, so nothing escapes the limits.
+    // Bubblewrap's own environment and working directory show in the sandbox's /proc/1: nothing of the host.
     const [file, args] = cgroup
-      ? ['/bin/sh', ['-c', 'for f in $CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"', 'sandbox-launcher', tools.bwrap, ...bwrapArgs]]
+      ? ['/bin/sh', ['-c', LAUNCHER, 'sandbox-launcher', ...cgroup.procsFiles, '--', tools.bwrap, ...bwrapArgs]]
       : [tools.bwrap, bwrapArgs];
     proc = launchSupervised({
       file,
       args,
-      env: { PATH: config.searchPath, ...(cgroup ? { CGROUP_PROCS: cgroup.procsFiles.join(' ') } : {}) },
-      cwd: workDir,
+      env: {},
+      cwd: '/',
       stdin: request.stdin,
       wallTimeMs: request.wallTimeMs,
       outputLimitBytes: request.limitOutput ? config.outputBytes : undefined,
@@ -295,6 +296,9 @@ class BwrapSandbox extends BaseSandbox {
     if (this.#socketDir) fs.rmSync(this.#socketDir, { recursive: true, force: true });
   }
 }
+
+/** Writes its pid into each `cgroup.procs` named before `--`, then execs the rest with an empty environment. */
+const LAUNCHER = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec /usr/bin/env -i "$@"';
 
 /** A cgroup for one sandbox; undefined (rlimits only) when the host refuses it. */
 function createCgroup(cgroups: CgroupManager | undefined, id: string, config: SandboxSettings) {

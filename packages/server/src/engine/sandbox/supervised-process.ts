@@ -162,11 +162,11 @@ class Supervised implements SandboxedProcess {
       this.#signalTree('SIGKILL'); // background processes still hold the pipes
       await closed;
     }
+    checkCgroup(); // a limit hit just before the end still names itself
     this.#exited = true;
     clearTimeout(wallTimer);
     clearInterval(limitPoll);
     if (this.#killTimer) clearTimeout(this.#killTimer);
-    checkCgroup();
     if (!this.#violation && spec.isolated && (code === SIGXCPU_STATUS || signal === 'SIGXCPU')) {
       this.#violation = { error_code: 'cpu_time_limit', message: 'stopped after the CPU-time limit' };
     }
