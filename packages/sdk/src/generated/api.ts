@@ -15,6 +15,11 @@ export type paths = {
          * @description Lists the team's runs, sorted by `sort_by` (default `updated_at`) in `sort_order` (default
          *     `desc`), filtered by every filter given (filters combine with AND; repeated `state` values
          *     combine with OR). Time bounds are RFC 3339 and exclusive.
+         *
+         *     A page holds at most `limit` runs and stops early once its JSON passes 4 MiB (4,194,304 bytes):
+         *     the run that passes the mark is the page's last, `has_next_page` is `true` and `next_cursor`
+         *     continues right after it. A page may therefore hold fewer runs than `limit` while more follow;
+         *     follow `next_cursor` until `has_next_page` is `false`.
          */
         get: operations["listRuns"];
         put?: never;
@@ -31,9 +36,10 @@ export type paths = {
          *     When `title` is omitted the title is the first line of the prompt, cut to 80 characters. Any
          *     role may create runs.
          *
-         *     * `400 invalid_request`: `prompt` missing or empty, `config.environment_id` names no environment
-         *       of the team, `config.skill_spec` names no skill, more than five attachments, or an attachment's
-         *       `data` is not valid base64.
+         *     * `400 invalid_request`: `prompt` missing, empty or longer than 262,144 characters (256 KiB),
+         *       `title` longer than 200 characters, `config.environment_id` names no environment of the team,
+         *       `config.skill_spec` names no skill, more than five attachments, an attachment's `data` is not
+         *       valid base64, or its `mime_type` is not printable ASCII.
          *     * `413 payload_too_large`: the body exceeds the REST body limit (a setting, default 10 MB).
          *     * `409 conflict`: only for `Idempotency-Key` reuse (see Idempotency).
          */
@@ -476,7 +482,10 @@ export type paths = {
          *     **`automations/<name>.md`**: YAML front matter between `---` lines with `name` (default
          *     `<name>`), `enabled` (default `true`), optional `config` (AmbientAgentConfig) and `triggers` (list
          *     of `{provider: webhook, event: received, filter: {webhook_ids: [webhook UIDs, not file names],
-         *     payload?}}`); the Markdown body is the prompt.
+         *     payload?}}`); the Markdown body is the prompt (at most 262,144 characters).
+         *
+         *     YAML anchors and aliases are allowed, but a file whose aliases expand past 100 uses (a "billion
+         *     laughs" document) is an error of that file.
          */
         post: operations["applyFactoryDefinitions"];
         delete?: never;
@@ -984,6 +993,9 @@ export type paths = {
          * Delete an API key
          * @description Deletes (revokes) the key at once (admin only); requests with it get `401` from then on. An admin
          *     may delete the key it is calling with.
+         *
+         *     * `409 conflict`: the key is the team's last admin key (a team cannot lock itself out; create
+         *       another admin key first). Two admins deleting each other's keys at the same moment leave one.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -1329,7 +1341,10 @@ export type components = {
         /** @description A file sent with a new run. */
         RunAttachmentInput: {
             file_name: string;
-            /** @example text/plain */
+            /**
+             * @description Printable ASCII only (no control characters); served back as the download's `Content-Type`.
+             * @example text/plain
+             */
             mime_type: string;
             /** @description The file's bytes, base64. */
             data: string;
@@ -1356,7 +1371,7 @@ export type components = {
          *     `agent_identity_uid`, which is rejected with `400` pointing to `POST /factories/{factoryUid}/runs`.
          */
         RunAgentRequest: {
-            /** @description The prompt the agent executes. */
+            /** @description The prompt the agent executes (at most 256 KiB of characters). */
             prompt: string;
             /** @description Human-readable title; default the first line of the prompt, cut to 80 characters. */
             title?: string;
@@ -3857,6 +3872,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

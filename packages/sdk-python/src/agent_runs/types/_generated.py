@@ -279,7 +279,7 @@ class CreateAutomationRequest(BaseModel):
         extra="allow",
     )
     name: Annotated[str, Field(max_length=100, min_length=1)]
-    prompt: Annotated[str, Field(min_length=1)]
+    prompt: Annotated[str, Field(max_length=262144, min_length=1)]
     config: Optional[AmbientAgentConfig] = None
     enabled: Optional[bool] = True
     triggers: Annotated[list[Trigger], Field(max_length=20)]
@@ -376,8 +376,8 @@ class DispatchFactoryRunRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    prompt: Annotated[str, Field(min_length=1)]
-    title: Optional[str] = None
+    prompt: Annotated[str, Field(max_length=262144, min_length=1)]
+    title: Annotated[Optional[str], Field(max_length=200)] = None
     """
     Human-readable title; default the first line of the prompt, cut to 80 characters.
     """
@@ -753,11 +753,11 @@ class RunAgentRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    prompt: Annotated[str, Field(min_length=1)]
+    prompt: Annotated[str, Field(max_length=262144, min_length=1)]
     """
-    The prompt the agent executes.
+    The prompt the agent executes (at most 256 KiB of characters).
     """
-    title: Optional[str] = None
+    title: Annotated[Optional[str], Field(max_length=200)] = None
     """
     Human-readable title; default the first line of the prompt, cut to 80 characters.
     """
@@ -809,7 +809,15 @@ class RunAttachmentInput(BaseModel):
     file_name: Annotated[
         str, Field(max_length=255, min_length=1, pattern="^[^/\\\\]+$")
     ]
-    mime_type: Annotated[str, Field(examples=["text/plain"], min_length=1)]
+    mime_type: Annotated[
+        str,
+        Field(
+            examples=["text/plain"], max_length=255, min_length=1, pattern="^[ -~]+$"
+        ),
+    ]
+    """
+    Printable ASCII only (no control characters); served back as the download's `Content-Type`.
+    """
     data: str
     """
     The file's bytes, base64.
@@ -1173,7 +1181,7 @@ class UpdateAutomationRequest(BaseModel):
         extra="allow",
     )
     name: Annotated[Optional[str], Field(max_length=100, min_length=1)] = None
-    prompt: Annotated[Optional[str], Field(min_length=1)] = None
+    prompt: Annotated[Optional[str], Field(max_length=262144, min_length=1)] = None
     config: Optional[AmbientAgentConfig] = None
     enabled: Optional[bool] = None
     triggers: Annotated[Optional[list[Trigger]], Field(max_length=20)] = None

@@ -119,6 +119,7 @@ class RunAttachmentInputParam(TypedDict, total=False):
     file_name: Required[str]
 
     mime_type: Required[str]
+    """Printable ASCII only (no control characters); served back as the download's `Content-Type`."""
 
     data: Required[str]
     """The file's bytes, base64."""
@@ -131,7 +132,7 @@ class RunAgentRequestParam(TypedDict, total=False):
     """
 
     prompt: Required[str]
-    """The prompt the agent executes."""
+    """The prompt the agent executes (at most 256 KiB of characters)."""
 
     title: str
     """Human-readable title; default the first line of the prompt, cut to 80 characters."""
