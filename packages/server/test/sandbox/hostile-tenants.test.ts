@@ -37,7 +37,7 @@ async function localService(answer: string) {
 }
 
 for (const kind of testDatabases()) {
-  describe.skipIf(!sandboxAvailable)(`hostile tenants (${kind.name})`, () => {
+  describe.skipIf(!sandboxAvailable)(`hostile tenants (${kind.dialect})`, () => {
     const canary = `canary-${randomBytes(12).toString('hex')}`;
     let internal: Awaited<ReturnType<typeof localService>>;
     let allowed: Awaited<ReturnType<typeof localService>>;

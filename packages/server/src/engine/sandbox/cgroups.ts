@@ -77,12 +77,7 @@ function detectV2(parentName: string): CgroupManager | undefined {
       fs.writeFileSync(path.join(dir, 'memory.swap.max'), '0');
       return {
         procsFiles: [path.join(dir, 'cgroup.procs')],
-        limitHit: () =>
-          eventCount(path.join(dir, 'memory.events'), 'oom_kill') > 0
-            ? 'memory_limit'
-            : eventCount(path.join(dir, 'pids.events'), 'max') > 0
-              ? 'process_limit'
-              : undefined,
+        limitHit: () => limitHitIn(path.join(dir, 'memory.events'), path.join(dir, 'pids.events')),
         pids: () => readPids(path.join(dir, 'cgroup.procs')),
         remove: () => removeDirs([dir]),
       };
@@ -109,17 +104,19 @@ function detectV1(parentName: string): CgroupManager | undefined {
       trySetting(path.join(memoryDir, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
       return {
         procsFiles: [path.join(pidsDir, 'cgroup.procs'), path.join(memoryDir, 'cgroup.procs')],
-        limitHit: () =>
-          eventCount(path.join(memoryDir, 'memory.oom_control'), 'oom_kill') > 0
-            ? 'memory_limit'
-            : eventCount(path.join(pidsDir, 'pids.events'), 'max') > 0
-              ? 'process_limit'
-              : undefined,
+        limitHit: () => limitHitIn(path.join(memoryDir, 'memory.oom_control'), path.join(pidsDir, 'pids.events')),
         pids: () => readPids(path.join(pidsDir, 'cgroup.procs')),
         remove: () => removeDirs([pidsDir, memoryDir]),
       };
     },
   };
+}
+
+/** Memory first: an OOM-killed tree often fails to fork on its way down too. */
+function limitHitIn(oomFile: string, pidsEventsFile: string): CgroupLimitHit | undefined {
+  if (eventCount(oomFile, 'oom_kill') > 0) return 'memory_limit';
+  if (eventCount(pidsEventsFile, 'max') > 0) return 'process_limit';
+  return undefined;
 }
 
 /** `key N` from a flat keyed cgroup file (memory.events, pids.events, memory.oom_control). */
