@@ -1,6 +1,7 @@
 /**
  * The Express application: request id → metrics and request log → operational endpoints → REST under
- * /api/v1 (authenticate → JSON body → OpenAPI validation → idempotency → routers) → problem errors.
+ * /api/v1 (authenticate → JSON body and its depth → OpenAPI validation → role check → idempotency →
+ * routers) → problem errors.
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -9,8 +10,9 @@ import { routers } from './api/routers';
 import { pingDatabase } from './db/database';
 import { toCount } from './db/dialect';
 import { isFullyMigrated } from './db/migrate';
-import { authenticate } from './http/auth';
+import { authenticate, authorize } from './http/auth';
 import { idempotency } from './http/idempotency';
+import { bodyDepthLimit } from './http/json-depth';
 import { HttpMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
@@ -65,7 +67,10 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   api.use(authenticate(ctx));
   api.use(restRateLimit(ctx));
   api.use(express.json({ limit: ctx.settings.limits.restMaxBodyBytes }));
+  api.use(bodyDepthLimit);
   api.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
+  // The role check comes before idempotency: a replay must never hand an admin's answer to a member.
+  api.use(authorize);
   api.use(idempotency(ctx));
   for (const router of routers) api.use(router(ctx));
   app.use(REST_BASE_PATH, api);

@@ -22,6 +22,7 @@ import { createLogger } from './logger';
 import { createIngressHandler } from './ingress/pipeline';
 import { dispatchIngressFirst, isIngressPath } from './ingress/mount';
 import { startDeliveryRetention } from './ingress/retention';
+import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 
 export interface StartOptions {
@@ -114,6 +115,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     }
     const retention = startDeliveryRetention(ctx);
     // --- end webhook ingress listener
+    const restRetention = startRestRetention(ctx);
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -125,6 +127,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         const ingressStopped = new Promise<void>((resolve) => (ingressServer ? ingressServer.close(() => resolve()) : resolve()));
         ingressServer?.closeIdleConnections();
         await retention.stop();
+        await restRetention.stop();
         await engine?.stop();
         // Long-lived responses (SSE) end now; their clients reconnect elsewhere with Last-Event-ID.
         server.closeAllConnections();

@@ -1,6 +1,7 @@
 /**
  * Bearer API key authentication for /api/v1: attaches the caller's Principal; 401 problem (with
- * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. `requireAdmin` → 403.
+ * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. `authorize` → 403 for an
+ * operation the contract marks `x-required-role: admin` called with a member key.
  */
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../context';
@@ -40,7 +41,17 @@ export function principalOf(req: Express.Request): Principal {
   return req.principal;
 }
 
-export const requireAdmin: RequestHandler = (req, _res, next) => {
-  if (principalOf(req).role !== 'admin') return next(notAuthorized('This operation needs an admin API key.'));
+/** The contract's mark on an operation only admins may call (openapi/v1.yaml, §Authentication). */
+const REQUIRED_ROLE = 'x-required-role';
+
+/**
+ * The role check of every operation, in one place after the OpenAPI validator has matched the operation
+ * and before idempotency: a stored answer is only replayed to a caller allowed to make the request.
+ */
+export const authorize: RequestHandler = (req, _res, next) => {
+  const operation = (req as { openapi?: { schema?: Record<string, unknown> } }).openapi?.schema;
+  if (operation?.[REQUIRED_ROLE] === 'admin' && principalOf(req).role !== 'admin') {
+    return next(notAuthorized('This operation needs an admin API key.'));
+  }
   next();
 };

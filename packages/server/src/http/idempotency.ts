@@ -173,8 +173,23 @@ function pickHeaders(res: Response): Record<string, string> {
   return out;
 }
 
-/** Retention: drops answers whose window has passed (called by the retention job). */
-export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, now: Date): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', toTimestamp(now)).executeTakeFirst();
+/** Retention: drops at most `limit` answers whose window has passed, oldest first (http/retention.ts runs it). */
+export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, now: Date, limit = 1000): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where((eb) =>
+      eb(
+        eb.refTuple('team_id', 'key'),
+        'in',
+        eb
+          .selectFrom('idempotency_keys as expired')
+          .select(['expired.team_id', 'expired.key'])
+          .where('expired.expires_at', '<=', toTimestamp(now))
+          .orderBy('expired.expires_at')
+          .limit(limit)
+          .$asTuple('team_id', 'key'),
+      ),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

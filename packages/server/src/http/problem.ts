@@ -168,6 +168,15 @@ function isBodyParserError(err: unknown): err is BodyParserError {
 }
 
 /**
+ * body-parser passes on zlib's error (no `type`) when a `Content-Encoding: gzip | deflate | br` body does not
+ * decode: zlib codes are `Z_…`, brotli's `ERR__ERROR_…`.
+ */
+function isDecodeError(err: unknown): err is { code: string } {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^(Z_|ERR__ERROR)/.test(code);
+}
+
+/**
  * The validator's `/body/config/max_turns` → `$.config.max_turns` (paths from the body root as `$`, as the
  * contract says); `/query/limit` → `query.limit`; `/params/runId` → `path.runId`; `/headers/x` → `header.x`.
  */
@@ -192,7 +201,7 @@ export function clientPath(raw: string | undefined): string {
 }
 
 /** Maps anything thrown to a ProblemError; unknown errors become 500 with no internals on the wire. */
-export function toProblem(err: unknown, log?: Logger): ProblemError {
+export function toProblem(err: unknown, log?: Logger, request?: { headers: Record<string, string | string[] | undefined> }): ProblemError {
   if (err instanceof ProblemError) return err;
 
   if (isBodyParserError(err)) {
@@ -209,6 +218,12 @@ export function toProblem(err: unknown, log?: Logger): ProblemError {
       default:
         return invalidRequest('The request body could not be read.');
     }
+  }
+
+  if (isDecodeError(err)) {
+    // Only gzip, deflate and br reach zlib (body-parser refuses other encodings first).
+    const encoding = String(request?.headers['content-encoding'] ?? 'its Content-Encoding').toLowerCase();
+    return invalidRequest(`The request body could not be decoded as ${encoding}.`);
   }
 
   if (isValidatorError(err)) {
@@ -253,7 +268,7 @@ export function problemErrorHandler(log: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    const problem = toProblem(err, (req as { log?: Logger }).log ?? log);
+    const problem = toProblem(err, (req as { log?: Logger }).log ?? log, req);
     sendProblem(res, problem);
     void next;
   };

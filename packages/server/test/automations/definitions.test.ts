@@ -199,6 +199,30 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
     });
   });
 
+  it('a YAML alias bomb (billion laughs) fails quickly with 422, in a webhook file and in front matter', async () => {
+    const { factory, secret, apply } = await filesFactory();
+    const lines = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    const bomb = lines.join('\n');
+    const started = Date.now();
+    const res = await apply([webhookFile('bomb', `secretName: ${secret}\n${bomb}`), automationFile('bomb', `${bomb}\ntriggers: []`)]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(problemCode(res.body)).toBe('validation_failed');
+    const messages = res.body.file_errors.map((e: any) => `${e.file}: ${e.message}`).join(' | ');
+    expect(messages).toMatch(/webhooks\/bomb\.yaml: .*alias/i);
+    expect(messages).toMatch(/automations\/bomb\.md: .*alias/i);
+    expect((await admin.get(`/factories/${factory}/webhooks`)).body.webhooks).toEqual([]);
+  });
+
+  it('an automation prompt (the Markdown body) over 262,144 characters is refused with 422', async () => {
+    const { factory, apply } = await filesFactory();
+    const res = await apply([automationFile('long', 'triggers: []', 'p'.repeat(262_145))]);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.file_errors).toEqual([{ file: 'automations/long.md', message: expect.stringMatching(/prompt.*262,144/) }]);
+    expect((await admin.get(`/factories/${factory}/automations`)).body.automations).toEqual([]);
+  });
+
   it('an automation file naming a webhook file instead of its UID is refused, saying how to get the UID', async () => {
     const { factory, secret, apply } = await filesFactory();
     const files = [webhookFile('github', `secretName: ${secret}`)];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRestSpec } from '../../src/http/validator';
 import { testDatabases } from '../support/databases';
 import { apiClient, expectProblem } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
@@ -80,5 +81,39 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     const row = await server.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(apiKey);
+  });
+});
+
+describe('admin-only operations (x-required-role in the contract)', () => {
+  const operations = Object.entries(loadRestSpec().paths ?? {}).flatMap(([route, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, op]) => ({ route, method, op: op as { operationId: string; description?: string; 'x-required-role'?: string } })),
+  );
+  const adminOnly = operations.filter((o) => o.op['x-required-role'] === 'admin');
+
+  it('marks exactly the operations whose description says admin only', () => {
+    expect(adminOnly.length).toBeGreaterThanOrEqual(19);
+    expect(adminOnly.map((o) => o.op.operationId).sort()).toEqual(
+      operations.filter((o) => /admin only/i.test(o.op.description ?? '')).map((o) => o.op.operationId).sort(),
+    );
+  });
+
+  it('refuses every marked operation to a member key: 403 (400 where the request is malformed anyway), never an answer', async () => {
+    const server = await startTestServer({ engine: false });
+    try {
+      const { apiKey } = await server.createTeamWithKey('member-sweep', 'member');
+      const member = apiClient(server.apiUrl, apiKey);
+      const statuses: Record<string, number> = {};
+      for (const { route, method, op } of adminOnly) {
+        const path = route.replace(/\{[^}]+\}/g, 'x_00000000000000000000000000');
+        const res = await member.request(method.toUpperCase(), path, method === 'get' || method === 'delete' ? {} : { body: {} });
+        statuses[op.operationId] = res.status;
+        expect([400, 403], `${op.operationId}: ${res.status} ${res.text}`).toContain(res.status);
+      }
+      expect(Object.values(statuses).filter((s) => s === 403).length).toBeGreaterThanOrEqual(10);
+    } finally {
+      await server.close();
+    }
   });
 });

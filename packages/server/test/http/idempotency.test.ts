@@ -106,4 +106,74 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
     const res = await api.post('/agent/runs', { prompt: 'x' }, { 'idempotency-key': 'x'.repeat(256) });
     expectProblem(res, 400, 'invalid_request');
   });
+
+  it("re-checks the caller's role before a replay: a member replaying an admin's POST /api-keys gets 403", async () => {
+    const { apiKey: adminKey } = await server.createTeamWithKey('idem-roles', 'admin');
+    const admin = apiClient(server.apiUrl, adminKey);
+    const memberKey = await admin.post('/api-keys', { name: 'member', role: 'member' });
+    expect(memberKey.status).toBe(201);
+    const member = apiClient(server.apiUrl, memberKey.body.api_key);
+
+    const body = { name: 'stolen', role: 'admin' };
+    const first = await admin.post('/api-keys', body, { 'idempotency-key': 'k-admin-only' });
+    expect(first.status).toBe(201);
+    const replayed = await member.post('/api-keys', body, { 'idempotency-key': 'k-admin-only' });
+    expectProblem(replayed, 403, 'not_authorized');
+    expect(replayed.text).not.toContain(first.body.api_key);
+    // The admin still gets its own answer back.
+    const again = await admin.post('/api-keys', body, { 'idempotency-key': 'k-admin-only' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.api_key).toBe(first.body.api_key);
+  });
+
+  it('answers a body nested too deeply with 400 naming the nesting, not a 500 (with or without a key)', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    for (const headers of [{ 'idempotency-key': 'k-deep' }, {}] as Array<Record<string, string>>) {
+      const res = await api.request('POST', '/agent/runs', {
+        rawBody: `{"prompt":"deep","extra":${deep}}`,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.detail).toMatch(/nest/);
+    }
+    // Moderate nesting in an ignored field is fine, and hashes the same whatever the key order.
+    const nested = JSON.parse('['.repeat(50) + '{"b":1,"a":2}' + ']'.repeat(50)) as unknown;
+    const ok = await api.post('/agent/runs', { prompt: 'nested', extra: nested }, { 'idempotency-key': 'k-nested' });
+    expect(ok.status).toBe(200);
+    const same = await api.post('/agent/runs', { extra: nested, prompt: 'nested' }, { 'idempotency-key': 'k-nested' });
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe.each(testDatabases())('Idempotency-Key retention (%s)', (database) => {
+  let server: TestServer;
+  const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      database,
+      engine: false,
+      clock,
+      env: { IDEMPOTENCY_TTL_SECONDS: '3600', RETENTION_INTERVAL_SECONDS: '1' },
+    });
+  });
+  afterAll(() => server?.close());
+
+  const keysLeft = async () =>
+    (await server.ctx.db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key);
+
+  it('the periodic retention job deletes answers whose window has passed, and only those', async () => {
+    const { apiKey } = await server.createTeamWithKey('idem-retention', 'member');
+    const api = apiClient(server.apiUrl, apiKey);
+    expect((await api.post('/agent/runs', { prompt: 'old' }, { 'idempotency-key': 'k-old' })).status).toBe(200);
+    clock.advance(1_800_000);
+    expect((await api.post('/agent/runs', { prompt: 'young' }, { 'idempotency-key': 'k-young' })).status).toBe(200);
+    expect(await keysLeft()).toEqual(['k-old', 'k-young']);
+
+    // k-old's hour is over, k-young's is not: the next run of the job (every second here) drops k-old.
+    clock.advance(1_800_000);
+    const deadline = Date.now() + 5_000;
+    while ((await keysLeft()).includes('k-old') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await keysLeft()).toEqual(['k-young']);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../support/server';
 import { apiClient, expectProblem, type ApiClient } from '../support/http';
@@ -61,6 +62,25 @@ describe('problem answers (RFC 7807) and request ids', () => {
   it('answers a method the path does not support with 405 method_not_allowed', async () => {
     const res = await api.request('DELETE', '/agent/runs');
     expectProblem(res, 405, 'method_not_allowed');
+  });
+
+  it('answers a corrupt gzip, deflate or br body with 400 invalid_request; a sound one is read', async () => {
+    const json = JSON.stringify({ prompt: 'compressed' });
+    const bodies: Array<[string, Buffer]> = [
+      ['gzip', Buffer.from('not gzip at all')],
+      ['gzip', gzipSync(json).subarray(0, 12)],
+      ['deflate', Buffer.from('nor deflate')],
+      ['br', Buffer.from('garbage, not brotli')],
+    ];
+    for (const [encoding, rawBody] of bodies) {
+      const res = await api.request('POST', '/agent/runs', { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.detail).toContain(encoding);
+    }
+    for (const [encoding, rawBody] of [['gzip', gzipSync(json)], ['br', brotliCompressSync(json)]] as const) {
+      const res = await api.request('POST', '/agent/runs', { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+      expect(res.status).toBe(200);
+    }
   });
 
   it('turns an unexpected failure into 500 internal_error without internals on the wire', async () => {

@@ -175,6 +175,37 @@ describe.each(testDatabases())('createRun and getRun (%s)', (database) => {
     expect(withAttachments.map((a) => a.file_name)).not.toContain('f6.txt');
   });
 
+  it('refuses a prompt over 262,144 characters and a title over 200 with 400, on createRun, the alias and factory dispatch', async () => {
+    const { createApiKey } = await import('../../src/api/api-keys/service');
+    const admin = apiClient(server.apiUrl, (await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.teamId, name: 'bounds-admin', role: 'admin', createdBy: 'operator' })).api_key);
+    const factory = await admin.post('/factories', { name: 'bounds' });
+    expect(factory.status).toBe(201);
+    for (const path of ['/agent/runs', '/agent/run', `/factories/${factory.body.uid}/runs`]) {
+      const longPrompt = await api.post(path, { prompt: 'p'.repeat(262_145) });
+      expectProblem(longPrompt, 400, 'invalid_request');
+      expect(longPrompt.body.errors).toEqual([expect.objectContaining({ path: '$.prompt' })]);
+      const longTitle = await api.post(path, { prompt: 'p', title: 't'.repeat(201) });
+      expectProblem(longTitle, 400, 'invalid_request');
+      expect(longTitle.body.errors).toEqual([expect.objectContaining({ path: '$.title' })]);
+      const atBounds = await api.post(path, { prompt: 'p'.repeat(262_144), title: 't'.repeat(200) });
+      expect(atBounds.status, JSON.stringify(atBounds.body)).toBe(200);
+      expect((await api.get(`/agent/runs/${atBounds.body.run_id}`)).body.title).toBe('t'.repeat(200));
+    }
+  });
+
+  it('refuses an attachment mime_type with a control character (CR/LF, tab, NUL) or a non-ASCII one with 400 at create', async () => {
+    for (const mime_type of ['text/plain\r\nSet-Cookie: a=b', 'text/plain\n', 'text/plain;\tcharset=utf-8', 'text/\u0000plain', 'text/plain\u007f', 'text/plain; name=\u65e5']) {
+      const res = await api.post('/agent/runs', { prompt: 'mime', attachments: [{ file_name: 'a.txt', mime_type, data: 'aGk=' }] });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: '$.attachments[0].mime_type' })]);
+    }
+    const ok = await api.post('/agent/runs', { prompt: 'mime', attachments: [{ file_name: 'a.txt', mime_type: 'text/plain; charset="utf-8"', data: 'aGk=' }] });
+    expect(ok.status).toBe(200);
+    const download = await api.get(`/agent/runs/${ok.body.run_id}/attachments/a.txt`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('text/plain; charset="utf-8"');
+  });
+
   it("answers 404 for an unknown run and for another team's run, on every run endpoint", async () => {
     const mine = await api.post('/agent/runs', { prompt: 'private', attachments: [{ file_name: 'a.txt', mime_type: 'text/plain', data: 'aGk=' }] });
     const other = apiClient(server.apiUrl, (await server.createTeamWithKey('intruders', 'admin')).apiKey);

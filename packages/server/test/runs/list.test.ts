@@ -161,6 +161,35 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expect(asc.length).toBeGreaterThanOrEqual(12 + racersBefore);
   });
 
+  it('stops a page once its JSON passes 4 MiB, whatever limit asks, and the cursor continues right after it', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 24; i++) created.push(await create({ prompt: `${i} `.padEnd(262_144, 'x'), config: { name: 'big-page' } }));
+    const query = '?limit=500&name=big-page&sort_by=created_at&sort_order=asc';
+    const first = await api.get(`/agent/runs${query}`);
+    expect(first.status).toBe(200);
+    const firstIds = first.body.runs.map((r: { run_id: string }) => r.run_id);
+    // 4 MiB of JSON holds 16 of these runs; the one that passes the mark is the last of the page.
+    expect(firstIds.length).toBeGreaterThanOrEqual(16);
+    expect(firstIds.length).toBeLessThan(24);
+    expect(Buffer.byteLength(first.text)).toBeLessThan(4 * 1024 * 1024 + 300_000);
+    expect(first.body.page_info.has_next_page).toBe(true);
+    expect(await allPages(query)).toEqual(created);
+    // A page that ends exactly at the last run says so.
+    expect((await api.get(`/agent/runs${query}&cursor=${first.body.page_info.next_cursor}`)).body.page_info).toEqual({ has_next_page: false, next_cursor: null });
+  });
+
+  it('returns every run of a large limit in order (more rows than one read fetches)', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 130; i++) created.push(await create({ prompt: `many ${i}`, config: { name: 'many' } }));
+    const all = await api.get('/agent/runs?limit=500&name=many&sort_by=created_at&sort_order=asc');
+    expect(all.body.runs.map((r: { run_id: string }) => r.run_id)).toEqual(created);
+    expect(all.body.page_info).toEqual({ has_next_page: false, next_cursor: null });
+    const first = await api.get('/agent/runs?limit=101&name=many&sort_by=created_at&sort_order=desc');
+    expect(first.body.runs).toHaveLength(101);
+    expect(first.body.page_info.has_next_page).toBe(true);
+    expect(await allPages('?limit=101&name=many&sort_by=created_at&sort_order=desc')).toHaveLength(130);
+  });
+
   it('answers 400 for a malformed cursor or one issued for another sort or other filters', async () => {
     for (let i = 0; i < 3; i++) await create({ prompt: `cursor ${i}`, config: { name: 'cur' } });
     const page = await api.get('/agent/runs?limit=1&sort_by=created_at&name=cur');

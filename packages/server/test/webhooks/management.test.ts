@@ -394,6 +394,23 @@ describe.each(testDatabases())('webhook management (%s)', (kind) => {
       expect(bad.status).toBe(400);
     });
 
+    it('serves a stored payload nested 100,000 arrays deep exactly as received', async () => {
+      const factory = await newFactory();
+      const wh = await admin.createWebhook(factory, { name: 'deep' });
+      const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+      const sent = await send(wh.ingress_url, deep, { headers: { authorization: `Bearer ${wh.secret}` } });
+      expect(sent.status).toBe(202);
+      const res = await fetch(`${server.apiUrl}/factories/${factory}/webhooks/${wh.uid}/deliveries/${sent.body.delivery_id}`, {
+        headers: { authorization: `Bearer ${server.adminKey}` },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const text = await res.text();
+      expect(text).toContain(`"payload":${deep}`);
+      const view = JSON.parse(text);
+      expect(view).toMatchObject({ delivery_id: sent.body.delivery_id, webhook_uid: wh.uid, label: 'Accepted', size: deep.length });
+    });
+
     it("another team cannot read a webhook's log, nor reach an entry through another webhook", async () => {
       const factory = await newFactory();
       const wh = await admin.createWebhook(factory, { name: 'private' });

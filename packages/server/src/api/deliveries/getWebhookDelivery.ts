@@ -2,11 +2,18 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getWebhookDelivery } from './service';
+import { getWebhookDelivery, RawJsonPayload } from './service';
 
 export const getWebhookDeliveryHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string; deliveryId: string }> =>
   async (req, res) => {
     const { factoryUid, webhookUid, deliveryId } = req.params;
-    res.json(await getWebhookDelivery(ctx, principalOf(req).teamId, factoryUid, webhookUid, deliveryId));
+    const view = await getWebhookDelivery(ctx, principalOf(req).teamId, factoryUid, webhookUid, deliveryId);
+    if (view.payload instanceof RawJsonPayload) {
+      // The stored text is JSON the ingress parsed: it goes into the answer unchanged.
+      const { payload, ...rest } = view;
+      res.type('application/json').send(`${JSON.stringify(rest).slice(0, -1)},"payload":${payload.text}}`);
+      return;
+    }
+    res.json(view);
   };

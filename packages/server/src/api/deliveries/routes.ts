@@ -4,12 +4,11 @@ import type { ServerContext } from '../../context';
 import { getWebhookDeliveryHandler } from './getWebhookDelivery';
 import { listWebhookDeliveriesHandler } from './listWebhookDeliveries';
 import { replayWebhookDeliveryHandler } from './replayWebhookDelivery';
-import { requireAdmin } from '../../http/auth';
 
 export function deliveriesRouter(ctx: ServerContext): Router {
   const router = Router();
   router.get('/factories/:factoryUid/webhooks/:webhookUid/deliveries', listWebhookDeliveriesHandler(ctx));
   router.get('/factories/:factoryUid/webhooks/:webhookUid/deliveries/:deliveryId', getWebhookDeliveryHandler(ctx));
-  router.post('/factories/:factoryUid/webhooks/:webhookUid/deliveries/:deliveryId/replay', requireAdmin, replayWebhookDeliveryHandler(ctx));
+  router.post('/factories/:factoryUid/webhooks/:webhookUid/deliveries/:deliveryId/replay', replayWebhookDeliveryHandler(ctx));
   return router;
 }

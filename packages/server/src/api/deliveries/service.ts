@@ -6,6 +6,7 @@
 import type { ServerContext } from '../../context';
 import { toBuffer } from '../../db/dialect';
 import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
+import { textDepthExceeds } from '../../http/json-depth';
 import { resourceNotFound } from '../../http/problem';
 import { requireFactory } from '../factories/service';
 import { findWebhook } from '../webhooks/repository';
@@ -24,6 +25,17 @@ export interface DeliveryView {
 }
 
 type Ctx = Pick<ServerContext, 'db'>;
+
+/**
+ * A stored payload nested deeper than this is answered as its stored text (RawJsonPayload), not parsed
+ * and serialised again: JSON.stringify recurses and a body of 100,000 `[` overflows the stack.
+ */
+const PARSED_PAYLOAD_MAX_DEPTH = 1000;
+
+/** The stored JSON text of a payload, to be written into the answer as it is. */
+export class RawJsonPayload {
+  constructor(readonly text: string) {}
+}
 
 export function toDeliveryView(row: DeliveryListRow): DeliveryView {
   const view: DeliveryView = {
@@ -85,7 +97,7 @@ export async function getWebhookDelivery(
   if (row.label === 'Accepted' && row.payload) {
     let text = toBuffer(row.payload).toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    view.payload = JSON.parse(text) as unknown;
+    view.payload = textDepthExceeds(text, PARSED_PAYLOAD_MAX_DEPTH) ? new RawJsonPayload(text) : (JSON.parse(text) as unknown);
   }
   return view;
 }

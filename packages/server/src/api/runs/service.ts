@@ -41,6 +41,13 @@ import {
 
 export const MAX_ATTACHMENTS = 5;
 export const TITLE_MAX_LENGTH = 80;
+/** Bounds of what one request may store per run (contract: RunAgentRequest): 256 KiB of prompt, a one-line title. */
+export const PROMPT_MAX_CHARS = 262_144;
+export const TITLE_MAX_CHARS = 200;
+/** A runs page stops once its JSON passes this (contract: listRuns), whatever `limit` asks. */
+export const RUNS_PAGE_MAX_BYTES = 4 * 1024 * 1024;
+/** Rows a page reads first: the default page size, so a default listing is one query. */
+const RUNS_FIRST_READ = 20;
 
 type Schemas = components['schemas'];
 export type RunAttachmentInput = Schemas['RunAttachmentInput'];
@@ -55,6 +62,11 @@ type RunState = Schemas['RunState'];
 export function titleFromPrompt(prompt: string): string {
   const line = prompt.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
   return [...line].slice(0, TITLE_MAX_LENGTH).join('');
+}
+
+/** Length in code points (as JSON Schema's maxLength counts), only counted when it could matter. */
+export function exceedsChars(text: string, max: number): boolean {
+  return text.length > max && [...text].length > max;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -105,6 +117,12 @@ export async function createRun(
   }
   if (input.prompt.trim() === '') {
     throw invalidRequest('prompt must not be blank.', [{ path: '$.prompt', message: 'must not be blank' }]);
+  }
+  if (exceedsChars(input.prompt, PROMPT_MAX_CHARS)) {
+    throw invalidRequest(`prompt is longer than ${PROMPT_MAX_CHARS} characters.`, [{ path: '$.prompt', message: `must NOT have more than ${PROMPT_MAX_CHARS} characters` }]);
+  }
+  if (input.title !== undefined && exceedsChars(input.title, TITLE_MAX_CHARS)) {
+    throw invalidRequest(`title is longer than ${TITLE_MAX_CHARS} characters.`, [{ path: '$.title', message: `must NOT have more than ${TITLE_MAX_CHARS} characters` }]);
   }
   const attachments = decodeAttachments(input.attachments);
   const requested = knownConfigFields(input.config);
@@ -265,16 +283,42 @@ export async function listRuns(
   query: ListRunsQuery,
 ): Promise<ListRunsResponse> {
   const { limit, sortBy, sortOrder, filters } = query;
-  const after = query.cursor ? decodeRunsCursor(query.cursor, sortBy, sortOrder, filters) : undefined;
-  const rows = await listRunRows(ctx.db, teamId, filters, { sortBy, order: sortOrder, limit, ...(after ? { after } : {}) });
-  const { items, hasNext } = pageOf(rows, limit);
-  // Most pages have no attachments at all: then there is nothing more to read.
-  const attachments = await listAttachmentMeta(ctx.db, teamId, items.filter((r) => r.has_attachments).map((r) => r.id));
-  const byRun = new Map<string, AttachmentMeta[]>();
-  for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
-  const last = items.at(-1);
+  let after = query.cursor ? decodeRunsCursor(query.cursor, sortBy, sortOrder, filters) : undefined;
+  const runs: RunItem[] = [];
+  let bytes = 0;
+  let last: RunItemRow | undefined;
+  let hasNext = false;
+  // Rows are read in steps sized by the bytes left: 500 runs of 256 KiB prompts are never read (nor
+  // answered) at once. The run that passes RUNS_PAGE_MAX_BYTES ends the page; the cursor follows it.
+  let read = Math.min(limit, RUNS_FIRST_READ);
+  for (;;) {
+    const rows = await listRunRows(ctx.db, teamId, filters, { sortBy, order: sortOrder, limit: read, ...(after ? { after } : {}) });
+    const { items, hasNext: more } = pageOf(rows, read);
+    // Most pages have no attachments at all: then there is nothing more to read.
+    const attachments = await listAttachmentMeta(ctx.db, teamId, items.filter((r) => r.has_attachments).map((r) => r.id));
+    const byRun = new Map<string, AttachmentMeta[]>();
+    for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
+    for (const [i, row] of items.entries()) {
+      const item = toRunItem(ctx, row, byRun.get(row.id) ?? []);
+      runs.push(item);
+      last = row;
+      bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+      if (bytes >= RUNS_PAGE_MAX_BYTES) {
+        hasNext = i < items.length - 1 || more;
+        break;
+      }
+    }
+    if (bytes >= RUNS_PAGE_MAX_BYTES || !more) break;
+    if (runs.length >= limit) {
+      hasNext = true;
+      break;
+    }
+    after = { value: last![sortBy], id: last!.id };
+    const perRun = bytes / runs.length;
+    read = Math.max(1, Math.min(limit - runs.length, Math.floor((RUNS_PAGE_MAX_BYTES - bytes) / perRun) + 1));
+  }
   return {
-    runs: items.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? [])),
+    runs,
     page_info: {
       has_next_page: hasNext,
       next_cursor: hasNext && last ? encodeRunsCursor(last, sortBy, sortOrder, filters) : null,

@@ -3,6 +3,7 @@
  * `name` (default <name>), `enabled` (default true), optional `config` (AmbientAgentConfig) and `triggers`
  * (webhook triggers; `webhook_ids` hold UIDs, not file names); the Markdown body is the prompt.
  */
+import { exceedsChars, PROMPT_MAX_CHARS } from '../../api/runs/service';
 import { validateTriggers, type Trigger } from '../triggers';
 import { agentConfigProblems } from './agent-config';
 import { AUTOMATION_FILE, isObject, parseYaml, unknownKeys, type DefinitionFile, type FileError, type Parsed } from './files';
@@ -44,6 +45,7 @@ export function parseAutomationFile({ path, content }: DefinitionFile): Parsed<A
   else for (const issue of validateTriggers(doc.triggers, 'triggers')) fail(`${issue.path} ${issue.message}`);
   const prompt = parts[2]!.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
   if (prompt === '') fail('the prompt (the Markdown after the front matter) must not be blank');
+  if (exceedsChars(prompt, PROMPT_MAX_CHARS)) fail(`the prompt (the Markdown after the front matter) is longer than ${PROMPT_MAX_CHARS.toLocaleString('en-US')} characters`);
 
   if (errors.length > 0) return { ok: false, errors };
   return {

@@ -18,12 +18,21 @@ export const AUTOMATION_FILE = /^automations\/([A-Za-z0-9][A-Za-z0-9_.-]*)\.md$/
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Alias uses a file may expand to (the yaml package's default, stated): more is a "billion laughs" document. */
+const MAX_ALIAS_COUNT = 100;
+
 /** YAML text → value, or the parser's first error (with its line) as the message. */
 export function parseYaml(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   const error = doc.errors[0];
   if (error) return { ok: false, message: `invalid YAML: ${error.message.split('\n')[0]}` };
-  return { ok: true, value: doc.toJS() as unknown };
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown };
+  } catch (err) {
+    // toJS throws a ReferenceError ("Excessive alias count…") when aliases expand past the count.
+    if (err instanceof ReferenceError) return { ok: false, message: `invalid YAML: ${err.message}` };
+    throw err;
+  }
 }
 
 /** Keys of `object` outside `allowed`, as "unknown key" errors. */
