@@ -30,6 +30,15 @@ export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>
   return dialect === 'postgres' ? (qb.forUpdate().skipLocked() as QB) : qb;
 }
 
+/**
+ * Row locking inside a transaction (PostgreSQL `FOR UPDATE`: a second transaction waits for the first to
+ * commit). SQLite transactions start with BEGIN IMMEDIATE (db/database.ts), so they already run one at a
+ * time and the clause (a syntax error there) is left out.
+ */
+export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, dialect: Dialect): QB {
+  return dialect === 'postgres' ? (qb.forUpdate() as QB) : qb;
+}
+
 /** True when the dialect supports `SELECT … FOR UPDATE SKIP LOCKED`. */
 export const supportsSkipLocked = (dialect: Dialect): boolean => dialect === 'postgres';
 

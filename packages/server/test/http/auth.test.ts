@@ -76,6 +76,58 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     expect((await apiClient(server.apiUrl, b.apiKey).get('/agent/runs')).status).toBe(200);
   });
 
+  it("refuses to delete the team's last admin key with 409 conflict; other admin keys and member keys may go", async () => {
+    const { apiKey, keyId } = await server.createTeamWithKey('last-admin', 'admin');
+    const admin = apiClient(server.apiUrl, apiKey);
+    const member = await admin.post('/api-keys', { name: 'm', role: 'member' });
+    const last = await admin.delete(`/api-keys/${keyId}`);
+    expectProblem(last, 409, 'conflict');
+    expect(last.body.retryable).toBe(false);
+    expect(last.body.detail).toMatch(/last admin/);
+    expect((await admin.get('/api-keys')).status).toBe(200);
+
+    const second = await admin.post('/api-keys', { name: 'second', role: 'admin' });
+    expect((await admin.delete(`/api-keys/${member.body.key_id}`)).status).toBe(204);
+    // With a second admin key, an admin may delete the key it calls with.
+    expect((await admin.delete(`/api-keys/${keyId}`)).status).toBe(204);
+    const other = apiClient(server.apiUrl, second.body.api_key);
+    expectProblem(await other.delete(`/api-keys/${second.body.key_id}`), 409, 'conflict');
+  });
+
+  it('two admins deleting each other\'s keys at once leave the team one admin key', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { apiKey: keyA, keyId: idA } = await server.createTeamWithKey(`admin-race-${round}`, 'admin');
+      const a = apiClient(server.apiUrl, keyA);
+      const created = await a.post('/api-keys', { name: 'b', role: 'admin' });
+      const b = apiClient(server.apiUrl, created.body.api_key);
+      const answers = await Promise.all([a.delete(`/api-keys/${created.body.key_id}`), b.delete(`/api-keys/${idA}`)]);
+      expect(answers.filter((r) => r.status === 204)).toHaveLength(1);
+      // The loser is refused: as the last admin (409), or because its own key went first (401).
+      for (const r of answers.filter((r) => r.status !== 204)) expect([401, 409]).toContain(r.status);
+      const teamId = (await server.ctx.db.selectFrom('api_keys').select('team_id').where('id', '=', idA).executeTakeFirstOrThrow()).team_id;
+      const admins = await server.ctx.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('team_id', '=', teamId)
+        .where('role', '=', 'admin')
+        .where('revoked_at', 'is', null)
+        .execute();
+      expect(admins).toHaveLength(1);
+    }
+  });
+
+  it('keeps the last admin key when deletions race below the HTTP layer too', async () => {
+    const { teamId, keyId } = await server.createTeamWithKey('admin-race-service', 'admin');
+    const { createApiKey, deleteApiKey } = await import('../../src/api/api-keys/service');
+    const ids = [keyId];
+    for (let i = 0; i < 4; i++) ids.push((await createApiKey(server.ctx.db, server.ctx.clock, { teamId, name: `a${i}`, role: 'admin', createdBy: 'operator' })).key_id);
+    const results = await Promise.allSettled(ids.map((id) => deleteApiKey(server.ctx.db, server.ctx.clock, teamId, id)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.reason).toMatchObject({ status: 409, code: 'conflict' });
+  });
+
   it('stores only a hash of each key', async () => {
     const { apiKey, keyId } = await server.createTeamWithKey('hash-team', 'member');
     const row = await server.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();

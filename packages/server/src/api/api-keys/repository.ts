@@ -1,6 +1,7 @@
 /** api_keys access. Every tenant query takes the team id; the auth lookup is by key hash (the key IS the tenant proof). */
 import type { Kysely, Selectable } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query';
+import { toCount } from '../../db/dialect';
 import type { ApiKeysTable, Database } from '../../db/tables';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -53,6 +54,17 @@ export async function findActiveApiKey(db: Kysely<Database>, teamId: string, key
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+}
+
+export async function countActiveAdminKeys(db: Kysely<Database>, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('team_id', '=', teamId)
+    .where('role', '=', 'admin')
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return toCount(row.n);
 }
 
 /** Revokes (keeps the row: runs name the key as their creator). Returns false when no active key matched. */

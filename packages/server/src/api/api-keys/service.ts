@@ -8,8 +8,11 @@ import { newApiKeyValue, newId, sha256Hex } from '../../crypto/ids';
 import type { Database } from '../../db/tables';
 import type { components } from '../../generated/api';
 import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { resourceNotFound } from '../../http/problem';
+import { conflict, resourceNotFound } from '../../http/problem';
+import { lockTeam } from '../teams/repository';
 import {
+  countActiveAdminKeys,
+  findActiveApiKey,
   findActiveKeyByHash,
   insertApiKey,
   listActiveApiKeys,
@@ -101,8 +104,16 @@ export async function listApiKeys(
   };
 }
 
+/** Revokes a key of the team. The team's last admin key stays (409): a team cannot lock itself out. */
 export async function deleteApiKey(db: Kysely<Database>, clock: Clock, teamId: string, keyId: string): Promise<void> {
-  if (!(await revokeApiKey(db, teamId, keyId, toTimestamp(clock.now())))) {
-    throw resourceNotFound(`API key ${keyId} not found.`);
-  }
+  await db.transaction().execute(async (tx) => {
+    // One deletion per team at a time: two admins deleting each other's keys must not both see the other's key left.
+    await lockTeam(tx, teamId);
+    const key = await findActiveApiKey(tx, teamId, keyId);
+    if (!key) throw resourceNotFound(`API key ${keyId} not found.`);
+    if (key.role === 'admin' && (await countActiveAdminKeys(tx, teamId)) <= 1) {
+      throw conflict(`API key ${keyId} is the team's last admin key; create another admin key before deleting it.`);
+    }
+    await revokeApiKey(tx, teamId, keyId, toTimestamp(clock.now()));
+  });
 }

@@ -1,5 +1,6 @@
 /** Teams table access. Teams are the tenancy boundary; they are created by operators, never by tenants. */
 import type { Kysely, Selectable } from 'kysely';
+import { dialectOfDb, forUpdate } from '../../db/dialect';
 import type { Database, TeamsTable } from '../../db/tables';
 
 export type Team = Selectable<TeamsTable>;
@@ -19,4 +20,9 @@ export async function findTeamById(db: Kysely<Database>, id: string): Promise<Te
 export async function countTeams(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Inside a transaction: holds the team's row until commit, so changes that must see each other run in turn. */
+export async function lockTeam(tx: Kysely<Database>, teamId: string): Promise<void> {
+  await forUpdate(tx.selectFrom('teams').select('id').where('id', '=', teamId), dialectOfDb(tx)).execute();
 }
