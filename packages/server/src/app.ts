@@ -54,7 +54,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
     const checks = await readinessChecks(ctx);
     const ready = Object.values(checks).every((c) => c === 'ok');
     if (!ready) res.setHeader('Retry-After', '5');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks });
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks, sandbox: ctx.sandbox.status });
   });
   app.get('/metrics', async (_req, res) => {
     res.type('text/plain; version=0.0.4').send(await metrics.render());

@@ -16,6 +16,7 @@ import { createSecretBox } from './crypto/secret-box';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
+import { createSandbox } from './engine/sandbox';
 import { createExpressServer } from './http/express-server';
 import { limitConnectionsPerAddress, listenerOptions } from './http/connection-limits';
 import { createLogger } from './logger';
@@ -57,6 +58,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
 
+    const sandbox = createSandbox(settings, log);
     const ctx: ServerContext = {
       settings,
       db: database.db,
@@ -64,6 +66,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       clock,
       log,
       secrets: createSecretBox(settings),
+      sandbox,
       notifyRunQueued: () => engine?.notifyRunQueued(),
     };
 
@@ -137,6 +140,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         // Deliveries already handed to a commit land before the database closes (their senders, cut off,
         // retry and find a Duplicate: nothing accepted is lost).
         await ingress.drain();
+        await sandbox.close();
         await database.close();
         log.info('stopped');
       })());

@@ -1149,6 +1149,9 @@ export type paths = {
          * Readiness
          * @description Answers `200` when the process can serve traffic (database reachable, migrations applied, secrets
          *     key loaded) and `503` with `Retry-After` otherwise; `checks` gives each check's outcome.
+         *     `sandbox` says how run processes are isolated here (`SANDBOX`, `SANDBOX_NETWORK`): an unavailable
+         *     sandbox does not make the process unready (runs that need no process still work), but every run
+         *     that needs one fails with `sandbox_unavailable` until the operator fixes what `problems` names.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1967,6 +1970,30 @@ export type components = {
             checks: {
                 [key: string]: "ok" | "failing";
             };
+            sandbox?: components["schemas"]["SandboxStatus"];
+        };
+        /**
+         * @description How the processes a run causes (the command runner, environment setup commands, stdio MCP servers)
+         *     are isolated in this process. `bwrap`: each in a bubblewrap sandbox of its own; `none`
+         *     (`SANDBOX=none`): on the host, for single-tenant development only.
+         */
+        SandboxStatus: {
+            /** @enum {string} */
+            mode: "bwrap" | "none";
+            /** @description False when `bwrap` is asked for but cannot run here; runs that need a process then fail `sandbox_unavailable`. */
+            available: boolean;
+            /**
+             * @description `SANDBOX_NETWORK`: the egress policy of sandboxed processes and of requests the server makes for a run.
+             * @enum {string}
+             */
+            network: "none" | "allowlist" | "open";
+            /**
+             * @description How memory and process limits are enforced.
+             * @enum {string}
+             */
+            limits: "cgroup v1" | "cgroup v2" | "rlimit" | "none";
+            /** @description What the operator should fix (a missing package, no writable cgroup). */
+            problems: string[];
         };
     };
     responses: {

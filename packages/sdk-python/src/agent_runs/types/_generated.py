@@ -713,6 +713,7 @@ class ReadinessResponse(BaseModel):
     """
     Outcome of each check by name (`database`, `migrations`, `secrets_key`).
     """
+    sandbox: Optional[SandboxStatus] = None
 
 
 class ReplayDeliveryResponse(BaseModel):
@@ -1029,6 +1030,36 @@ class RunUsage(BaseModel):
     prompt_tokens: Annotated[int, Field(ge=0)]
     completion_tokens: Annotated[int, Field(ge=0)]
     total_tokens: Annotated[int, Field(ge=0)]
+
+
+class SandboxStatus(BaseModel):
+    """
+    How the processes a run causes (the command runner, environment setup commands, stdio MCP servers)
+    are isolated in this process. `bwrap`: each in a bubblewrap sandbox of its own; `none`
+    (`SANDBOX=none`): on the host, for single-tenant development only.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    mode: Literal["bwrap", "none"]
+    available: bool
+    """
+    False when `bwrap` is asked for but cannot run here; runs that need a process then fail `sandbox_unavailable`.
+    """
+    network: Literal["none", "allowlist", "open"]
+    """
+    `SANDBOX_NETWORK`: the egress policy of sandboxed processes and of requests the server makes for a run.
+    """
+    limits: Literal["cgroup v1", "cgroup v2", "rlimit", "none"]
+    """
+    How memory and process limits are enforced.
+    """
+    problems: list[str]
+    """
+    What the operator should fix (a missing package, no writable cgroup).
+    """
 
 
 class SecretMetadata(BaseModel):
@@ -1395,6 +1426,7 @@ __all__ = [
     "RunStateEvent",
     "RunStatusMessage",
     "RunUsage",
+    "SandboxStatus",
     "SecretMetadata",
     "SecretName",
     "SelectedWebhook",
