@@ -1,12 +1,19 @@
 /**
- * Identifier helpers (docs/decisions.md §ID formats). Prefixed ids (`team_…`, `key_…`) come from
- * engine/ids.ts `newSortableId` (ULID-like: time then randomness), so (created_at, id) orders rows in
- * creation order; run and session ids are UUIDv4; API key values are 32 random bytes.
+ * Identifier helpers (docs/decisions.md §ID formats). Prefixed ids (`team_…`, `key_…`, `step_…`) are
+ * `<prefix>_` + a lower-cased monotonic ULID (10 characters of time, 16 of randomness), so (created_at, id)
+ * orders rows in creation order; run and session ids are UUIDv4; API key values are 32 random bytes.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { newSortableId } from '../engine/ids';
+import { monotonicFactory } from 'ulidx';
 
 export type IdPrefix = 'team' | 'key' | 'fac' | 'wh' | 'dlv' | 'aut' | 'env' | 'step' | 'fup';
+
+// One factory per process: ids made in the same (or an earlier, e.g. a ManualClock that does not move)
+// millisecond increment the previous randomness, so they still sort in the order they were made.
+const ulid = monotonicFactory();
+
+/** `<prefix>_` + 26 lowercase Crockford base32 characters, monotonic within this process. */
+export const newSortableId = (prefix: string, now: Date): string => `${prefix}_${ulid(now.getTime()).toLowerCase()}`;
 
 export const newId = (prefix: IdPrefix, now: Date = new Date()): string => newSortableId(prefix, now);
 export const newRunId = (): string => randomUUID();

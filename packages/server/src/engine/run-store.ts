@@ -13,8 +13,8 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { toTimestamp, type Clock } from '../clock';
+import { newSortableId } from '../crypto/ids';
 import type { Database, RunsTable, Timestamp } from '../db/tables';
-import { newSortableId } from './ids';
 import { abortInFlight, notifyRunEvent } from './run-signals';
 import type {
   ContentBlock,

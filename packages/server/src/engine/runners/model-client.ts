@@ -1,29 +1,34 @@
 /**
- * OpenAI-compatible Chat Completions client on fetch: one streamed request per `complete()` call
- * (SSE `data:` chunks up to `[DONE]`, tool-call deltas accumulated by index, usage from the final chunk),
- * the per-call timeout, and the retry loop for the provider's 408/409/429/5xx answers and network
- * failures (exponential backoff with jitter, `Retry-After` honoured, bounded attempts).
+ * The model provider's Chat Completions API through the official `openai` client (baseURL = MODEL_BASE_URL):
+ * one streamed request per attempt, tool-call deltas accumulated by index, usage from the final chunk.
+ *
+ * The client runs with `maxRetries: 0`; the retry loop stays here because the client's own cannot express
+ * the contract's semantics:
+ * - its backoff sleep does not listen to the request's AbortSignal, so a cancel during a 30 s Retry-After
+ *   would wait it out (here the wait ends with the run's signal);
+ * - it honours any Retry-After however long and its backoff is fixed (0.5 s → 8 s); here a Retry-After past
+ *   `maxRetryAfterMs` ends the retries and the backoff is the RetryPolicy's;
+ * - its `timeout` stops at the response headers and it never retries a failed stream, whereas
+ *   model_call_timeout_seconds bounds the whole streamed answer and a timed-out attempt is retried;
+ * - it parses every `stream: true` answer as SSE; a provider that answers one JSON completion is read here.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionContentPartText,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../runner';
 
-export type ChatContentPart = { type: 'text'; text: string };
-
-export type ChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string | ChatContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
-
-export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export interface ChatTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters: Record<string, unknown> };
-}
+export type ChatContentPart = ChatCompletionContentPartText;
+export type ChatMessage = ChatCompletionMessageParam;
+export type ChatToolCall = ChatCompletionMessageFunctionToolCall;
+export type ChatTool = ChatCompletionFunctionTool;
 
 export interface ChatRequest {
   model: string;
@@ -80,7 +85,6 @@ export interface ChatClientOptions {
   baseUrl: string;
   apiKey?: string;
   retry?: Partial<RetryPolicy>;
-  fetch?: typeof fetch;
 }
 
 export interface CompleteOptions {
@@ -96,7 +100,7 @@ const RETRYABLE_STATUS = new Set([408, 409, 429]);
 const isRetryableStatus = (status: number) => RETRYABLE_STATUS.has(status) || status >= 500;
 
 /** Parses `Retry-After` (delay seconds or HTTP date) into milliseconds. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
@@ -104,36 +108,31 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ModelError('aborted', 'the model call was aborted'));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ModelError('aborted', 'the model call was aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const aborted = () => new ModelError('aborted', 'the model call was aborted');
 
 export class ChatCompletionsClient {
-  readonly #url: string;
-  readonly #apiKey: string | undefined;
+  readonly #openai: OpenAI;
   readonly #retry: RetryPolicy;
-  readonly #fetch: typeof fetch;
 
   constructor(options: ChatClientOptions) {
-    this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    this.#apiKey = options.apiKey;
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.#fetch = options.fetch ?? fetch;
+    this.#openai = new OpenAI({
+      baseURL: options.baseUrl,
+      // Every credential explicit: OPENAI_API_KEY/ORG_ID/PROJECT_ID in the server's environment must not reach MODEL_BASE_URL.
+      apiKey: options.apiKey ?? 'none',
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      // Without MODEL_API_KEY the provider gets no Authorization header at all (the client's way to omit it).
+      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      maxRetries: 0,
+      // Failures reach the run's log and status message through ModelError, not the client's console logger.
+      logLevel: 'off',
+    });
   }
 
-  /** The exact JSON body sent for a request (tests assert it). */
-  static body(request: ChatRequest): Record<string, unknown> {
+  /** The exact JSON body sent for a request (the fake model in the tests records it). */
+  static body(request: ChatRequest): ChatCompletionCreateParamsStreaming {
     return {
       model: request.model,
       messages: request.messages,
@@ -144,169 +143,105 @@ export class ChatCompletionsClient {
   }
 
   async complete(request: ChatRequest, options: CompleteOptions): Promise<ChatResponse> {
-    const body = JSON.stringify(ChatCompletionsClient.body(request));
+    const body = ChatCompletionsClient.body(request);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#attempt(body, options);
       } catch (err) {
-        const error = err instanceof ModelError ? err : new ModelError('unavailable', `model request failed: ${describe(err)}`);
+        const error = err instanceof ModelError ? err : new ModelError('unavailable', `the model request failed: ${describe(err)}`);
         if (error.kind === 'aborted' || error.kind === 'rejected' || attempt >= this.#retry.maxAttempts) throw error;
-        const backoff = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1));
-        const jittered = Math.round(backoff / 2 + Math.random() * (backoff / 2));
         if (error.retryAfterMs !== undefined && error.retryAfterMs > this.#retry.maxRetryAfterMs) throw error;
-        const delayMs = error.retryAfterMs ?? jittered;
+        const backoff = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1));
+        const delayMs = error.retryAfterMs ?? Math.round(backoff / 2 + Math.random() * (backoff / 2));
         options.onRetry?.({ attempt, delayMs, error });
-        await abortableSleep(delayMs, options.signal);
+        await sleep(delayMs, undefined, { signal: options.signal }).catch(() => {
+          throw aborted();
+        });
       }
     }
   }
 
-  async #attempt(body: string, options: CompleteOptions): Promise<ChatResponse> {
-    const { signal, timeoutMs } = options;
-    if (signal.aborted) throw new ModelError('aborted', 'the model call was aborted');
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const onAbort = () => controller.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
+  /** One attempt; every failure comes out as a ModelError. */
+  async #attempt(body: ChatCompletionCreateParamsStreaming, { signal, timeoutMs }: CompleteOptions): Promise<ChatResponse> {
+    const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
     try {
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'text/event-stream, application/json',
-      };
-      if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
-      const response = await this.#fetch(this.#url, { method: 'POST', headers, body, signal: controller.signal });
-      if (!response.ok) {
-        const text = await response.text().catch(() => '');
-        const detail = providerMessage(text);
-        const message = `the model provider answered ${response.status}${detail ? `: ${detail}` : ''}`;
-        if (!isRetryableStatus(response.status)) throw new ModelError('rejected', message, response.status);
-        throw new ModelError(
-          response.status === 429 ? 'rate_limited' : 'unavailable',
-          message,
-          response.status,
-          parseRetryAfter(response.headers.get('retry-after')),
-        );
+      // The client's `timeout` (default 10 min) would otherwise cut a longer model_call_timeout_seconds.
+      const { data: stream, response } = await this.#openai.chat.completions
+        .create(body, { signal: attempt, timeout: timeoutMs })
+        .withResponse();
+      if (response.headers.get('content-type')?.includes('application/json')) {
+        return fromCompletion((await response.json()) as ChatCompletion);
       }
-      const contentType = response.headers.get('content-type') ?? '';
-      if (contentType.includes('application/json')) return fromCompletion(await response.json());
-      return await readStream(response);
+      const answer = await readStream(stream);
+      // The client's stream ends quietly when its signal aborts: a cut-off answer must not pass as complete.
+      attempt.throwIfAborted();
+      return answer;
     } catch (err) {
+      if (signal.aborted) throw aborted();
+      if (attempt.aborted || err instanceof APIConnectionTimeoutError) {
+        throw new ModelError('unavailable', `the model call timed out after ${Math.round(timeoutMs / 1000)} s`);
+      }
       if (err instanceof ModelError) throw err;
-      if (signal.aborted) throw new ModelError('aborted', 'the model call was aborted');
-      if (timedOut) throw new ModelError('unavailable', `the model call timed out after ${Math.round(timeoutMs / 1000)} s`);
+      if (err instanceof APIConnectionError) throw new ModelError('unavailable', `the model request failed: ${describe(err)}`);
+      if (err instanceof APIError && err.status !== undefined) {
+        const message = `the model provider answered ${short(err.message)}`;
+        if (!isRetryableStatus(err.status)) throw new ModelError('rejected', message, err.status);
+        const retryAfterMs = parseRetryAfter(err.headers?.get('retry-after'));
+        throw new ModelError(err.status === 429 ? 'rate_limited' : 'unavailable', message, err.status, retryAfterMs);
+      }
+      if (err instanceof APIError) throw new ModelError('unavailable', `the model stream reported an error: ${short(err.message)}`);
       throw new ModelError('unavailable', `the model request failed: ${describe(err)}`);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
     }
   }
 }
 
+/** The error and its causes (`Connection error: fetch failed: connect ECONNREFUSED …`). */
 function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
-  }
-  return String(err);
+  const parts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message.replace(/\.$/, ''));
+  return parts.length > 0 ? parts.join(': ') : String(err);
 }
 
-/** The provider's error message from an error body (OpenAI shape `{error: {message}}`), kept short. */
-function providerMessage(text: string): string {
-  let message = text;
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof parsed.error === 'string') message = parsed.error;
-    else if (parsed.error && typeof parsed.error.message === 'string') message = parsed.error.message;
-    else if (typeof parsed.message === 'string') message = parsed.message;
-  } catch {
-    // not JSON: keep the text
-  }
-  message = message.replace(/\s+/g, ' ').trim();
-  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+/** A provider message kept to one short line for the status message. */
+function short(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-function toUsage(raw: unknown): TokenUsage | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const u = raw as Record<string, unknown>;
-  const prompt = typeof u.prompt_tokens === 'number' ? u.prompt_tokens : 0;
-  const completion = typeof u.completion_tokens === 'number' ? u.completion_tokens : 0;
-  const total = typeof u.total_tokens === 'number' ? u.total_tokens : prompt + completion;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total };
+/** Providers may leave out total_tokens (or more). */
+function toUsage(raw: Partial<TokenUsage> | null | undefined): TokenUsage | undefined {
+  if (!raw) return undefined;
+  const prompt = raw.prompt_tokens ?? 0;
+  const completion = raw.completion_tokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: raw.total_tokens ?? prompt + completion };
 }
+
+const functionCalls = (calls: ChatCompletion.Choice['message']['tool_calls']): ChatToolCall[] =>
+  (calls ?? []).filter((c): c is ChatToolCall => c.type === 'function');
 
 /** A provider that ignored `stream: true` and answered one JSON completion. */
-function fromCompletion(raw: unknown): ChatResponse {
-  const completion = raw as {
-    choices?: Array<{ message?: { content?: string | null; tool_calls?: ChatToolCall[] }; finish_reason?: string | null }>;
-    usage?: unknown;
-  };
+function fromCompletion(completion: ChatCompletion): ChatResponse {
   const choice = completion.choices?.[0];
   if (!choice) throw new ModelError('unavailable', 'the model answered without choices');
   const usage = toUsage(completion.usage);
   return {
     content: choice.message?.content ?? '',
-    toolCalls: (choice.message?.tool_calls ?? []).map((c) => ({
-      id: c.id,
-      type: 'function',
-      function: { name: c.function.name, arguments: c.function.arguments ?? '' },
-    })),
+    toolCalls: functionCalls(choice.message?.tool_calls),
     finishReason: choice.finish_reason ?? null,
     ...(usage ? { usage } : {}),
   };
 }
 
-interface StreamChunk {
-  choices?: Array<{
-    delta?: {
-      content?: string | null;
-      tool_calls?: Array<{ index?: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }>;
-    };
-    finish_reason?: string | null;
-  }>;
-  usage?: unknown;
-  error?: { message?: string; code?: unknown } | string;
-}
-
-/** Reads an SSE body: `data:` lines (possibly several per event) until `[DONE]` or the end of the stream. */
-async function readStream(response: Response): Promise<ChatResponse> {
-  if (!response.body) throw new ModelError('unavailable', 'the model answered without a body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  let data: string[] = [];
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatResponse> {
   let content = '';
   let finishReason: string | null = null;
   let usage: TokenUsage | undefined;
-  let done = false;
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
-
-  const dispatch = () => {
-    if (data.length === 0) return;
-    const payload = data.join('\n');
-    data = [];
-    if (payload.trim() === '[DONE]') {
-      done = true;
-      return;
-    }
-    let chunk: StreamChunk;
-    try {
-      chunk = JSON.parse(payload) as StreamChunk;
-    } catch {
-      throw new ModelError('unavailable', 'the model stream sent a chunk that is not JSON');
-    }
-    if (chunk.error) {
-      const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'unknown error');
-      throw new ModelError('unavailable', `the model stream reported an error: ${message}`);
-    }
-    const chunkUsage = toUsage(chunk.usage);
-    if (chunkUsage) usage = chunkUsage;
+  for await (const chunk of stream) {
+    usage = toUsage(chunk.usage) ?? usage;
     for (const choice of chunk.choices ?? []) {
-      const delta = choice.delta;
-      if (typeof delta?.content === 'string') content += delta.content;
-      for (const part of delta?.tool_calls ?? []) {
+      if (typeof choice.delta?.content === 'string') content += choice.delta.content;
+      for (const part of choice.delta?.tool_calls ?? []) {
         const index = part.index ?? 0;
         const call = calls.get(index) ?? { id: '', name: '', arguments: '' };
         if (part.id) call.id = part.id;
@@ -316,40 +251,11 @@ async function readStream(response: Response): Promise<ChatResponse> {
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
-  };
-
-  try {
-    while (!done) {
-      const { value, done: ended } = await reader.read();
-      if (ended) break;
-      buffer += value;
-      let newline: number;
-      while (!done && (newline = buffer.search(/\r?\n/)) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(buffer[newline] === '\r' ? newline + 2 : newline + 1);
-        if (line === '') dispatch();
-        else if (line.startsWith(':')) continue;
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-        // other fields (event:, id:, retry:) carry nothing for chat completions
-      }
-    }
-    if (!done) {
-      if (buffer.startsWith('data:')) data.push(buffer.slice(5).replace(/^ /, ''));
-      dispatch();
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined);
-    else void reader.cancel().catch(() => undefined);
   }
-  if (!done && finishReason === null) {
-    throw new ModelError('unavailable', 'the model stream ended before the answer was complete');
-  }
+  // The client cannot tell a stream cut before `[DONE]` from a finished one; a missing finish_reason can.
+  if (finishReason === null) throw new ModelError('unavailable', 'the model stream ended before the answer was complete');
   const toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([index, c]) => ({
-      id: c.id || `call_${index}`,
-      type: 'function' as const,
-      function: { name: c.name, arguments: c.arguments },
-    }));
+    .map(([index, c]) => ({ id: c.id || `call_${index}`, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
   return { content, toolCalls, finishReason, ...(usage ? { usage } : {}) };
 }

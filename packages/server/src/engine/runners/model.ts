@@ -37,7 +37,6 @@ export interface ModelRunnerOptions {
   mcpConnectTimeoutMs?: number;
   /** Upper bound of one MCP tool call (also bounded by the rest of the run budget). */
   toolCallTimeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
@@ -95,7 +94,6 @@ export class ModelRunner implements Runner {
       baseUrl: options.baseUrl,
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   }
 
