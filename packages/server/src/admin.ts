@@ -6,9 +6,9 @@
  *   pnpm admin create-key --team <name> --role admin|member [--name …] → {"team_uid", "api_key", "key_id"}
  */
 import { parseArgs } from 'node:util';
-import { createApiKey, type Role } from './api/api-keys/service';
-import { findTeamByName } from './api/teams/repository';
-import { createTeam, TeamExistsError } from './api/teams/service';
+import { createApiKey, type Role } from './api-keys/service';
+import { findTeamByName } from './teams/repository';
+import { createTeam, TeamExistsError } from './teams/service';
 import { systemClock } from './clock';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';

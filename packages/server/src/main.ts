@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { bootstrap } from './api/teams/bootstrap';
+import { bootstrap } from './teams/bootstrap';
 import { systemClock, type Clock } from './clock';
 import type { ServerContext } from './context';
 import { createSecretBox } from './crypto/secret-box';

@@ -1,8 +1,8 @@
 /** api_keys access. Every tenant query takes the team id; the auth lookup is by key hash (the key IS the tenant proof). */
 import type { Kysely, Selectable } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query';
-import { toCount } from '../../db/dialect';
-import type { ApiKeysTable, Database } from '../../db/tables';
+import { compiledQuery } from '../db/compiled-query';
+import { toCount } from '../db/dialect';
+import type { ApiKeysTable, Database } from '../db/tables';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 

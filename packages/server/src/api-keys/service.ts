@@ -3,12 +3,12 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { toTimestamp, type Clock } from '../../clock';
-import { newApiKeyValue, newId, sha256Hex } from '../../crypto/ids';
-import type { Database } from '../../db/tables';
-import type { components } from '../../generated/api';
-import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { conflict, resourceNotFound } from '../../http/problem';
+import { toTimestamp, type Clock } from '../clock';
+import { newApiKeyValue, newId, sha256Hex } from '../crypto/ids';
+import type { Database } from '../db/tables';
+import type { components } from '../generated/api';
+import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { conflict, resourceNotFound } from '../problems';
 import { lockTeam } from '../teams/repository';
 import {
   countActiveAdminKeys,

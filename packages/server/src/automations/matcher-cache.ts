@@ -15,7 +15,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
-import { findTriggers, type CandidateAutomation } from '../api/automations/repository';
+import { findTriggers, type CandidateAutomation } from './repository';
 import { AutomationMatcher, type MatchableAutomation } from './matcher';
 import type { Trigger } from './triggers';
 

@@ -10,11 +10,11 @@
 import type { ServerContext } from '../context';
 import { toBuffer } from '../db/dialect';
 import type { components } from '../generated/api';
-import { conflict, resourceNotFound } from '../http/problem';
-import { parseJsonBody } from '../ingress/parse';
-import { findDeliveryRow } from '../api/deliveries/repository';
-import { requireFactory } from '../api/factories/service';
-import { findWebhook } from '../api/webhooks/repository';
+import { conflict, resourceNotFound } from '../problems';
+import { parseJsonBody } from '../json';
+import { findDeliveryRow } from '../webhooks/deliveries/repository';
+import { requireFactory } from '../factories/service';
+import { findWebhook } from '../webhooks/repository';
 import { startRunsForDelivery } from './start-runs';
 
 export type ReplayDeliveryResponse = components['schemas']['ReplayDeliveryResponse'];

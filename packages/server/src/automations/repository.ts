@@ -3,8 +3,8 @@
  * the webhook it resolved, so even delivery-time reads are team-scoped).
  */
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query';
-import type { AutomationsTable, Database, WebhookDeliveriesTable, WebhooksTable } from '../../db/tables';
+import { compiledQuery } from '../db/compiled-query';
+import type { AutomationsTable, Database, WebhookDeliveriesTable, WebhooksTable } from '../db/tables';
 
 export type AutomationRow = Selectable<AutomationsTable>;
 

@@ -12,16 +12,16 @@
  *   firing: the ingress answers 404 for a deleted webhook, and replay refuses its deliveries;
  * - every change writes a new `updated_at` (see nextVersion): the delivery-time filter cache keys on it.
  */
-import { toTimestamp } from '../../clock';
-import type { ServerContext } from '../../context';
-import { newId } from '../../crypto/ids';
-import { isUniqueViolation } from '../../db/dialect';
-import type { components } from '../../generated/api';
-import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { InvalidConfigError } from '../../engine/runners/model-config';
-import { conflict, resourceNotFound, validationFailed } from '../../http/problem';
-import { parseJsonBody } from '../../ingress/parse';
-import { testTriggers, type TestFilterResult } from '../../automations/test-filter';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { newId } from '../crypto/ids';
+import { isUniqueViolation } from '../db/dialect';
+import type { components } from '../generated/api';
+import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { InvalidConfigError } from '../engine/runners/model-config';
+import { conflict, resourceNotFound, validationFailed } from '../problems';
+import { parseJsonBody } from '../json';
+import { testTriggers, type TestFilterResult } from './test-filter';
 import {
   selectedWebhookIds,
   validateTrigger,
@@ -30,7 +30,7 @@ import {
   type Issue,
   type Trigger,
   type WebhookReference,
-} from '../../automations/triggers';
+} from './triggers';
 import { requireFactory } from '../factories/service';
 import type { FactoryRow } from '../factories/repository';
 import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../runs/config';

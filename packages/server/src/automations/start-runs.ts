@@ -16,9 +16,9 @@
 import type { Kysely } from 'kysely';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/tables';
-import { findRunTemplates, listEnabledCandidates, type AutomationRow } from '../api/automations/repository';
-import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../api/runs/config';
-import { insertQueuedRun, TITLE_MAX_LENGTH } from '../api/runs/service';
+import { findRunTemplates, listEnabledCandidates, type AutomationRow } from './repository';
+import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../runs/config';
+import { insertQueuedRun, TITLE_MAX_LENGTH } from '../runs/service';
 import { transitionInTransaction } from '../engine/run-store';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import { InvalidConfigError } from '../engine/runners/model-config';

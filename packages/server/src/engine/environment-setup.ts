@@ -12,7 +12,7 @@
  * AbortError.
  */
 import type { ServerContext } from '../context';
-import { loadEnvironmentForRun } from '../api/environments/service';
+import { loadEnvironmentForRun } from '../environments/service';
 import type { RunRow } from './run-store';
 import type { ResolvedAgentConfig, RunStatusMessage } from './runner';
 import type { RunSandbox, SandboxExit } from './sandbox';

@@ -1,6 +1,6 @@
 /** environments access: every query is scoped to the caller's team. */
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, EnvironmentsTable } from '../../db/tables';
+import type { Database, EnvironmentsTable } from '../db/tables';
 
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 

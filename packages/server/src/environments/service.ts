@@ -3,12 +3,12 @@
  * setup commands and environment variables. Variable values are secrets: encrypted at rest as one JSON
  * object (SecretBox), write-only on the wire — answers carry only `env_var_names`.
  */
-import { toTimestamp } from '../../clock';
-import type { ServerContext } from '../../context';
-import { newId } from '../../crypto/ids';
-import { isUniqueViolation } from '../../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { conflict, resourceNotFound, validationFailed } from '../../http/problem';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { newId } from '../crypto/ids';
+import { isUniqueViolation } from '../db/dialect';
+import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { conflict, resourceNotFound, validationFailed } from '../problems';
 import {
   deleteEnvironmentRow,
   environmentExists,

@@ -1,6 +1,6 @@
 /** Factories table access. Every query is scoped to the caller's team. */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, FactoriesTable } from '../../db/tables';
+import type { Database, FactoriesTable } from '../db/tables';
 
 export type FactoryRow = Selectable<FactoriesTable>;
 

@@ -2,12 +2,12 @@
  * Factory rules: names unique within the team; `definition_source` fixed at creation (`api`: changed through
  * the REST API; `files`: changed only by definition apply).
  */
-import { toTimestamp } from '../../clock';
-import type { ServerContext } from '../../context';
-import { newId } from '../../crypto/ids';
-import { isUniqueViolation } from '../../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { conflict, resourceNotFound } from '../../http/problem';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { newId } from '../crypto/ids';
+import { isUniqueViolation } from '../db/dialect';
+import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { conflict, resourceNotFound } from '../problems';
 import { findFactory, insertFactory, listFactoryRows, type FactoryRow } from './repository';
 
 export type DefinitionSource = FactoryRow['definition_source'];

@@ -5,11 +5,11 @@
  */
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../context';
-import { authenticateApiKey, type Principal } from '../api/api-keys/service';
-import { authenticationRequired, notAuthorized } from './problem';
+import { authenticateApiKey, type Principal } from '../api-keys/service';
+import { authenticationRequired, notAuthorized } from '../problems';
 import { bindRequestLog } from './request-id';
 
-export type { Principal } from '../api/api-keys/service';
+export type { Principal } from '../api-keys/service';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

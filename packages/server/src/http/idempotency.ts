@@ -15,7 +15,7 @@ import type { ServerContext } from '../context';
 import { isUniqueViolation } from '../db/dialect';
 import type { Database } from '../db/tables';
 import { principalOf } from './auth';
-import { conflict, invalidRequest } from './problem';
+import { conflict, invalidRequest } from '../problems';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;

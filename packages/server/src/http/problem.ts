@@ -1,131 +1,28 @@
 /**
- * THE problem-error helper (wire-decisions §Errors): every 4xx/5xx of the REST API is an RFC 7807
- * `application/problem+json` body built here, whatever raised it (our code, body-parser, the OpenAPI
- * validator, an unexpected exception).
+ * The REST API's problem answers: anything raised while serving a request (our code, body-parser, the
+ * OpenAPI validator, an unexpected exception) becomes a ProblemError (problems.ts) written as
+ * `application/problem+json`.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-export const PROBLEM_TYPE_BASE = 'https://agent-runs.dev/errors/';
-
-export type ProblemCode =
-  | 'invalid_request'
-  | 'authentication_required'
-  | 'not_authorized'
-  | 'resource_not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'limit_exceeded'
-  | 'validation_failed'
-  | 'rate_limited'
-  | 'internal_error';
-
-const TITLES: Record<ProblemCode, string> = {
-  invalid_request: 'Invalid request',
-  authentication_required: 'Authentication required',
-  not_authorized: 'Not authorized',
-  resource_not_found: 'Resource not found',
-  method_not_allowed: 'Method not allowed',
-  conflict: 'Conflict',
-  payload_too_large: 'Payload too large',
-  limit_exceeded: 'Limit exceeded',
-  validation_failed: 'Validation failed',
-  rate_limited: 'Rate limited',
-  internal_error: 'Internal error',
-};
-
-export interface ProblemExtras {
-  /** Validation details: JSON path (or parameter) and what is wrong with it. */
-  errors?: Array<{ path: string; message: string }>;
-  /** Definition apply: per-file errors. */
-  file_errors?: Array<{ file: string; message: string }>;
-  /** Overrides the default retryability of the status (429/5xx and in-flight conflicts are retryable). */
-  retryable?: boolean;
-  /** Seconds for the Retry-After header (429, 503). */
-  retryAfterSeconds?: number;
-  /** Extra response headers (e.g. WWW-Authenticate, Allow). */
-  headers?: Record<string, string>;
-  [member: string]: unknown;
-}
-
-export class ProblemError extends Error {
-  readonly status: number;
-  readonly code: ProblemCode;
-  readonly detail: string;
-  readonly extras: ProblemExtras;
-
-  constructor(status: number, code: ProblemCode, detail: string, extras: ProblemExtras = {}) {
-    super(detail);
-    this.name = 'ProblemError';
-    this.status = status;
-    this.code = code;
-    this.detail = detail;
-    this.extras = extras;
-  }
-}
-
-// One factory per code, so call sites read as the rule they enforce.
-export const invalidRequest = (detail: string, errors?: ProblemExtras['errors']) =>
-  new ProblemError(400, 'invalid_request', detail, errors ? { errors } : {});
-export const authenticationRequired = (detail = 'A valid API key is required: send `Authorization: Bearer <key>`.') =>
-  new ProblemError(401, 'authentication_required', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
-export const notAuthorized = (detail = 'This API key is not allowed to perform this operation.') =>
-  new ProblemError(403, 'not_authorized', detail);
-export const resourceNotFound = (detail: string) => new ProblemError(404, 'resource_not_found', detail);
-export const methodNotAllowed = (detail: string, allow?: string[]) =>
-  new ProblemError(405, 'method_not_allowed', detail, allow ? { headers: { Allow: allow.join(', ') } } : {});
-export const conflict = (detail: string, extras: ProblemExtras = {}) => new ProblemError(409, 'conflict', detail, extras);
-export const payloadTooLarge = (detail: string) => new ProblemError(413, 'payload_too_large', detail);
-export const limitExceeded = (detail: string) => new ProblemError(409, 'limit_exceeded', detail);
-export const validationFailed = (detail: string, extras: ProblemExtras = {}) =>
-  new ProblemError(422, 'validation_failed', detail, extras);
-export const rateLimited = (detail: string, retryAfterSeconds: number) =>
-  new ProblemError(429, 'rate_limited', detail, { retryAfterSeconds });
-export const internalError = (detail = 'The server failed to process the request.') =>
-  new ProblemError(500, 'internal_error', detail);
-
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  error: string;
-  retryable: boolean;
-  trace_id: string;
-  errors?: Array<{ path: string; message: string }>;
-  file_errors?: Array<{ file: string; message: string }>;
-}
-
-const defaultRetryable = (status: number) => status === 429 || status >= 500;
+import {
+  authenticationRequired,
+  internalError,
+  invalidRequest,
+  payloadTooLarge,
+  PROBLEM_CONTENT_TYPE,
+  ProblemError,
+  renderProblem,
+  resourceNotFound,
+} from '../problems';
 
 /** Writes a problem response. `instance` is the request path, `trace_id` the response's x-request-id. */
 export function sendProblem(res: Response, problem: ProblemError): void {
-  const { status, code, detail, extras } = problem;
-  const { errors, file_errors, retryable, retryAfterSeconds, headers } = extras;
-  const title = TITLES[code];
-  const traceId = String(res.getHeader('x-request-id') ?? '');
-  const body: ProblemBody = {
-    type: PROBLEM_TYPE_BASE + code,
-    title,
-    status,
-    detail,
-    instance: res.req.originalUrl.split('?')[0] ?? res.req.path,
-    error: `${title}: ${detail}`,
-    retryable: retryable ?? defaultRetryable(status),
-    trace_id: traceId,
-  };
-  if (errors) body.errors = errors;
-  if (file_errors) body.file_errors = file_errors;
-
-  for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
-  if ((status === 409 || status === 422) && !body.retryable) res.setHeader('x-should-retry', 'false');
-  if (status === 429 || status === 503) res.setHeader('Retry-After', String(retryAfterSeconds ?? 1));
+  const rendered = renderProblem(problem, res.req.originalUrl.split('?')[0] ?? res.req.path, String(res.getHeader('x-request-id') ?? ''));
+  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
   // res.json (not send): under test the response validator checks problem bodies and their status against
   // the operation's declared responses too.
-  res.status(status).type(PROBLEM_CONTENT_TYPE).json(body);
+  res.status(rendered.status).type(PROBLEM_CONTENT_TYPE).json(rendered.body);
 }
 
 /** Errors raised by express-openapi-validator (it throws objects with status + errors[]). */

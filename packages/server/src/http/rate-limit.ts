@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../context';
 import { principalOf } from './auth';
-import { rateLimited } from './problem';
+import { rateLimited } from '../problems';
 
 export function restRateLimit(ctx: ServerContext): RequestHandler {
   const windowMs = ctx.settings.windows.restRateWindowSeconds * 1000;

@@ -1,24 +1,20 @@
 /**
- * The ingress's answers, written straight to node:http (no Express on this path).
- *
- * Problem bodies come from THE problem helper (http/problem.ts `sendProblem`), driven through the few
- * members of an Express response it uses, so the ingress and the REST API share one implementation of the
- * RFC 7807 shape (type, title, status, detail, instance, error, retryable, trace_id, Retry-After,
- * x-should-retry).
+ * The ingress's answers, written straight to node:http (no Express on this path). Problem bodies and
+ * their headers come from problems.ts `renderProblem`, as the REST API's do.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Response } from 'express';
 import {
+  internalError,
+  invalidRequest,
   methodNotAllowed,
   payloadTooLarge,
-  invalidRequest,
+  PROBLEM_CONTENT_TYPE,
   ProblemError,
   rateLimited,
+  renderProblem,
   resourceNotFound,
-  sendProblem,
-  internalError,
-} from '../http/problem';
+} from '../problems';
 
 /** Same rule as http/request-id.ts: echo a safe incoming id, else generate one. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -45,37 +41,15 @@ export function answerProblem(res: ServerResponse, problem: ProblemError, instan
     res.destroy();
     return;
   }
-  if (options.close) res.setHeader('connection', 'close');
-  const end = (body: string) => {
-    res.setHeader('content-length', Buffer.byteLength(body));
-    res.end(body);
-  };
-  // The members of an Express response that sendProblem uses, over the bare node:http response.
-  const adapter = {
-    req: { originalUrl: instance, path: instance },
-    getHeader: (name: string) => res.getHeader(name),
-    setHeader(name: string, value: string) {
-      res.setHeader(name, value);
-      return adapter;
-    },
-    status(code: number) {
-      res.statusCode = code;
-      return adapter;
-    },
-    type(contentType: string) {
-      res.setHeader('content-type', contentType);
-      return adapter;
-    },
-    json(body: unknown) {
-      end(JSON.stringify(body));
-      return adapter;
-    },
-    send(body: string) {
-      end(body);
-      return adapter;
-    },
-  };
-  sendProblem(adapter as unknown as Response, problem);
+  const { status, headers, body } = renderProblem(problem, instance, String(res.getHeader('x-request-id') ?? ''));
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': PROBLEM_CONTENT_TYPE,
+    'content-length': Buffer.byteLength(text),
+    ...(options.close ? { connection: 'close' } : {}),
+  });
+  res.end(text);
 }
 
 // The ingress's problems, one per answer of the contract (openapi/v1.yaml, Ingress responses).

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebhookDeliveriesTable } from '../db/tables';
-import { isSignatureSchemeName, signatureSchemes } from './schemes';
+import { isSignatureSchemeName, signatureSchemes } from '../webhooks/schemes';
 import type { ResolvedWebhook } from './resolve';
 
 export type IdentitySource = NonNullable<WebhookDeliveriesTable['identity_source']>;

@@ -18,11 +18,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
 import type { HttpMetrics } from '../http/metrics';
-import { ProblemError } from '../http/problem';
+import { ProblemError } from '../problems';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { declaredLength, readRawBody } from './body';
 import { identifyDelivery } from './identify';
-import { parseJsonBody } from './parse';
+import { parseJsonBody } from '../json';
 import { authFailureKey, deliveryRateKey, peekSlot, takeSlot, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import { logAcceptedOrDuplicate, logRejectedDelivery, type DeliveryFacts, type LoggedDelivery } from './record';

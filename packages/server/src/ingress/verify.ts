@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SecretBox } from '../crypto/secret-box';
-import { isSignatureSchemeName, signatureSchemes, timingSafeEqualString, type IncomingHeaders, type VerifyResult } from './schemes';
+import { isSignatureSchemeName, signatureSchemes, timingSafeEqualString, type IncomingHeaders, type VerifyResult } from '../webhooks/schemes';
 import type { ResolvedWebhook } from './resolve';
 
 export interface VerifyDeliveryInput {

@@ -3,9 +3,9 @@
  * actually use. Kept in ONE function so every way of starting a run (REST, factory dispatch, automations)
  * resolves the same way.
  */
-import type { ServerContext } from '../../context';
-import type { ResolvedAgentConfig } from '../../engine/runner';
-import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../../engine/runners/model-config';
+import type { ServerContext } from '../context';
+import type { ResolvedAgentConfig } from '../engine/runner';
+import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../engine/runners/model-config';
 import { teamHasEnvironment } from './repository';
 
 /** AmbientAgentConfig as a client sends it: the same fields as the resolved one, none filled in yet (unknown fields are dropped). */

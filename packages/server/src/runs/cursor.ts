@@ -2,7 +2,7 @@
  * Cursors of GET /agent/runs: opaque base64url JSON of {sort key, last value, last id, order, filter
  * fingerprint}. A malformed cursor, or one issued for another sort or other filters → 400 invalid_request.
  */
-import { decodeCursor, encodeCursor, filterFingerprint, type SortOrder } from '../../http/cursor';
+import { decodeCursor, encodeCursor, filterFingerprint, type SortOrder } from '../pagination';
 import type { RunFilters, RunRow } from './repository';
 
 export type RunsSortKey = 'created_at' | 'updated_at';

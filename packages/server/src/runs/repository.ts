@@ -3,11 +3,11 @@
  * follow-ups belong to the engine's run store (engine/run-store.ts); this module inserts new runs and reads.
  */
 import type { Insertable, Kysely, Selectable, SqlBool } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query';
-import { dialectOfDb, jsonTextField, toBuffer } from '../../db/dialect';
-import type { Database, RunAttachmentsTable, RunsTable } from '../../db/tables';
+import { compiledQuery } from '../db/compiled-query';
+import { dialectOfDb, jsonTextField, toBuffer } from '../db/dialect';
+import type { Database, RunAttachmentsTable, RunsTable } from '../db/tables';
 import type { RunsSortKey } from './cursor';
-import type { SortOrder } from '../../http/cursor';
+import type { SortOrder } from '../pagination';
 
 export type RunRow = Selectable<RunsTable>;
 /** The columns a RunItem is made of (service.ts toRunItem); a list reads these and nothing else. */

@@ -3,12 +3,12 @@
  * engine's run store; reads and inserts through ./repository (always team-scoped).
  */
 import type { Kysely } from 'kysely';
-import { toTimestamp } from '../../clock';
-import type { ServerContext } from '../../context';
-import { newRunId, newSessionId } from '../../crypto/ids';
-import type { Database } from '../../db/tables';
-import type { ResolvedAgentConfig } from '../../engine/runner';
-import type { components } from '../../generated/api';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { newRunId, newSessionId } from '../crypto/ids';
+import type { Database } from '../db/tables';
+import type { ResolvedAgentConfig } from '../engine/runner';
+import type { components } from '../generated/api';
 import {
   acceptFollowup,
   conversationIdFor,
@@ -18,12 +18,12 @@ import {
   runStatusMessage,
   runUsage,
   type ConversationResponse,
-} from '../../engine/run-store';
-import type { Principal } from '../../http/auth';
-import { pageOf, type SortOrder } from '../../http/cursor';
-import { conflict, invalidRequest, resourceNotFound } from '../../http/problem';
-import { InvalidConfigError } from '../../engine/runners/model-config';
-import { advertisedSkills } from '../../skills/catalog';
+} from '../engine/run-store';
+import type { Principal } from '../api-keys/service';
+import { pageOf, type SortOrder } from '../pagination';
+import { conflict, invalidRequest, resourceNotFound } from '../problems';
+import { InvalidConfigError } from '../engine/runners/model-config';
+import { advertisedSkills } from '../skills/catalog';
 import { knownConfigFields, resolveAgentConfig } from './config';
 import { decodeRunsCursor, encodeRunsCursor, type RunsSortKey } from './cursor';
 import {

@@ -1,6 +1,6 @@
 /** Team secrets table access. Every query is scoped to the caller's team; values stay encrypted here. */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, TeamSecretsTable } from '../../db/tables';
+import type { Database, TeamSecretsTable } from '../db/tables';
 
 export type TeamSecretRow = Selectable<TeamSecretsTable>;
 export type SecretMetadataRow = Pick<TeamSecretRow, 'name' | 'created_at' | 'updated_at'>;

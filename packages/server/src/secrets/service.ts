@@ -2,11 +2,11 @@
  * Team secret rules: values are write-only (encrypted with the SecretBox, never answered, never logged);
  * a value a url_token webhook uses must be URL-safe; a secret a live webhook names cannot be deleted.
  */
-import { toTimestamp } from '../../clock';
-import type { ServerContext } from '../../context';
-import { encodeCursor, decodeCursor, pageOf } from '../../http/cursor';
-import { conflict, resourceNotFound, validationFailed } from '../../http/problem';
-import { isUrlSafeSecret } from '../../ingress/secrets';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { encodeCursor, decodeCursor, pageOf } from '../pagination';
+import { conflict, resourceNotFound, validationFailed } from '../problems';
+import { isUrlSafeSecret } from '../webhooks/secrets';
 import {
   deleteTeamSecret,
   listTeamSecretNames,

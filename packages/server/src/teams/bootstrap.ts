@@ -5,9 +5,9 @@
  *   it back so start-up prints it once.
  */
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../clock';
-import { sha256Hex } from '../../crypto/ids';
-import type { Database } from '../../db/tables';
+import type { Clock } from '../clock';
+import { sha256Hex } from '../crypto/ids';
+import type { Database } from '../db/tables';
 import { createApiKey } from '../api-keys/service';
 import { countTeams } from './repository';
 import { ensureTeam } from './service';

@@ -1,7 +1,7 @@
 /** Teams table access. Teams are the tenancy boundary; they are created by operators, never by tenants. */
 import type { Kysely, Selectable } from 'kysely';
-import { dialectOfDb, forUpdate } from '../../db/dialect';
-import type { Database, TeamsTable } from '../../db/tables';
+import { dialectOfDb, forUpdate } from '../db/dialect';
+import type { Database, TeamsTable } from '../db/tables';
 
 export type Team = Selectable<TeamsTable>;
 

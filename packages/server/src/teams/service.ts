@@ -1,9 +1,9 @@
 /** Team rules: unique names; creation is an operator action (admin command, bootstrap). */
 import type { Kysely } from 'kysely';
-import { toTimestamp, type Clock } from '../../clock';
-import { newId } from '../../crypto/ids';
-import { isUniqueViolation } from '../../db/dialect';
-import type { Database } from '../../db/tables';
+import { toTimestamp, type Clock } from '../clock';
+import { newId } from '../crypto/ids';
+import { isUniqueViolation } from '../db/dialect';
+import type { Database } from '../db/tables';
 import { findTeamByName, insertTeam, type Team } from './repository';
 
 export class TeamExistsError extends Error {}

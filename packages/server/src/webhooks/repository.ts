@@ -1,6 +1,6 @@
 /** Webhooks table access. Every query is scoped to the caller's team (the ingress lookup is in ingress/resolve.ts). */
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, WebhooksTable } from '../../db/tables';
+import type { Database, WebhooksTable } from '../db/tables';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 

@@ -15,14 +15,14 @@
  *   the old secret stops working with the commit, no overlap;
  * - secrets are encrypted with ctx.secrets, never logged, never answered after create/rotate.
  */
-import { toTimestamp } from '../../clock';
-import type { ServerContext } from '../../context';
-import { newId } from '../../crypto/ids';
-import { isUniqueViolation } from '../../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { conflict, limitExceeded, resourceNotFound, validationFailed } from '../../http/problem';
-import { type SignatureSchemeName } from '../../ingress/schemes';
-import { generateSignatureSecret, generateTokenSecret, isUrlSafeSecret, type WebhookAuthMode } from '../../ingress/secrets';
+import { toTimestamp } from '../clock';
+import type { ServerContext } from '../context';
+import { newId } from '../crypto/ids';
+import { isUniqueViolation } from '../db/dialect';
+import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { conflict, limitExceeded, resourceNotFound, validationFailed } from '../problems';
+import { type SignatureSchemeName } from './schemes';
+import { generateSignatureSecret, generateTokenSecret, isUrlSafeSecret, type WebhookAuthMode } from './secrets';
 import { lockFactory } from '../factories/repository';
 import { requireFactory } from '../factories/service';
 import type { FactoryRow } from '../factories/repository';

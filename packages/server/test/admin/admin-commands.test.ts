@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../src/api/api-keys/service';
+import { authenticateApiKey } from '../../src/api-keys/service';
 import { systemClock } from '../../src/clock';
 import { sqliteKind, testDatabases, type TestDatabase } from '../support/databases';
 

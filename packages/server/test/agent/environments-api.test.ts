@@ -4,7 +4,7 @@
  * unknown environment_id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/api/api-keys/service';
+import { createApiKey } from '../../src/api-keys/service';
 import { availableBundledSkillIds } from '../../src/skills/catalog';
 import { testDatabases } from '../support/databases';
 import { startTestServer, type TeamWithKey, type TestServer } from '../support/server';

@@ -4,7 +4,7 @@
  * builders for factories, webhooks, automations and deliveries — all over real HTTP.
  */
 import { expect } from 'vitest';
-import { createApiKey } from '../../src/api/api-keys/service';
+import { createApiKey } from '../../src/api-keys/service';
 import { ManualClock } from '../../src/clock';
 import type { TestDatabaseKind } from '../support/databases';
 import { startTestServer, type TestServer, type TestServerOverrides } from '../support/server';

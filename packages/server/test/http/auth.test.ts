@@ -118,7 +118,7 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
 
   it('keeps the last admin key when deletions race below the HTTP layer too', async () => {
     const { teamId, keyId } = await server.createTeamWithKey('admin-race-service', 'admin');
-    const { createApiKey, deleteApiKey } = await import('../../src/api/api-keys/service');
+    const { createApiKey, deleteApiKey } = await import('../../src/api-keys/service');
     const ids = [keyId];
     for (let i = 0; i < 4; i++) ids.push((await createApiKey(server.ctx.db, server.ctx.clock, { teamId, name: `a${i}`, role: 'admin', createdBy: 'operator' })).key_id);
     const results = await Promise.allSettled(ids.map((id) => deleteApiKey(server.ctx.db, server.ctx.clock, teamId, id)));

@@ -20,7 +20,7 @@ import {
   type SignatureSchemeName,
   type VerifyInput,
   type VerifyResult,
-} from '../../src/ingress/schemes';
+} from '../../src/webhooks/schemes';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const NOW_S = Math.floor(NOW.getTime() / 1000);

@@ -1,12 +1,12 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_SCHEME_NAMES, signatureSchemes } from '../../src/ingress/schemes';
+import { SIGNATURE_SCHEME_NAMES, signatureSchemes } from '../../src/webhooks/schemes';
 import {
   generateSignatureSecret,
   generateTokenSecret,
   generateWebhookSecret,
   isUrlSafeSecret,
-} from '../../src/ingress/secrets';
+} from '../../src/webhooks/secrets';
 
 describe('generateTokenSecret', () => {
   it('is 32 random bytes as URL-safe base64url', () => {

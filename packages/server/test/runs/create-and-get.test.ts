@@ -176,7 +176,7 @@ describe.each(testDatabases())('createRun and getRun (%s)', (database) => {
   });
 
   it('refuses a prompt over 262,144 characters and a title over 200 with 400, on createRun, the alias and factory dispatch', async () => {
-    const { createApiKey } = await import('../../src/api/api-keys/service');
+    const { createApiKey } = await import('../../src/api-keys/service');
     const admin = apiClient(server.apiUrl, (await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.teamId, name: 'bounds-admin', role: 'admin', createdBy: 'operator' })).api_key);
     const factory = await admin.post('/factories', { name: 'bounds' });
     expect(factory.status).toBe(201);

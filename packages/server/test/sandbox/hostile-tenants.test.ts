@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/api/api-keys/service';
+import { createApiKey } from '../../src/api-keys/service';
 import { FakeModel } from '../agent/support/fake-model';
 import { testDatabases } from '../support/databases';
 import { sandboxAvailable } from '../support/sandbox';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, toTimestamp } from '../../src/clock';
-import { insertWebhook } from '../../src/api/webhooks/repository';
+import { insertWebhook } from '../../src/webhooks/repository';
 import { testDatabases } from '../support/databases';
 import { startTestServer, type TeamWithKey, type TestServer } from '../support/server';
 import { restClient, send, type RestClient } from './helpers';
@@ -24,7 +24,7 @@ describe.each(testDatabases())('webhook management (%s)', (kind) => {
     server = await startTestServer({ database: kind, clock, engine: false });
     admin = restClient(server, server.adminKey);
     const defaultTeam = await server.ctx.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
-    const { createApiKey } = await import('../../src/api/api-keys/service');
+    const { createApiKey } = await import('../../src/api-keys/service');
     const memberKey = await createApiKey(server.ctx.db, clock, { teamId: defaultTeam.id, name: 'member', role: 'member', createdBy: 'operator' });
     member = restClient(server, memberKey.api_key);
     otherTeam = await server.createTeamWithKey('other-team', 'admin');

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createApiKey, type Role } from './service';
+import { createApiKey, type Role } from '../../api-keys/service';
 
 export const createApiKeyHandler =
   (ctx: ServerContext): RequestHandler =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { deleteApiKey } from './service';
+import { deleteApiKey } from '../../api-keys/service';
 
 export const deleteApiKeyHandler =
   (ctx: ServerContext): RequestHandler<{ keyId: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listApiKeys } from './service';
+import { listApiKeys } from '../../api-keys/service';
 
 export const listApiKeysHandler =
   (ctx: ServerContext): RequestHandler =>

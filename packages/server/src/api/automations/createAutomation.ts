@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createAutomation, type CreateAutomationInput } from './service';
+import { createAutomation, type CreateAutomationInput } from '../../automations/service';
 
 export const createAutomationHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { deleteAutomation } from './service';
+import { deleteAutomation } from '../../automations/service';
 
 export const deleteAutomationHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; automationUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getAutomation } from './service';
+import { getAutomation } from '../../automations/service';
 
 export const getAutomationHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; automationUid: string }> =>

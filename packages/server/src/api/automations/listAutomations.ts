@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listAutomations } from './service';
+import { listAutomations } from '../../automations/service';
 
 export const listAutomationsHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

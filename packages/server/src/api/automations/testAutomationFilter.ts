@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { testAutomationFilter } from './service';
+import { testAutomationFilter } from '../../automations/service';
 
 export const testAutomationFilterHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; automationUid: string }> =>

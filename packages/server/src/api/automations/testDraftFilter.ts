@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { testDraftFilter } from './service';
+import { testDraftFilter } from '../../automations/service';
 
 export const testDraftFilterHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { updateAutomation, type UpdateAutomationInput } from './service';
+import { updateAutomation, type UpdateAutomationInput } from '../../automations/service';
 
 export const updateAutomationHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; automationUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getWebhookDelivery, RawJsonPayload } from './service';
+import { getWebhookDelivery, RawJsonPayload } from '../../webhooks/deliveries/service';
 
 export const getWebhookDeliveryHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string; deliveryId: string }> =>

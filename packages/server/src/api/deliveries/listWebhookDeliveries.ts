@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listWebhookDeliveries } from './service';
+import { listWebhookDeliveries } from '../../webhooks/deliveries/service';
 
 export const listWebhookDeliveriesHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createEnvironment, type EnvironmentInput } from './service';
+import { createEnvironment, type EnvironmentInput } from '../../environments/service';
 
 export const createEnvironmentHandler =
   (ctx: ServerContext): RequestHandler =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { deleteEnvironment } from './service';
+import { deleteEnvironment } from '../../environments/service';
 
 export const deleteEnvironmentHandler =
   (ctx: ServerContext): RequestHandler<{ environmentId: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getEnvironment } from './service';
+import { getEnvironment } from '../../environments/service';
 
 export const getEnvironmentHandler =
   (ctx: ServerContext): RequestHandler<{ environmentId: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listEnvironments } from './service';
+import { listEnvironments } from '../../environments/service';
 
 export const listEnvironmentsHandler =
   (ctx: ServerContext): RequestHandler =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { updateEnvironment, type EnvironmentInput } from './service';
+import { updateEnvironment, type EnvironmentInput } from '../../environments/service';
 
 export const updateEnvironmentHandler =
   (ctx: ServerContext): RequestHandler<{ environmentId: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createFactory, type DefinitionSource } from './service';
+import { createFactory, type DefinitionSource } from '../../factories/service';
 
 export const createFactoryHandler =
   (ctx: ServerContext): RequestHandler =>

@@ -2,8 +2,8 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createRun, type CreateRunInput } from '../runs/service';
-import { requireFactory } from './service';
+import { createRun, type CreateRunInput } from '../../runs/service';
+import { requireFactory } from '../../factories/service';
 
 export const dispatchFactoryRunHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getFactory } from './service';
+import { getFactory } from '../../factories/service';
 
 export const getFactoryHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

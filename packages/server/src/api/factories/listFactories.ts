@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listFactories } from './service';
+import { listFactories } from '../../factories/service';
 
 export const listFactoriesHandler =
   (ctx: ServerContext): RequestHandler =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { cancelRun } from './service';
+import { cancelRun } from '../../runs/service';
 
 export const cancelRunHandler =
   (ctx: ServerContext): RequestHandler<{ runId: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createRun, type CreateRunInput } from './service';
+import { createRun, type CreateRunInput } from '../../runs/service';
 
 export const createRunHandler =
   (ctx: ServerContext): RequestHandler =>

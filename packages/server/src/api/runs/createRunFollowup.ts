@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createFollowup } from './service';
+import { createFollowup } from '../../runs/service';
 
 export const createRunFollowupHandler =
   (ctx: ServerContext): RequestHandler<{ runId: string }> =>

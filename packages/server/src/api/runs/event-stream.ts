@@ -15,8 +15,8 @@ import type { Response } from 'express';
 import type { ServerContext } from '../../context';
 import { isTerminalState, readEvents, type RunEvent } from '../../engine/run-store';
 import { onRunEvent } from '../../engine/run-signals';
-import { resourceNotFound } from '../../http/problem';
-import { findLatestStateEvent, findRunRow } from './repository';
+import { resourceNotFound } from '../../problems';
+import { findLatestStateEvent, findRunRow } from '../../runs/repository';
 
 const POLL_INTERVAL_MS = 250;
 const BATCH = 500;

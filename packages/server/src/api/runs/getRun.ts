@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getRun } from './service';
+import { getRun } from '../../runs/service';
 
 export const getRunHandler =
   (ctx: ServerContext): RequestHandler<{ runId: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getAttachment } from './service';
+import { getAttachment } from '../../runs/service';
 
 /** `attachment; filename="…"` as the contract shows it, plus RFC 5987 `filename*` for non-ASCII names. */
 export function contentDisposition(fileName: string): string {

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getConversation } from './service';
+import { getConversation } from '../../runs/service';
 
 export const getRunConversationHandler =
   (ctx: ServerContext): RequestHandler<{ runId: string }> =>

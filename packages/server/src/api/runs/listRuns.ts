@@ -2,9 +2,9 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import type { SortOrder } from '../../http/cursor';
-import type { RunsSortKey } from './cursor';
-import { listRuns } from './service';
+import type { SortOrder } from '../../pagination';
+import type { RunsSortKey } from '../../runs/cursor';
+import { listRuns } from '../../runs/service';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { invalidRequest, rateLimited } from '../../http/problem';
+import { invalidRequest, rateLimited } from '../../problems';
 import { streamRunEvents } from './event-stream';
 
 /** Retry-After of the streams-per-key 429: a stream frees when its run ends or its client goes away. */

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { deleteSecret } from './service';
+import { deleteSecret } from '../../secrets/service';
 
 export const deleteSecretHandler =
   (ctx: ServerContext): RequestHandler<{ name: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listSecrets } from './service';
+import { listSecrets } from '../../secrets/service';
 
 export const listSecretsHandler =
   (ctx: ServerContext): RequestHandler =>

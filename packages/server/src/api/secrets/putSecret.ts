@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { putSecret } from './service';
+import { putSecret } from '../../secrets/service';
 
 export const putSecretHandler =
   (ctx: ServerContext): RequestHandler<{ name: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { createWebhook, type CreateWebhookInput } from './service';
+import { createWebhook, type CreateWebhookInput } from '../../webhooks/service';
 
 export const createWebhookHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { deleteWebhook } from './service';
+import { deleteWebhook } from '../../webhooks/service';
 
 export const deleteWebhookHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { getWebhook } from './service';
+import { getWebhook } from '../../webhooks/service';
 
 export const getWebhookHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { listWebhooks } from './service';
+import { listWebhooks } from '../../webhooks/service';
 
 export const listWebhooksHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { rotateWebhookSecret } from './service';
+import { rotateWebhookSecret } from '../../webhooks/service';
 
 export const rotateWebhookSecretHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>

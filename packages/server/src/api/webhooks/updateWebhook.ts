@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
-import { updateWebhook, type UpdateWebhookInput } from './service';
+import { updateWebhook, type UpdateWebhookInput } from '../../webhooks/service';
 
 export const updateWebhookHandler =
   (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>

@@ -24,8 +24,8 @@ import { newId } from '../../crypto/ids';
 import type { Database } from '../../db/tables';
 import type { components } from '../../generated/api';
 import { InvalidConfigError } from '../../engine/runners/model-config';
-import { conflict, resourceNotFound, validationFailed } from '../../http/problem';
-import { isUrlSafeSecret } from '../../ingress/secrets';
+import { conflict, resourceNotFound, validationFailed } from '../../problems';
+import { isUrlSafeSecret } from '../../webhooks/secrets';
 import {
   deleteAutomationRow,
   insertAutomation,
@@ -35,13 +35,13 @@ import {
   replaceAutomationWebhooks,
   updateAutomationRow,
   type AutomationRow,
-} from '../../api/automations/repository';
-import { nextVersion, webhookReferencesOf } from '../../api/automations/service';
-import { lockFactory } from '../../api/factories/repository';
-import { requireFactory } from '../../api/factories/service';
-import { knownConfigFields, resolveAgentConfig } from '../../api/runs/config';
-import { findTeamSecret, type TeamSecretRow } from '../../api/secrets/repository';
-import { insertWebhook, updateWebhookRow, type WebhookRow } from '../../api/webhooks/repository';
+} from '../repository';
+import { nextVersion, webhookReferencesOf } from '../service';
+import { lockFactory } from '../../factories/repository';
+import { requireFactory } from '../../factories/service';
+import { knownConfigFields, resolveAgentConfig } from '../../runs/config';
+import { findTeamSecret, type TeamSecretRow } from '../../secrets/repository';
+import { insertWebhook, updateWebhookRow, type WebhookRow } from '../../webhooks/repository';
 import { selectedWebhookIds, webhookIdIssues, type WebhookReference } from '../triggers';
 import { parseAutomationFile, type AutomationDefinition } from './automation-file';
 import { AUTOMATION_FILE, WEBHOOK_FILE, type DefinitionFile, type FileError } from './files';

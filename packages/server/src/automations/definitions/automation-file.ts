@@ -3,7 +3,7 @@
  * `name` (default <name>), `enabled` (default true), optional `config` (AmbientAgentConfig) and `triggers`
  * (webhook triggers; `webhook_ids` hold UIDs, not file names); the Markdown body is the prompt.
  */
-import { exceedsChars, PROMPT_MAX_CHARS } from '../../api/runs/service';
+import { exceedsChars, PROMPT_MAX_CHARS } from '../../runs/service';
 import { validateTriggers, type Trigger } from '../triggers';
 import { agentConfigProblems } from './agent-config';
 import { AUTOMATION_FILE, isObject, parseYaml, unknownKeys, type DefinitionFile, type FileError, type Parsed } from './files';

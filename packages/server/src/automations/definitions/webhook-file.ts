@@ -4,8 +4,8 @@
  * (required: an existing team secret — checked at apply), `name` (default <name>), `deliveryIdHeader`,
  * `enabled` (default true). Any other key is an error.
  */
-import { isSignatureSchemeName, SIGNATURE_SCHEME_NAMES, type SignatureSchemeName } from '../../ingress/schemes';
-import type { WebhookAuthMode } from '../../ingress/secrets';
+import { isSignatureSchemeName, SIGNATURE_SCHEME_NAMES, type SignatureSchemeName } from '../../webhooks/schemes';
+import type { WebhookAuthMode } from '../../webhooks/secrets';
 import { isObject, parseYaml, unknownKeys, WEBHOOK_FILE, type DefinitionFile, type FileError, type Parsed } from './files';
 
 export interface WebhookDefinition {

@@ -5,11 +5,11 @@
  */
 import type { ServerContext } from '../../context';
 import { toBuffer } from '../../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../../http/cursor';
-import { textDepthExceeds } from '../../http/json-depth';
-import { resourceNotFound } from '../../http/problem';
-import { requireFactory } from '../factories/service';
-import { findWebhook } from '../webhooks/repository';
+import { decodeCursor, encodeCursor, pageOf } from '../../pagination';
+import { textDepthExceeds } from '../../json';
+import { resourceNotFound } from '../../problems';
+import { requireFactory } from '../../factories/service';
+import { findWebhook } from '../repository';
 import { findDeliveryRow, listDeliveryRows, type DeliveryListRow } from './repository';
 
 export interface DeliveryView {
