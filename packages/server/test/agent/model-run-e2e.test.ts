@@ -35,7 +35,15 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
     model = await FakeModel.start();
     mcp = await startMcpHttpServer('remote');
     server = await startTestServer({
-      env: { RUNNER: 'model', MODEL_BASE_URL: model.url, MODEL_API_KEY: 'sk-e2e', DEFAULT_MODEL_ID: 'e2e-model', SKILLS_DIR: skillsRoot },
+      env: {
+        RUNNER: 'model',
+        MODEL_BASE_URL: model.url,
+        MODEL_API_KEY: 'sk-e2e',
+        DEFAULT_MODEL_ID: 'e2e-model',
+        SKILLS_DIR: skillsRoot,
+        // The MCP server is on loopback: the egress policy refuses it unless its exact address is listed.
+        SANDBOX_ALLOWED_HOSTS: new URL(mcp.url).host,
+      },
     });
     key = (await server.createTeamWithKey('e2e', 'admin')).apiKey;
   }, 30_000);
