@@ -11,7 +11,7 @@
  *
  * Against two local servers, in turn:
  * - the agent-runs server (the goal's figure): a child process as `pnpm start` runs it (SQLite in a temp
- *   directory, ../../server/bench/server-process.ts), answering for a real run. The overhead a user of
+ *   directory, @agent-runs/server/bench/server-process), answering for a real run. The overhead a user of
  *   this service sees. CPU figures are the client's alone (the server has its own process).
  * - a zero-work stub: node:http in this process answering a fixed RunItem. The request costs almost
  *   nothing on the server side, so this shows the SDK's own cost as a share of bare HTTP on loopback — the
@@ -33,7 +33,7 @@ import path from 'node:path';
 
 import { AgentRuns } from '../src/index';
 import { VERSION } from '../src/version';
-import { startServerProcess } from '../../server/bench/server-process';
+import { startServerProcess } from '@agent-runs/server/bench/server-process';
 
 const REQUESTS = positiveInt(process.env['BENCH_REQUESTS'], 1000);
 const CONCURRENCY = positiveInt(process.env['BENCH_CONCURRENCY'], 10);
