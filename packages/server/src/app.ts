@@ -1,12 +1,13 @@
 /**
  * The Express application: request id → metrics and request log → operational endpoints → REST under
  * /api/v1 (authenticate → JSON body and its depth → OpenAPI validation → role check → idempotency →
- * routers) → problem errors.
+ * the contract's operations, api/handlers.ts) → problem errors.
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ServerContext } from './context';
-import { routers } from './api/routers';
+import { handlers } from './api/handlers';
+import { operationsRouter } from './api/operations';
 import { pingDatabase } from './db/database';
 import { toCount } from './db/dialect';
 import { isFullyMigrated } from './db/migrate';
@@ -72,7 +73,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   // The role check comes before idempotency: a replay must never hand an admin's answer to a member.
   api.use(authorize);
   api.use(idempotency(ctx));
-  for (const router of routers) api.use(router(ctx));
+  api.use(operationsRouter(ctx, handlers));
   app.use(REST_BASE_PATH, api);
 
   app.use(notFoundHandler);

@@ -1,11 +1,10 @@
 /** createApiKey `POST /api-keys` → 201 ApiKeyWithValue (the value appears only here). */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { createApiKey, type Role } from '../../api-keys/service';
+import type { OperationHandler } from '../operations';
 
-export const createApiKeyHandler =
-  (ctx: ServerContext): RequestHandler =>
+export const createApiKeyHandler: OperationHandler<'createApiKey'> =
+  (ctx) =>
   async (req, res) => {
     const principal = principalOf(req);
     const body = req.body as { name?: string; role: Role };

@@ -1,11 +1,10 @@
 /** listApiKeys `GET /api-keys` → ListApiKeysResponse, newest first, without values. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listApiKeys } from '../../api-keys/service';
+import type { OperationHandler } from '../operations';
 
-export const listApiKeysHandler =
-  (ctx: ServerContext): RequestHandler =>
+export const listApiKeysHandler: OperationHandler<'listApiKeys'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

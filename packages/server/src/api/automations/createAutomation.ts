@@ -1,11 +1,10 @@
 /** createAutomation `POST /factories/{factoryUid}/automations` → 201 Automation. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { createAutomation, type CreateAutomationInput } from '../../automations/service';
+import type { OperationHandler } from '../operations';
 
-export const createAutomationHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>
+export const createAutomationHandler: OperationHandler<'createAutomation'> =
+  (ctx) =>
   async (req, res) => {
     res.status(201).json(await createAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.body as CreateAutomationInput));
   };

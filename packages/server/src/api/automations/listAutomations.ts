@@ -1,11 +1,10 @@
 /** listAutomations `GET /factories/{factoryUid}/automations` → ListAutomationsResponse, newest first. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listAutomations } from '../../automations/service';
+import type { OperationHandler } from '../operations';
 
-export const listAutomationsHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>
+export const listAutomationsHandler: OperationHandler<'listAutomations'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

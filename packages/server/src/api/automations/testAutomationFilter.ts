@@ -1,11 +1,10 @@
 /** testAutomationFilter `POST /factories/{factoryUid}/automations/{automationUid}/test-filter` → TestFilterResult. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { testAutomationFilter } from '../../automations/service';
+import type { OperationHandler } from '../operations';
 
-export const testAutomationFilterHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string; automationUid: string }> =>
+export const testAutomationFilterHandler: OperationHandler<'testAutomationFilter'> =
+  (ctx) =>
   async (req, res) => {
     const { factoryUid, automationUid } = req.params;
     const { delivery_id } = req.body as { delivery_id: string };

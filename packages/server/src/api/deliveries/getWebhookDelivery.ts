@@ -1,11 +1,10 @@
 /** getWebhookDelivery `GET …/webhooks/{webhookUid}/deliveries/{deliveryId}` → WebhookDelivery (payload for Accepted). */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { getWebhookDelivery, RawJsonPayload } from '../../webhooks/deliveries/service';
+import type { OperationHandler } from '../operations';
 
-export const getWebhookDeliveryHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string; deliveryId: string }> =>
+export const getWebhookDeliveryHandler: OperationHandler<'getWebhookDelivery'> =
+  (ctx) =>
   async (req, res) => {
     const { factoryUid, webhookUid, deliveryId } = req.params;
     const view = await getWebhookDelivery(ctx, principalOf(req).teamId, factoryUid, webhookUid, deliveryId);

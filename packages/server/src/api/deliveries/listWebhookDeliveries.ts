@@ -1,11 +1,10 @@
 /** listWebhookDeliveries `GET …/webhooks/{webhookUid}/deliveries` → ListWebhookDeliveriesResponse, newest first, no payloads. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listWebhookDeliveries } from '../../webhooks/deliveries/service';
+import type { OperationHandler } from '../operations';
 
-export const listWebhookDeliveriesHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string; webhookUid: string }> =>
+export const listWebhookDeliveriesHandler: OperationHandler<'listWebhookDeliveries'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

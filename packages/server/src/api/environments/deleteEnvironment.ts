@@ -1,11 +1,10 @@
 /** deleteEnvironment `DELETE /agent/environments/{environmentId}` → 204. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { deleteEnvironment } from '../../environments/service';
+import type { OperationHandler } from '../operations';
 
-export const deleteEnvironmentHandler =
-  (ctx: ServerContext): RequestHandler<{ environmentId: string }> =>
+export const deleteEnvironmentHandler: OperationHandler<'deleteEnvironment'> =
+  (ctx) =>
   async (req, res) => {
     await deleteEnvironment(ctx, principalOf(req).teamId, req.params.environmentId);
     res.status(204).end();

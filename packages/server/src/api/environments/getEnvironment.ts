@@ -1,11 +1,10 @@
 /** getEnvironment `GET /agent/environments/{environmentId}` → CloudEnvironment. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { getEnvironment } from '../../environments/service';
+import type { OperationHandler } from '../operations';
 
-export const getEnvironmentHandler =
-  (ctx: ServerContext): RequestHandler<{ environmentId: string }> =>
+export const getEnvironmentHandler: OperationHandler<'getEnvironment'> =
+  (ctx) =>
   async (req, res) => {
     res.json(await getEnvironment(ctx, principalOf(req).teamId, req.params.environmentId));
   };

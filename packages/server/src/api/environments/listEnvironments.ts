@@ -1,11 +1,10 @@
 /** listEnvironments `GET /agent/environments` → ListEnvironmentsResponse, newest first. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listEnvironments } from '../../environments/service';
+import type { OperationHandler } from '../operations';
 
-export const listEnvironmentsHandler =
-  (ctx: ServerContext): RequestHandler =>
+export const listEnvironmentsHandler: OperationHandler<'listEnvironments'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

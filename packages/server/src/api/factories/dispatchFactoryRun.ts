@@ -1,12 +1,11 @@
 /** dispatchFactoryRun `POST /factories/{factoryUid}/runs` → 200 RunAgentResponse (a run of the factory, source API). */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { createRun, type CreateRunInput } from '../../runs/service';
 import { requireFactory } from '../../factories/service';
+import type { OperationHandler } from '../operations';
 
-export const dispatchFactoryRunHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>
+export const dispatchFactoryRunHandler: OperationHandler<'dispatchFactoryRun'> =
+  (ctx) =>
   async (req, res) => {
     const principal = principalOf(req);
     const factory = await requireFactory(ctx, principal.teamId, req.params.factoryUid);

@@ -1,11 +1,10 @@
 /** getFactory `GET /factories/{factoryUid}` → Factory. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { getFactory } from '../../factories/service';
+import type { OperationHandler } from '../operations';
 
-export const getFactoryHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>
+export const getFactoryHandler: OperationHandler<'getFactory'> =
+  (ctx) =>
   async (req, res) => {
     res.json(await getFactory(ctx, principalOf(req).teamId, req.params.factoryUid));
   };

@@ -1,11 +1,10 @@
 /** listFactories `GET /factories` → ListFactoriesResponse, newest first. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listFactories } from '../../factories/service';
+import type { OperationHandler } from '../operations';
 
-export const listFactoriesHandler =
-  (ctx: ServerContext): RequestHandler =>
+export const listFactoriesHandler: OperationHandler<'listFactories'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

@@ -1,8 +1,7 @@
 /** getRunAttachment `GET /agent/runs/{runId}/attachments/{name}` → the stored bytes, typed as stored. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { getAttachment } from '../../runs/service';
+import type { OperationHandler } from '../operations';
 
 /** `attachment; filename="…"` as the contract shows it, plus RFC 5987 `filename*` for non-ASCII names. */
 export function contentDisposition(fileName: string): string {
@@ -11,8 +10,8 @@ export function contentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"${exact}`;
 }
 
-export const getRunAttachmentHandler =
-  (ctx: ServerContext): RequestHandler<{ runId: string; name: string }> =>
+export const getRunAttachmentHandler: OperationHandler<'getRunAttachment'> =
+  (ctx) =>
   async (req, res) => {
     const attachment = await getAttachment(ctx, principalOf(req).teamId, req.params.runId, req.params.name);
     // setHeader, not res.type(): the stored mime type goes out exactly as given (no charset added). One

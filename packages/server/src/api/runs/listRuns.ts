@@ -1,18 +1,17 @@
 /** listRuns `GET /agent/runs` → ListRunsResponse (keyset pages, every filter of the contract). */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import type { SortOrder } from '../../pagination';
 import type { RunsSortKey } from '../../runs/cursor';
 import { listRuns } from '../../runs/service';
+import type { OperationHandler } from '../operations';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
 /** RFC 3339 with any offset → the stored form (UTC ISO), so text comparison is time comparison. */
 const instant = (v: unknown): string | undefined => (typeof v === 'string' ? new Date(v).toISOString() : undefined);
 
-export const listRunsHandler =
-  (ctx: ServerContext): RequestHandler =>
+export const listRunsHandler: OperationHandler<'listRuns'> =
+  (ctx) =>
   async (req, res) => {
     const q = req.query as Record<string, unknown>;
     res.json(

@@ -1,14 +1,14 @@
 /** streamRunEvents `GET /agent/runs/{runId}/events` → text/event-stream (see ./event-stream.ts). */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { invalidRequest, rateLimited } from '../../problems';
 import { streamRunEvents } from './event-stream';
+import type { OperationHandler } from '../operations';
 
 /** Retry-After of the streams-per-key 429: a stream frees when its run ends or its client goes away. */
 const STREAM_RETRY_AFTER_SECONDS = 5;
 
-export const streamRunEventsHandler = (ctx: ServerContext): RequestHandler<{ runId: string }> => {
+export const streamRunEventsHandler: OperationHandler<'streamRunEvents'> =
+  (ctx) => {
   // Open streams per API key in this process (SSE_STREAMS_PER_KEY): each one holds a connection and a poller.
   const open = new Map<string, number>();
   const max = ctx.settings.connections.sseStreamsPerKey;

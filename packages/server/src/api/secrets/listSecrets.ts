@@ -1,11 +1,10 @@
 /** listSecrets `GET /secrets` → ListSecretsResponse: names and timestamps, sorted by name, never values. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listSecrets } from '../../secrets/service';
+import type { OperationHandler } from '../operations';
 
-export const listSecretsHandler =
-  (ctx: ServerContext): RequestHandler =>
+export const listSecretsHandler: OperationHandler<'listSecrets'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

@@ -1,11 +1,10 @@
 /** putSecret `PUT /secrets/{name}` → 200 SecretMetadata (name and timestamps, never the value). */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { putSecret } from '../../secrets/service';
+import type { OperationHandler } from '../operations';
 
-export const putSecretHandler =
-  (ctx: ServerContext): RequestHandler<{ name: string }> =>
+export const putSecretHandler: OperationHandler<'putSecret'> =
+  (ctx) =>
   async (req, res) => {
     const { value } = req.body as { value: string };
     res.json(await putSecret(ctx, principalOf(req).teamId, req.params.name, value));

@@ -1,11 +1,10 @@
 /** listWebhooks `GET /factories/{factoryUid}/webhooks` → ListWebhooksResponse, newest first, never secrets. */
-import type { RequestHandler } from 'express';
-import type { ServerContext } from '../../context';
 import { principalOf } from '../../http/auth';
 import { listWebhooks } from '../../webhooks/service';
+import type { OperationHandler } from '../operations';
 
-export const listWebhooksHandler =
-  (ctx: ServerContext): RequestHandler<{ factoryUid: string }> =>
+export const listWebhooksHandler: OperationHandler<'listWebhooks'> =
+  (ctx) =>
   async (req, res) => {
     const limit = Number(req.query.limit ?? 50);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;

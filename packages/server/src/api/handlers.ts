@@ -1,0 +1,92 @@
+/**
+ * Every REST operation of openapi/v1.yaml and its handler, by operationId: the one place to look up an
+ * operation's code (api/<resource>/<operationId>.ts). `operationsRouter` (operations.ts) mounts them at the
+ * contract's paths; the type check fails if an operation is missing here.
+ */
+import { applyFactoryDefinitionsHandler } from './factories/applyFactoryDefinitions';
+import { cancelRunHandler } from './runs/cancelRun';
+import { createApiKeyHandler } from './api-keys/createApiKey';
+import { createAutomationHandler } from './automations/createAutomation';
+import { createEnvironmentHandler } from './environments/createEnvironment';
+import { createFactoryHandler } from './factories/createFactory';
+import { createRunFollowupHandler } from './runs/createRunFollowup';
+import { createRunHandler, createRunLegacyHandler } from './runs/createRun';
+import { createWebhookHandler } from './webhooks/createWebhook';
+import { deleteApiKeyHandler } from './api-keys/deleteApiKey';
+import { deleteAutomationHandler } from './automations/deleteAutomation';
+import { deleteEnvironmentHandler } from './environments/deleteEnvironment';
+import { deleteSecretHandler } from './secrets/deleteSecret';
+import { deleteWebhookHandler } from './webhooks/deleteWebhook';
+import { dispatchFactoryRunHandler } from './factories/dispatchFactoryRun';
+import { getAutomationHandler } from './automations/getAutomation';
+import { getEnvironmentHandler } from './environments/getEnvironment';
+import { getFactoryHandler } from './factories/getFactory';
+import { getRunAttachmentHandler } from './runs/getRunAttachment';
+import { getRunConversationHandler } from './runs/getRunConversation';
+import { getRunHandler } from './runs/getRun';
+import { getWebhookDeliveryHandler } from './deliveries/getWebhookDelivery';
+import { getWebhookHandler } from './webhooks/getWebhook';
+import { listApiKeysHandler } from './api-keys/listApiKeys';
+import { listAutomationsHandler } from './automations/listAutomations';
+import { listEnvironmentsHandler } from './environments/listEnvironments';
+import { listFactoriesHandler } from './factories/listFactories';
+import { listRunsHandler } from './runs/listRuns';
+import { listSecretsHandler } from './secrets/listSecrets';
+import { listSkillsHandler } from './skills/listSkills';
+import { listWebhookDeliveriesHandler } from './deliveries/listWebhookDeliveries';
+import { listWebhooksHandler } from './webhooks/listWebhooks';
+import { putSecretHandler } from './secrets/putSecret';
+import { replayWebhookDeliveryHandler } from './deliveries/replayWebhookDelivery';
+import { rotateWebhookSecretHandler } from './webhooks/rotateWebhookSecret';
+import { streamRunEventsHandler } from './runs/streamRunEvents';
+import { testAutomationFilterHandler } from './automations/testAutomationFilter';
+import { testDraftFilterHandler } from './automations/testDraftFilter';
+import { updateAutomationHandler } from './automations/updateAutomation';
+import { updateEnvironmentHandler } from './environments/updateEnvironment';
+import { updateWebhookHandler } from './webhooks/updateWebhook';
+import type { OperationHandlers } from './operations';
+
+export const handlers: OperationHandlers = {
+  createApiKey: createApiKeyHandler,
+  deleteApiKey: deleteApiKeyHandler,
+  listApiKeys: listApiKeysHandler,
+  createAutomation: createAutomationHandler,
+  deleteAutomation: deleteAutomationHandler,
+  getAutomation: getAutomationHandler,
+  listAutomations: listAutomationsHandler,
+  testAutomationFilter: testAutomationFilterHandler,
+  testDraftFilter: testDraftFilterHandler,
+  updateAutomation: updateAutomationHandler,
+  getWebhookDelivery: getWebhookDeliveryHandler,
+  listWebhookDeliveries: listWebhookDeliveriesHandler,
+  replayWebhookDelivery: replayWebhookDeliveryHandler,
+  createEnvironment: createEnvironmentHandler,
+  deleteEnvironment: deleteEnvironmentHandler,
+  getEnvironment: getEnvironmentHandler,
+  listEnvironments: listEnvironmentsHandler,
+  updateEnvironment: updateEnvironmentHandler,
+  applyFactoryDefinitions: applyFactoryDefinitionsHandler,
+  createFactory: createFactoryHandler,
+  dispatchFactoryRun: dispatchFactoryRunHandler,
+  getFactory: getFactoryHandler,
+  listFactories: listFactoriesHandler,
+  cancelRun: cancelRunHandler,
+  createRun: createRunHandler,
+  createRunLegacy: createRunLegacyHandler,
+  createRunFollowup: createRunFollowupHandler,
+  getRun: getRunHandler,
+  getRunAttachment: getRunAttachmentHandler,
+  getRunConversation: getRunConversationHandler,
+  listRuns: listRunsHandler,
+  streamRunEvents: streamRunEventsHandler,
+  deleteSecret: deleteSecretHandler,
+  listSecrets: listSecretsHandler,
+  putSecret: putSecretHandler,
+  listSkills: listSkillsHandler,
+  createWebhook: createWebhookHandler,
+  deleteWebhook: deleteWebhookHandler,
+  getWebhook: getWebhookHandler,
+  listWebhooks: listWebhooksHandler,
+  rotateWebhookSecret: rotateWebhookSecretHandler,
+  updateWebhook: updateWebhookHandler,
+};

@@ -1,0 +1,49 @@
+/**
+ * The contract drives the routes: every REST operation of openapi/v1.yaml is bound to exactly one handler
+ * by its operationId (api/handlers.ts), and `operationsRouter` mounts each at the contract's own path and
+ * method — no path is written by hand. The types come from the generated `operations`: a handler gets its
+ * operation's path parameters, query names and body, a missing or unknown operationId fails the type
+ * check, and a contract operation without a handler fails at start.
+ */
+import { Router, type RequestHandler } from 'express';
+import type { ServerContext } from '../context';
+import type { operations } from '../generated/api';
+import { loadRestSpec } from '../http/validator';
+
+/** Operations served outside the REST router: the webhook ingress and the operational endpoints (app.ts). */
+type ServedElsewhere = 'receiveWebhookDelivery' | 'receiveWebhookDeliveryWithToken' | 'getHealth' | 'getReadiness' | 'getMetrics';
+export type RestOperationId = Exclude<keyof operations, ServedElsewhere>;
+
+type OperationParameters<K extends RestOperationId> = operations[K]['parameters'];
+/** Path parameters arrive as strings, checked by the validator against the contract's patterns. */
+type PathParams<K extends RestOperationId> = OperationParameters<K> extends { path: infer P } ? { [N in keyof P]: string } : Record<string, never>;
+/** Query values are as the query parser left them (the handler reads each one it knows); the names are the contract's. */
+type QueryParams<K extends RestOperationId> = OperationParameters<K> extends { query?: infer Q } ? { [N in keyof NonNullable<Q>]?: unknown } : Record<string, never>;
+/** The JSON body, already validated against the contract's schema. */
+type RequestBody<K extends RestOperationId> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
+
+export type OperationRequestHandler<K extends RestOperationId> = RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>>;
+/** Builds operation K's handler from the server context. */
+export type OperationHandler<K extends RestOperationId> = (ctx: ServerContext) => OperationRequestHandler<K>;
+export type OperationHandlers = { [K in RestOperationId]: OperationHandler<K> };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** `/agent/runs/{runId}` → `/agent/runs/:runId`. */
+export const expressPath = (contractPath: string): string => contractPath.replace(/\{([^}]+)\}/g, ':$1');
+
+/** One route per operation of the REST contract, in the contract's order. */
+export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers): Router {
+  const router = Router();
+  const byId = handlers as unknown as Record<string, OperationHandler<RestOperationId>>;
+  for (const [contractPath, item] of Object.entries(loadRestSpec().paths ?? {})) {
+    for (const method of METHODS) {
+      const operationId = (item[method] as { operationId?: string } | undefined)?.operationId;
+      if (!operationId) continue;
+      const handler = byId[operationId];
+      if (!handler) throw new Error(`openapi/v1.yaml operation ${operationId} has no handler in api/handlers.ts`);
+      router[method](expressPath(contractPath), handler(ctx) as RequestHandler);
+    }
+  }
+  return router;
+}
