@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { AgentRuns } from '@agent-runs/sdk';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from './errors';
 import { Output } from './output';
 
@@ -66,4 +66,83 @@ export function repeatableOption(
       .filter(Boolean)
       .map(normalize),
   ];
+}
+
+/** `--factory <uid>`, which every factory-scoped command requires. */
+export function factoryOption(): Option {
+  return new Option('--factory <uid>', 'the factory (fac_…)').makeOptionMandatory();
+}
+
+/** What `--limit` and `--cursor` parse into. */
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+}
+
+/** Adds `--limit` and `--cursor` to a list command. */
+export function addPageOptions(command: Command, noun: string, serverDefault: number): Command {
+  return command
+    .option('--limit <n>', `${noun} per page, 1-500 (server default ${serverDefault})`, integerOption(500))
+    .option('--cursor <cursor>', 'the page after this cursor (printed under a page that has more)');
+}
+
+/** The list query of `--limit`/`--cursor`: only the flags given, so the server's defaults apply. */
+export function pageQuery(options: PageOptions): PageOptions {
+  return {
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+  };
+}
+
+/**
+ * `enable` and `disable` under `group`: both PATCH `{enabled}` of one resource of a factory (a webhook, an
+ * automation) and print `<noun> <uid> enabled|disabled`.
+ */
+export function addEnableDisableCommands(
+  group: Command,
+  noun: string,
+  argument: { name: string; description: string },
+  descriptions: { enable: string; disable: string },
+  update: (
+    client: AgentRuns,
+    factoryUid: string,
+    uid: string,
+    enabled: boolean,
+  ) => Promise<{ uid: string; enabled: boolean }>,
+): void {
+  for (const enabled of [true, false]) {
+    group
+      .command(enabled ? 'enable' : 'disable')
+      .description(enabled ? descriptions.enable : descriptions.disable)
+      .addOption(factoryOption())
+      .argument(argument.name, argument.description)
+      .action(async (uid: string, options: { factory: string }, command: Command) => {
+        const { client, out } = contextOf(command);
+        const updated = await update(client, options.factory, uid, enabled);
+        out.result(updated, () => `${noun} ${updated.uid} ${updated.enabled ? 'enabled' : 'disabled'}`);
+      });
+  }
+}
+
+/**
+ * `delete <uid>` under `group`, for one resource of a factory (a webhook, an automation). The API answers
+ * 204 with no body, so `--json` prints `{"uid", "deleted": true}`.
+ */
+export function addDeleteCommand(
+  group: Command,
+  noun: string,
+  argument: { name: string; description: string },
+  description: string,
+  remove: (client: AgentRuns, factoryUid: string, uid: string) => Promise<void>,
+): void {
+  group
+    .command('delete')
+    .description(description)
+    .addOption(factoryOption())
+    .argument(argument.name, argument.description)
+    .action(async (uid: string, options: { factory: string }, command: Command) => {
+      const { client, out } = contextOf(command);
+      await remove(client, options.factory, uid);
+      out.result({ uid, deleted: true }, () => `deleted ${noun} ${uid}`);
+    });
 }

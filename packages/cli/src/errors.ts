@@ -12,12 +12,33 @@ import {
  */
 export const EXIT_API_ERROR = 1;
 export const EXIT_CONNECTION_ERROR = 2;
+/** `run --wait`: the run ended FAILED, ERROR or CANCELLED (the API itself answered fine). */
+export const EXIT_RUN_UNSUCCESSFUL = 3;
 /** Interrupted (Ctrl-C), as shells report SIGINT. */
 export const EXIT_INTERRUPTED = 130;
 
 /** A problem with how the command was called, found after commander parsed it. Reported by commander. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * Runs `task` with a signal that Ctrl-C aborts, and answers its result; after Ctrl-C, undefined with exit
+ * code 130 and no message (stopping a watch or a wait is what the user asked for, not an error).
+ */
+export async function interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await task(interrupt.signal);
+  } catch (err) {
+    if (!interrupt.signal.aborted) throw err;
+    process.exitCode = EXIT_INTERRUPTED;
+    return undefined;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
 
 /**

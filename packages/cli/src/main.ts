@@ -3,12 +3,14 @@
  * `agent-runs`: the command-line client of the Agent Runs API, built on @agent-runs/sdk.
  *
  * Exit codes: 0 success; 1 an API error (the problem detail is printed on stderr) or a usage error
- * (commander's code); 2 the API could not be reached; 130 interrupted.
+ * (commander's code); 2 the API could not be reached; 3 `run --wait` saw the run end other than
+ * SUCCEEDED; 130 interrupted.
  */
 import { DEFAULT_BASE_URL } from '@agent-runs/sdk';
 import { Command, Option } from 'commander';
+import { registerAutomationsCommands } from './commands/automations';
 import { registerDeliveriesCommands } from './commands/deliveries';
-import { registerFactoryCommands } from './commands/factory';
+import { registerFactoriesCommands } from './commands/factories';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
 import { registerWebhooksCommands } from './commands/webhooks';
@@ -31,9 +33,10 @@ export function buildProgram(): Command {
 
   registerRunCommand(program);
   registerRunsCommands(program);
+  registerFactoriesCommands(program);
   registerWebhooksCommands(program);
   registerDeliveriesCommands(program);
-  registerFactoryCommands(program);
+  registerAutomationsCommands(program);
   return program;
 }
 

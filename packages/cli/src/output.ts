@@ -81,7 +81,69 @@ export function formatTime(value: string | null | undefined): string {
   return match ? `${match[1]} ${match[2]}${match[3]}` : value;
 }
 
+/** A list page for people: its table and, when more follows, the cursor hint; `empty` when it has no rows. */
+export function formatPage<T>(
+  rows: readonly T[],
+  pageInfo: { has_next_page: boolean; next_cursor?: string | null },
+  columns: readonly Column<T>[],
+  empty: string,
+): string {
+  if (rows.length === 0) return empty;
+  const hint = nextPageHint(pageInfo);
+  return formatTable(rows, columns) + (hint ? `\n${hint}` : '');
+}
+
 /** The hint printed under a page that has more after it. */
 export function nextPageHint(pageInfo: { has_next_page: boolean; next_cursor?: string | null }): string | undefined {
   return pageInfo.has_next_page && pageInfo.next_cursor ? `more: pass --cursor ${pageInfo.next_cursor}` : undefined;
+}
+
+/** Where a progress line goes: stderr, or a stand-in in tests. */
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * The live line of `run --wait`, `state: <STATE>  <n>s` (seconds since the command started the run): on a
+ * terminal redrawn in place every second; elsewhere (a pipe, a CI log) one plain line per state change,
+ * since carriage returns would pile up there.
+ */
+export class RunProgress {
+  private state = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly startedAt: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(runId: string, state: string): void {
+    this.stream.write(`run_id: ${runId}\n`);
+    this.update(state);
+    if (this.stream.isTTY) this.timer = setInterval(() => this.draw(), 1000).unref();
+  }
+
+  update(state: string): void {
+    if (state === this.state) return;
+    this.state = state;
+    if (this.stream.isTTY) this.draw();
+    else this.stream.write(`${this.text()}\n`);
+  }
+
+  /** Leaves the last line (with its final elapsed time) in place; `note` follows on a line of its own. */
+  stop(note?: string): void {
+    clearInterval(this.timer);
+    if (this.stream.isTTY) this.stream.write(`\r\x1b[2K${this.text()}\n`);
+    if (note) this.stream.write(`${note}\n`);
+  }
+
+  private draw(): void {
+    this.stream.write(`\r\x1b[2K${this.text()}`);
+  }
+
+  private text(): string {
+    return `state: ${this.state}  ${Math.floor((this.now() - this.startedAt) / 1000)}s`;
+  }
 }

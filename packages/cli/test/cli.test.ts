@@ -1,21 +1,21 @@
 /**
- * The CLI as users run it: a child process (`node tsx/dist/cli.mjs packages/cli/src/main.ts …`), against
+ * The CLI as users run it: a child process (`node packages/cli/bin/agent-runs.mjs …`, the package's bin), against
  * (a) a local stub of the API that records requests and answers contract-shaped JSON, for the mapping of
  * arguments to requests and of answers and errors to output and exit codes, and (b) the real server
  * (echo runner), end to end.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RunProgress } from '../src/output';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const tsxCli = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
-const mainTs = path.join(repoRoot, 'packages/cli/src/main.ts');
+const bin = path.join(repoRoot, 'packages/cli/bin/agent-runs.mjs');
 
 interface CliResult {
   code: number | null;
@@ -23,14 +23,17 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI with AGENT_RUNS_* taken only from `env` (never from the developer's shell). */
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs the CLI with AGENT_RUNS_* taken only from `env` (never from the developer's shell), through `entry`
+ * (default: the bin, as npm links it) with plain `node`.
+ */
+function runCli(args: string[], env: Record<string, string> = {}, entry = bin, cwd = repoRoot): Promise<CliResult> {
   const baseEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('AGENT_RUNS_')),
   ) as Record<string, string>;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsxCli, mainTs, ...args], {
-      cwd: repoRoot,
+    const child = spawn(process.execPath, [entry, ...args], {
+      cwd,
       env: { ...baseEnv, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -42,6 +45,57 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRe
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+describe('the agent-runs bin', () => {
+  it('runs with plain node, also through a symlink from another directory, as npm links it into node_modules/.bin', async () => {
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, 'packages/cli/package.json'), 'utf8')) as {
+      version: string;
+      bin: Record<string, string>;
+    };
+    expect(path.resolve(repoRoot, 'packages/cli', pkg.bin['agent-runs']!)).toBe(bin);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-runs-bin-'));
+    try {
+      await symlink(bin, path.join(dir, 'agent-runs'));
+
+      const direct = await runCli(['--version']);
+      const linked = await runCli(['--version'], {}, path.join(dir, 'agent-runs'), dir);
+      const help = await runCli(['--help'], {}, path.join(dir, 'agent-runs'), dir);
+
+      expect(direct).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+      expect(linked).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+      expect(help.stdout).toMatch(/^ {2}automations /m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('run --wait progress on a terminal', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('redraws one line in place every second and on each new state, and leaves the last one', () => {
+    vi.useFakeTimers();
+    const written: string[] = [];
+    let now = 10_000;
+    const progress = new RunProgress({ isTTY: true, write: (text: string) => written.push(text) }, 10_000, () => now);
+
+    progress.start('run_1', 'QUEUED');
+    now = 11_200;
+    vi.advanceTimersByTime(1000);
+    progress.update('INPROGRESS');
+    progress.update('INPROGRESS');
+    now = 13_900;
+    progress.stop();
+
+    expect(written).toEqual([
+      'run_id: run_1\n',
+      '\r\x1b[2Kstate: QUEUED  0s',
+      '\r\x1b[2Kstate: QUEUED  1s',
+      '\r\x1b[2Kstate: INPROGRESS  1s',
+      '\r\x1b[2Kstate: INPROGRESS  3s\n',
+    ]);
+  });
+});
 
 // ---------------------------------------------------------------------------------------------------
 // (a) Against a stub API
@@ -189,6 +243,29 @@ const RUN_EVENTS = sse([
   { id: 3, event: 'state', data: { run_id: RUN_ID, state: 'SUCCEEDED', updated_at: '2026-05-01T12:00:03Z' } },
 ]);
 
+const CONVERSATION = {
+  conversation_id: 'conv_1d2e3f4a5b6c',
+  steps: [
+    {
+      id: 'step_1',
+      started_at: '2026-05-01T12:00:01Z',
+      messages: [
+        { role: 'user', timestamp: '2026-05-01T12:00:01Z', content: [{ type: 'text', text: 'hi' }] },
+        {
+          role: 'assistant',
+          timestamp: '2026-05-01T12:00:02Z',
+          content: [
+            { type: 'text', text: 'echo: hi' },
+            { type: 'action', id: 'act_1', category: 'shell', name: 'run', input: { cmd: 'ls' } },
+          ],
+        },
+        { role: 'assistant', timestamp: '2026-05-01T12:00:03Z', content: [{ type: 'text', text: 'and more' }] },
+      ],
+      steps: [],
+    },
+  ],
+};
+
 describe('agent-runs against a stub API', () => {
   const stub = new StubApi();
   let env: Record<string, string>;
@@ -252,6 +329,7 @@ describe('agent-runs against a stub API', () => {
       stub.handler = (request) => {
         if (request.method === 'POST') return { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } };
         if (request.path.endsWith('/events')) return { text: RUN_EVENTS };
+        if (request.path.endsWith('/conversation')) return { json: CONVERSATION };
         return { json: runItem() };
       };
 
@@ -268,6 +346,48 @@ describe('agent-runs against a stub API', () => {
       expect(human.code).toBe(0);
       expect(human.stdout).toMatch(/^state:\s+SUCCEEDED$/m);
       expect(human.stdout).toMatch(/^name:\s+triage$/m);
+      // The answer is the assistant's text of the conversation, after the run.
+      expect(human.stdout).toMatch(/\n\nanswer:\necho: hi\n\nand more\n$/);
+      expect(stub.requests.at(-1)!.path).toBe(`/agent/runs/${RUN_ID}/conversation`);
+      // Not a terminal: the run id first, then one plain line per state (no carriage returns).
+      expect(human.stderr).toMatch(new RegExp(`^run_id: ${RUN_ID}\nstate: QUEUED  \\d+s\nstate: INPROGRESS  \\d+s\nstate: SUCCEEDED  \\d+s\n$`));
+      // With --json on pipes, stdout is the run's JSON alone and stderr stays empty.
+      expect(json.stderr).toBe('');
+    });
+
+    it('--wait exits 3 when the run ends FAILED, printing its status', async () => {
+      const failed = runItem({ state: 'FAILED', status_message: { message: 'model unreachable', error_code: 'model_error' } });
+      stub.handler = (request) => {
+        if (request.method === 'POST') return { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } };
+        // No event stream: the CLI falls back to polling the run.
+        if (request.path.endsWith('/events')) return problem(404, 'resource_not_found', 'No events.');
+        if (request.path.endsWith('/conversation')) return { json: { conversation_id: 'conv_1', steps: [] } };
+        return { json: failed };
+      };
+
+      const human = await runCli(['run', '--prompt', 'hi', '--wait'], env);
+      const json = await runCli(['run', '--prompt', 'hi', '--wait', '--json'], env);
+
+      expect(human.code).toBe(3);
+      expect(human.stdout).toMatch(/^status:\s+model unreachable \(model_error\)$/m);
+      expect(human.stdout).toMatch(/answer:\n\(no assistant text\)\n$/);
+      expect(human.stderr).toMatch(/^state: FAILED {2}\d+s$/m);
+      expect(json.code).toBe(3);
+      expect(JSON.parse(json.stdout)).toMatchObject({ state: 'FAILED' });
+    });
+
+    it('runs create is run under another name: same flags, same request', async () => {
+      stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
+
+      const result = await runCli(['runs', 'create', '--prompt', 'hi', '--model', 'gpt-x', '--title', 'T'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({
+        method: 'POST',
+        path: '/agent/runs',
+        body: { prompt: 'hi', title: 'T', config: { model_id: 'gpt-x' } },
+      });
+      expect(result.stdout).toBe(`run_id:  ${RUN_ID}\nstate:   QUEUED\n`);
     });
 
     it('without --prompt is a usage error reported by commander (exit 1), and sends nothing', async () => {
@@ -521,6 +641,145 @@ describe('agent-runs against a stub API', () => {
       expect(enabled.stdout).toBe(`webhook ${WEBHOOK} enabled\n`);
       expect(deleted.code).toBe(0);
       expect(JSON.parse(deleted.stdout)).toEqual({ uid: WEBHOOK, deleted: true });
+    });
+  });
+
+  describe('webhooks update', () => {
+    it('update sends only the fields given; --no-delivery-id-header clears it (null); rotate-secret is rotate', async () => {
+      stub.handler = (request) => ({ json: request.path.endsWith('/rotate-secret') ? { ...webhook(), secret: 's2' } : webhook() });
+
+      const renamed = await runCli(['webhooks', 'update', '--factory', FACTORY, WEBHOOK, '--name', 'gh', '--delivery-id-header', 'X-Id'], env);
+      const cleared = await runCli(['webhooks', 'update', '--factory', FACTORY, WEBHOOK, '--no-delivery-id-header'], env);
+      const empty = await runCli(['webhooks', 'update', '--factory', FACTORY, WEBHOOK], env);
+      const rotated = await runCli(['webhooks', 'rotate-secret', '--factory', FACTORY, WEBHOOK], env);
+
+      expect(renamed.code).toBe(0);
+      expect(cleared.code).toBe(0);
+      expect(rotated.code).toBe(0);
+      expect(stub.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['PATCH', `/factories/${FACTORY}/webhooks/${WEBHOOK}`, { name: 'gh', delivery_id_header: 'X-Id' }],
+        ['PATCH', `/factories/${FACTORY}/webhooks/${WEBHOOK}`, { delivery_id_header: null }],
+        ['POST', `/factories/${FACTORY}/webhooks/${WEBHOOK}/rotate-secret`, {}],
+      ]);
+      expect(renamed.stdout).toMatch(new RegExp(`^uid:\\s+${WEBHOOK}$`, 'm'));
+      expect(empty.code).toBe(1);
+      expect(empty.stderr).toContain('nothing to update');
+      expect(rotated.stderr).toContain('shown only now');
+    });
+  });
+
+  describe('automations', () => {
+    const AUTOMATION = 'aut_01hzyxwvutsrqponmlkjihgfed';
+    const automation = {
+      uid: AUTOMATION,
+      factory_uid: FACTORY,
+      name: 'triage',
+      prompt: 'Triage it.',
+      enabled: false,
+      triggers: [
+        { provider: 'webhook', event: 'received', filter: { webhook_ids: [WEBHOOK], payload: { action: ['opened'] } } },
+      ],
+      selected_webhooks: [{ uid: WEBHOOK, name: 'github-issues', state: 'enabled' }],
+      created_at: '2026-05-01T12:00:00Z',
+      updated_at: '2026-05-01T12:00:00Z',
+    };
+
+    it('create builds one trigger from --webhook (repeatable) and --filter (YAML or JSON), with --model and --disabled', async () => {
+      stub.handler = () => ({ status: 201, json: automation });
+
+      const result = await runCli(
+        [
+          'automations', 'create', '--factory', FACTORY, '--name', 'triage', '--prompt', 'Triage it.',
+          '--webhook', WEBHOOK, '--webhook', 'wh_2', '--filter', '{action: [opened], issue: {labels: {not_in: [wontfix]}}}',
+          '--model', 'gpt-x', '--disabled',
+        ],
+        env,
+      );
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({ method: 'POST', path: `/factories/${FACTORY}/automations` });
+      expect(stub.requests[0]!.body).toEqual({
+        name: 'triage',
+        prompt: 'Triage it.',
+        config: { model_id: 'gpt-x' },
+        enabled: false,
+        triggers: [
+          {
+            provider: 'webhook',
+            event: 'received',
+            filter: { webhook_ids: [WEBHOOK, 'wh_2'], payload: { action: ['opened'], issue: { labels: { not_in: ['wontfix'] } } } },
+          },
+        ],
+      });
+      expect(result.stdout).toMatch(/^enabled:\s+no$/m);
+      expect(result.stdout).toMatch(new RegExp(`^triggers:\\s+${WEBHOOK}  payload \\{"action":\\["opened"\\]\\}$`, 'm'));
+    });
+
+    it('create without --webhook, or with a --filter that is not an object, is a usage error and sends nothing', async () => {
+      const noWebhook = await runCli(['automations', 'create', '--factory', FACTORY, '--name', 'x', '--prompt', 'p'], env);
+      const badFilter = await runCli(
+        ['automations', 'create', '--factory', FACTORY, '--name', 'x', '--prompt', 'p', '--webhook', WEBHOOK, '--filter', '[1, 2]'],
+        env,
+      );
+
+      expect(noWebhook.code).toBe(1);
+      expect(noWebhook.stderr).toContain('pass --webhook <uid>');
+      expect(badFilter.code).toBe(1);
+      expect(badFilter.stderr).toContain('expected an object');
+      expect(stub.requests).toHaveLength(0);
+    });
+
+    it('update --model keeps the rest of the config (PATCH replaces it whole)', async () => {
+      stub.handler = (request) => ({
+        json: request.method === 'GET' ? { ...automation, config: { model_id: 'old', max_turns: 5 } } : automation,
+      });
+
+      const result = await runCli(['automations', 'update', '--factory', FACTORY, AUTOMATION, '--model', 'new', '--name', 'n'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['GET', `/factories/${FACTORY}/automations/${AUTOMATION}`, undefined],
+        ['PATCH', `/factories/${FACTORY}/automations/${AUTOMATION}`, { name: 'n', config: { model_id: 'new', max_turns: 5 } }],
+      ]);
+    });
+
+    it('test-filter tests a saved automation by uid, or a draft trigger from --webhook/--filter', async () => {
+      const answer = {
+        result: 'Would not trigger',
+        webhook_check: { passed: true, reason: 'Delivery came from selected webhook.' },
+        payload_check: { passed: false, reason: 'Field $.action: expected one of ["opened"], got "closed".', path: '$.action' },
+      };
+      stub.handler = () => ({ json: answer });
+
+      const saved = await runCli(['automations', 'test-filter', '--factory', FACTORY, AUTOMATION, '--delivery', 'dlv_1'], env);
+      const draft = await runCli(
+        ['automations', 'test-filter', '--factory', FACTORY, '--delivery', 'dlv_1', '--webhook', WEBHOOK, '--filter', '{"action": "closed"}', '--json'],
+        env,
+      );
+      const neither = await runCli(['automations', 'test-filter', '--factory', FACTORY, '--delivery', 'dlv_1'], env);
+
+      expect(stub.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['POST', `/factories/${FACTORY}/automations/${AUTOMATION}/test-filter`, { delivery_id: 'dlv_1' }],
+        [
+          'POST',
+          `/factories/${FACTORY}/test-filter`,
+          {
+            delivery_id: 'dlv_1',
+            trigger: { provider: 'webhook', event: 'received', filter: { webhook_ids: [WEBHOOK], payload: { action: 'closed' } } },
+          },
+        ],
+      ]);
+      expect(saved.stdout).toBe(
+        [
+          'result:         Would not trigger',
+          'webhook_check:  passed: Delivery came from selected webhook.',
+          'payload_check:  failed at $.action: Field $.action: expected one of ["opened"], got "closed".',
+          '',
+        ].join('\n'),
+      );
+      expect(JSON.parse(draft.stdout)).toEqual(answer);
+      expect(neither.code).toBe(1);
+      expect(neither.stderr).toContain('give <automationUid>, or --webhook <uid>');
     });
   });
 
@@ -782,6 +1041,118 @@ describe('agent-runs against the real server', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("run --wait shows the run id and progress on stderr and the agent's answer last; runs create and runs conversation", async () => {
+    const run = await runCli(['run', '--prompt', 'Say this back', '--wait'], env);
+    expect(run.code).toBe(0);
+    const runId = /^run_id: (\S+)\n/.exec(run.stderr)?.[1];
+    expect(runId).toBeDefined();
+    expect(run.stderr).toMatch(/^state: SUCCEEDED {2}\d+s\n$/m);
+    expect(run.stdout).toMatch(new RegExp(`^run_id:\\s+${runId}$`, 'm'));
+    expect(run.stdout).toMatch(/\n\nanswer:\nSay this back\n$/);
+
+    const created = await runCli(['runs', 'create', '--prompt', 'created by the alias', '--wait', '--json'], env);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ state: 'SUCCEEDED', prompt: 'created by the alias' });
+
+    const conversation = await runCli(['runs', 'conversation', runId!], env);
+    expect(conversation.code).toBe(0);
+    expect(conversation.stdout).toMatch(/^step \S+ {2}.+ → .+$/m);
+    expect(conversation.stdout).toMatch(/^ {2}\S+ \S+ {2}user {2}text {2}Say this back$/m);
+    expect(conversation.stdout).toMatch(/^ {2}\S+ \S+ {2}assistant {2}text {2}Say this back$/m);
+    const json = await runCli(['runs', 'conversation', runId!, '--json'], env);
+    const body = JSON.parse(json.stdout) as { conversation_id: string; steps: unknown[] };
+    expect(body.conversation_id).toMatch(/^conv_/);
+    expect(body.steps).toHaveLength(1);
+  });
+
+  it('the factory side: factories (create, list, get) and webhooks (create, update, get, rotate-secret, delete)', async () => {
+    const created = await runCli(['factories', 'create', '--name', 'cli-factory-side', '--json'], env);
+    expect(created.code).toBe(0);
+    const factory = JSON.parse(created.stdout) as { uid: string; definition_source: string };
+    expect(factory.definition_source).toBe('api');
+    const listed = await runCli(['factories', 'list'], env);
+    expect(listed.stdout).toMatch(new RegExp(`^${factory.uid}\\s+cli-factory-side\\s+api\\s+`, 'm'));
+    const got = await runCli(['factories', 'get', factory.uid], env);
+    expect(got.stdout).toMatch(/^name:\s+cli-factory-side$/m);
+    const F = ['--factory', factory.uid];
+
+    // Webhooks: create (secret once), update, get, rotate-secret.
+    const hook = JSON.parse((await runCli(['webhooks', 'create', ...F, '--name', 'issues', '--json'], env)).stdout) as {
+      uid: string;
+      secret: string;
+      ingress_url: string;
+    };
+    const renamed = await runCli(['webhooks', 'update', ...F, hook.uid, '--name', 'gh-issues', '--delivery-id-header', 'X-Event-Id'], env);
+    expect(renamed.code).toBe(0);
+    expect(renamed.stdout).toMatch(/^delivery_id_header:\s+X-Event-Id$/m);
+    expect((await runCli(['webhooks', 'get', ...F, hook.uid], env)).stdout).toMatch(/^name:\s+gh-issues$/m);
+    const rotated = await runCli(['webhooks', 'rotate-secret', ...F, hook.uid, '--json'], env);
+    expect(rotated.stderr).toContain('shown only now');
+    expect((JSON.parse(rotated.stdout) as { secret: string }).secret).not.toBe(hook.secret);
+    expect((await runCli(['webhooks', 'delete', ...F, hook.uid], env)).stdout).toBe(`deleted webhook ${hook.uid}\n`);
+  });
+
+  it('the factory side: automations, deliveries and test-filter (saved and draft)', async () => {
+    const F = ['--factory', await createFactory('cli-automations', 'api')];
+    const { secret, ...hook } = (await api('POST', `/factories/${F[1]}/webhooks`, {
+      name: 'gh-issues',
+      delivery_id_header: 'X-Event-Id',
+    })) as { uid: string; secret: string; ingress_url: string };
+
+    // Automations: create, list, get.
+    const automationOut = await runCli(
+      ['automations', 'create', ...F, '--name', 'triage', '--prompt', 'Triage it.', '--webhook', hook.uid, '--filter', '{action: [opened]}', '--json'],
+      env,
+    );
+    expect(automationOut.stderr).toBe('');
+    const automation = JSON.parse(automationOut.stdout) as { uid: string; selected_webhooks: Array<{ state: string }> };
+    expect(automation.selected_webhooks).toEqual([expect.objectContaining({ state: 'enabled' })]);
+    const automations = await runCli(['automations', 'list', ...F], env);
+    expect(automations.stdout).toMatch(new RegExp(`^${automation.uid}\\s+triage\\s+yes\\s+gh-issues\\s+`, 'm'));
+    expect((await runCli(['automations', 'get', ...F, automation.uid], env)).stdout).toMatch(
+      new RegExp(`^triggers:\\s+${hook.uid}  payload \\{"action":\\["opened"\\]\\}$`, 'm'),
+    );
+
+    // Two deliveries: "opened" starts a run through the automation, "closed" does not.
+    for (const [id, action] of [['evt-opened', 'opened'], ['evt-closed', 'closed']]) {
+      const response = await fetch(hook.ingress_url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'x-event-id': id! },
+        body: JSON.stringify({ action }),
+      });
+      expect(response.status).toBe(202);
+    }
+    const deliveries = await runCli(['deliveries', 'list', ...F, hook.uid, '--json'], env);
+    const page = JSON.parse(deliveries.stdout) as { deliveries: Array<{ delivery_id: string; identity: string }> };
+    const closed = page.deliveries.find((delivery) => delivery.identity === 'evt-closed')!.delivery_id;
+    const delivery = await runCli(['deliveries', 'get', ...F, hook.uid, closed], env);
+    expect(delivery.stdout).toMatch(/^payload:\s+\{\n\s+"action": "closed"\n\s+\}$/m);
+
+    // test-filter: the saved automation would not trigger on "closed"; a draft filter on "closed" would.
+    const saved = await runCli(['automations', 'test-filter', ...F, automation.uid, '--delivery', closed], env);
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toMatch(/^result:\s+Would not trigger$/m);
+    expect(saved.stdout).toMatch(/^payload_check:\s+failed at \$\.action: /m);
+    const draft = await runCli(
+      ['automations', 'test-filter', ...F, '--delivery', closed, '--webhook', hook.uid, '--filter', '{"action": "closed"}'],
+      env,
+    );
+    expect(draft.stdout).toMatch(/^result:\s+Would trigger$/m);
+
+    // Replay: nothing for "closed" until the automation's filter says so.
+    expect((await runCli(['deliveries', 'replay', ...F, hook.uid, closed], env)).stdout).toContain('matched no automation');
+    const updated = await runCli(['automations', 'update', ...F, automation.uid, '--webhook', hook.uid, '--filter', '{action: closed}'], env);
+    expect(updated.code).toBe(0);
+    const replayed = await runCli(['deliveries', 'replay', ...F, hook.uid, closed, '--json'], env);
+    expect(JSON.parse(replayed.stdout)).toMatchObject({ runs: [expect.objectContaining({ automation_id: automation.uid })] });
+
+    // Disable, delete.
+    expect((await runCli(['automations', 'disable', ...F, automation.uid], env)).stdout).toBe(`automation ${automation.uid} disabled\n`);
+    const deleted = await runCli(['automations', 'delete', ...F, automation.uid, '--json'], env);
+    expect(JSON.parse(deleted.stdout)).toEqual({ uid: automation.uid, deleted: true });
+    expect((await runCli(['automations', 'list', ...F], env)).stdout).toBe('no automations\n');
   });
 
   /** Calls the API directly, for the setup the CLI has no command for. */

@@ -1,38 +1,30 @@
-import type { DeliveryListParams, WebhookDelivery } from '@agent-runs/sdk';
+import type { WebhookDelivery } from '@agent-runs/sdk';
 import type { Command } from 'commander';
-import { contextOf, integerOption } from '../context';
-import { type Column, formatFields, formatTable, formatTime, nextPageHint } from '../output';
+import { addPageOptions, contextOf, factoryOption, type PageOptions, pageQuery } from '../context';
+import { type Column, formatFields, formatPage, formatTable, formatTime } from '../output';
 
 /** `deliveries list|get|replay`: a webhook's delivery log. */
 export function registerDeliveriesCommands(program: Command): void {
   const deliveries = program.command('deliveries').description("read a webhook's delivery log and replay deliveries");
 
-  deliveries
-    .command('list')
-    .description("list a webhook's deliveries, newest first")
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
-    .argument('<webhookUid>', 'the webhook (wh_…)')
-    .option('--limit <n>', 'deliveries per page, 1-500 (server default 50)', integerOption(500))
-    .option('--cursor <cursor>', 'the page after this cursor')
-    .action(
-      async (webhookUid: string, options: { factory: string; limit?: number; cursor?: string }, command: Command) => {
-        const { client, out } = contextOf(command);
-        const query: DeliveryListParams = {};
-        if (options.limit !== undefined) query.limit = options.limit;
-        if (options.cursor !== undefined) query.cursor = options.cursor;
-        const page = await client.factories.webhooks.deliveries.list(options.factory, webhookUid, query);
-        out.result(page.body, () => {
-          if (page.data.length === 0) return 'no deliveries';
-          const hint = nextPageHint(page.page_info);
-          return formatTable(page.data, DELIVERY_COLUMNS) + (hint ? `\n${hint}` : '');
-        });
-      },
-    );
+  addPageOptions(
+    deliveries
+      .command('list')
+      .description("list a webhook's deliveries, newest first")
+      .addOption(factoryOption())
+      .argument('<webhookUid>', 'the webhook (wh_…)'),
+    'deliveries',
+    50,
+  ).action(async (webhookUid: string, options: PageOptions & { factory: string }, command: Command) => {
+    const { client, out } = contextOf(command);
+    const page = await client.factories.webhooks.deliveries.list(options.factory, webhookUid, pageQuery(options));
+    out.result(page.body, () => formatPage(page.data, page.page_info, DELIVERY_COLUMNS, 'no deliveries'));
+  });
 
   deliveries
     .command('get')
     .description('show one delivery, with its payload when it was accepted')
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .addOption(factoryOption())
     .argument('<webhookUid>', 'the webhook (wh_…)')
     .argument('<deliveryId>', 'the delivery (dlv_…)')
     .action(async (webhookUid: string, deliveryId: string, options: { factory: string }, command: Command) => {
@@ -56,7 +48,7 @@ export function registerDeliveriesCommands(program: Command): void {
   deliveries
     .command('replay')
     .description("re-evaluate an accepted delivery against today's automations; prints the runs it started")
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .addOption(factoryOption())
     .argument('<webhookUid>', 'the webhook (wh_…)')
     .argument('<deliveryId>', 'the delivery (dlv_…)')
     .action(async (webhookUid: string, deliveryId: string, options: { factory: string }, command: Command) => {

@@ -1,10 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApplyDefinitionsResponse, DefinitionFile } from '@agent-runs/sdk';
-import type { Command } from 'commander';
-import { contextOf } from '../context';
+import type { ApplyDefinitionsResponse, CreateFactoryRequest, DefinitionFile, DefinitionSource, Factory } from '@agent-runs/sdk';
+import { type Command, Option } from 'commander';
+import { addPageOptions, contextOf, factoryOption, type PageOptions, pageQuery } from '../context';
 import { UsageError } from '../errors';
-import { formatTable } from '../output';
+import { type Column, formatFields, formatPage, formatTable, formatTime } from '../output';
+
+const DEFINITION_SOURCES: readonly DefinitionSource[] = ['api', 'files'];
 
 /** The definition files a factory directory holds: folder and file-name ending, as the API names them. */
 const DEFINITION_KINDS = [
@@ -12,17 +14,56 @@ const DEFINITION_KINDS = [
   { folder: 'automations', extension: '.md' },
 ] as const;
 
-/** `factory apply`: definition files → the factory's webhooks and automations. */
-export function registerFactoryCommands(program: Command): void {
-  const factory = program.command('factory').description('manage a factory from definition files');
+/** `factories list|create|get|apply` (also spelled `factory`, as `factory apply` was first). */
+export function registerFactoriesCommands(program: Command): void {
+  const factories = program
+    .command('factories')
+    .alias('factory')
+    .description('list, create and inspect factories; apply definition files to one');
 
-  factory
+  addPageOptions(factories.command('list').description("list the team's factories, newest first"), 'factories', 50).action(
+    async (options: PageOptions, command: Command) => {
+      const { client, out } = contextOf(command);
+      const page = await client.factories.list(pageQuery(options));
+      out.result(page.body, () => formatPage(page.data, page.page_info, FACTORY_COLUMNS, 'no factories'));
+    },
+  );
+
+  factories
+    .command('create')
+    .description('create a factory (admin key); its definition source is fixed from then on')
+    .requiredOption('--name <name>', 'name, unique within the team')
+    .addOption(
+      new Option(
+        '--definition-source <source>',
+        'api: changed through the API and these commands; files: only by `factories apply` (server default api)',
+      ).choices(DEFINITION_SOURCES),
+    )
+    .action(async (options: { name: string; definitionSource?: DefinitionSource }, command: Command) => {
+      const { client, out } = contextOf(command);
+      const body: CreateFactoryRequest = { name: options.name };
+      if (options.definitionSource !== undefined) body.definition_source = options.definitionSource;
+      const factory = await client.factories.create(body);
+      out.result(factory, () => formatFactory(factory));
+    });
+
+  factories
+    .command('get')
+    .description('show one factory')
+    .argument('<factoryUid>', 'the factory (fac_…)')
+    .action(async (factoryUid: string, _options: unknown, command: Command) => {
+      const { client, out } = contextOf(command);
+      const factory = await client.factories.retrieve(factoryUid);
+      out.result(factory, () => formatFactory(factory));
+    });
+
+  factories
     .command('apply')
     .description(
       'make the factory\'s webhooks and automations exactly those of <dir>/webhooks/*.yaml and <dir>/automations/*.md ' +
         '(definitions missing from <dir> are deleted)',
     )
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .addOption(factoryOption())
     .argument('<dir>', 'the directory holding webhooks/ and automations/')
     .action(async (dir: string, options: { factory: string }, command: Command) => {
       const { client, out } = contextOf(command);
@@ -30,6 +71,22 @@ export function registerFactoryCommands(program: Command): void {
       const applied = await client.factories.applyDefinitions(options.factory, { files });
       out.result(applied, () => formatApplied(applied));
     });
+}
+
+const FACTORY_COLUMNS: Column<Factory>[] = [
+  { header: 'UID', value: (factory) => factory.uid },
+  { header: 'NAME', value: (factory) => factory.name, maxWidth: 40 },
+  { header: 'SOURCE', value: (factory) => factory.definition_source },
+  { header: 'CREATED', value: (factory) => formatTime(factory.created_at) },
+];
+
+function formatFactory(factory: Factory): string {
+  return formatFields([
+    ['uid', factory.uid],
+    ['name', factory.name],
+    ['definition_source', factory.definition_source],
+    ['created_at', formatTime(factory.created_at)],
+  ]);
 }
 
 /**

@@ -1,8 +1,16 @@
-import type { AmbientAgentConfig, RunAgentRequest } from '@agent-runs/sdk';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type AgentRuns,
+  type AmbientAgentConfig,
+  isTerminalRunState,
+  type RunAgentRequest,
+  type RunItem,
+} from '@agent-runs/sdk';
 import type { Command } from 'commander';
-import { contextOf } from '../context';
-import { formatFields } from '../output';
-import { formatRun } from './runs';
+import { type CliContext, contextOf } from '../context';
+import { EXIT_RUN_UNSUCCESSFUL, interruptible } from '../errors';
+import { formatFields, RunProgress } from '../output';
+import { answerText, formatRun } from '../run-format';
 
 interface RunOptions {
   prompt: string;
@@ -12,26 +20,37 @@ interface RunOptions {
   wait?: boolean;
 }
 
-/** `run`: start a run, optionally waiting until it is terminal. */
+/** How often `run --wait` polls when the event stream is unavailable (the SDK's `wait` default). */
+const POLL_INTERVAL_MS = 1000;
+
+/** `run` (and `runs create`, its alias): start a run, optionally waiting until it is terminal. */
 export function registerRunCommand(program: Command): void {
-  program
-    .command('run')
-    .description('start a run')
+  addRunCommand(program, 'run', 'start a run');
+}
+
+/** Adds the start-a-run command as `name` under `parent`: `run` at the top, `create` under `runs`. */
+export function addRunCommand(parent: Command, name: string, description: string): void {
+  parent
+    .command(name)
+    .description(description)
     .requiredOption('--prompt <text>', 'the prompt the agent executes')
     .option('--name <name>', 'config name (AmbientAgentConfig.name): a label to group and filter runs by')
     .option('--model <modelId>', 'the model (AmbientAgentConfig.model_id; server default DEFAULT_MODEL_ID)')
     .option('--title <title>', 'title (default: the first line of the prompt)')
-    .option('--wait', 'wait until the run is terminal and print it (exit code 0 whatever the final state)')
+    .option(
+      '--wait',
+      "wait until the run is terminal, showing its progress, then print it and the agent's answer " +
+        `(exit code ${EXIT_RUN_UNSUCCESSFUL} when it ends FAILED, ERROR or CANCELLED)`,
+    )
     .action(async (options: RunOptions, command: Command) => {
-      const { client, out } = contextOf(command);
+      const cli = contextOf(command);
       const body = runRequest(options);
       if (options.wait) {
-        const run = await client.agent.runs.createAndWait(body);
-        out.result(run, () => formatRun(run));
+        await createAndWait(cli, body);
         return;
       }
-      const created = await client.agent.runs.create(body);
-      out.result(created, () => formatFields([['run_id', created.run_id], ['state', created.state]]));
+      const created = await cli.client.agent.runs.create(body);
+      cli.out.result(created, () => formatFields([['run_id', created.run_id], ['state', created.state]]));
     });
 }
 
@@ -46,4 +65,54 @@ export function runRequest(options: RunOptions): RunAgentRequest {
     // The generated type marks the resolved limits required (they have defaults); on input they are optional.
     ...(Object.keys(config).length > 0 ? { config: config as AmbientAgentConfig } : {}),
   };
+}
+
+/**
+ * `run --wait`: the run id at once and its progress on stderr, then the terminal run and, for people,
+ * the agent's answer on stdout. With `--json` stdout is the run's JSON alone, and the progress shows
+ * only when stderr is a terminal (a script's stderr stays empty).
+ */
+async function createAndWait({ client, out }: CliContext, body: RunAgentRequest): Promise<void> {
+  const startedAt = Date.now();
+  const created = await client.agent.runs.create(body);
+  const progress = !out.json || process.stderr.isTTY ? new RunProgress(process.stderr, startedAt) : undefined;
+  progress?.start(created.run_id, created.state);
+  const run = await interruptible((signal) =>
+    followRun(client, created.run_id, (state) => progress?.update(state), signal),
+  );
+  if (run === undefined) {
+    progress?.stop(`interrupted: the run goes on (stop it with \`agent-runs runs cancel ${created.run_id}\`)`);
+    return;
+  }
+  progress?.stop();
+  // The answer is for people; scripts read it with `runs conversation <id> --json`.
+  const answer = out.json ? '' : answerText(await client.agent.runs.conversation(run.run_id));
+  out.result(run, () => `${formatRun(run)}\n\nanswer:\n${answer || '(no assistant text)'}`);
+  if (run.state !== 'SUCCEEDED') process.exitCode = EXIT_RUN_UNSUCCESSFUL;
+}
+
+/**
+ * Resolves with the run once it is terminal, reporting each state it passes through. Like the SDK's
+ * `runs.wait` (events first, polling when the stream is unavailable), which reports no progress.
+ */
+async function followRun(
+  client: AgentRuns,
+  runId: string,
+  onState: (state: string) => void,
+  signal: AbortSignal,
+): Promise<RunItem> {
+  try {
+    // The SDK's stream ends after the terminal state event.
+    for await (const event of client.agent.runs.events(runId, {}, { signal })) {
+      if (event.event === 'state') onState(event.data.state);
+    }
+  } catch (err) {
+    if (signal.aborted) throw err;
+  }
+  for (;;) {
+    const run = await client.agent.runs.retrieve(runId, { signal });
+    onState(run.state);
+    if (isTerminalRunState(run.state)) return run;
+    await sleep(POLL_INTERVAL_MS, undefined, { signal });
+  }
 }

@@ -1,8 +1,10 @@
-import type { ContentBlock, RunEvent, RunItem, RunListParams, RunState } from '@agent-runs/sdk';
+import type { RunListParams, RunState } from '@agent-runs/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
-import { contextOf, integerOption, repeatableOption } from '../context';
-import { EXIT_INTERRUPTED } from '../errors';
-import { type Column, cellText, formatFields, formatTable, formatTime, nextPageHint } from '../output';
+import { addPageOptions, contextOf, type PageOptions, pageQuery, repeatableOption } from '../context';
+import { interruptible } from '../errors';
+import { formatFields, formatPage } from '../output';
+import { formatConversation, formatEvent, formatRun, RUN_COLUMNS } from '../run-format';
+import { addRunCommand } from './run';
 
 const RUN_STATES: readonly RunState[] = [
   'QUEUED',
@@ -16,41 +18,33 @@ const RUN_STATES: readonly RunState[] = [
   'CANCELLED',
 ];
 
-interface ListOptions {
+interface ListOptions extends PageOptions {
   state?: string[];
   name?: string;
   model?: string;
-  limit?: number;
-  cursor?: string;
 }
 
-/** `runs list|get|followup|cancel|watch`. */
+/** `runs list|get|create|followup|cancel|watch|conversation`. */
 export function registerRunsCommands(program: Command): void {
   const runs = program.command('runs').description('list, inspect, steer and follow runs');
 
-  runs
+  const list = runs
     .command('list')
     .description('list runs, most recently updated first')
     .option('--state <state>', `only runs in this state (repeatable: ${RUN_STATES.join(', ')})`, repeatableOption(runState))
     .option('--name <name>', 'only runs whose config name (AmbientAgentConfig.name) is this')
-    .option('--model <modelId>', 'only runs of this model_id')
-    .option('--limit <n>', 'runs per page, 1-500 (server default 20)', integerOption(500))
-    .option('--cursor <cursor>', 'the page after this cursor (printed under a page that has more)')
-    .action(async (options: ListOptions, command: Command) => {
-      const { client, out } = contextOf(command);
-      const query: RunListParams = {};
-      if (options.state?.length) query.state = options.state as RunState[];
-      if (options.name !== undefined) query.name = options.name;
-      if (options.model !== undefined) query.model_id = options.model;
-      if (options.limit !== undefined) query.limit = options.limit;
-      if (options.cursor !== undefined) query.cursor = options.cursor;
-      const page = await client.agent.runs.list(query);
-      out.result(page.body, () => {
-        if (page.data.length === 0) return 'no runs';
-        const hint = nextPageHint(page.page_info);
-        return formatTable(page.data, RUN_COLUMNS) + (hint ? `\n${hint}` : '');
-      });
-    });
+    .option('--model <modelId>', 'only runs of this model_id');
+  addPageOptions(list, 'runs', 20).action(async (options: ListOptions, command: Command) => {
+    const { client, out } = contextOf(command);
+    const query: RunListParams = pageQuery(options);
+    if (options.state?.length) query.state = options.state as RunState[];
+    if (options.name !== undefined) query.name = options.name;
+    if (options.model !== undefined) query.model_id = options.model;
+    const page = await client.agent.runs.list(query);
+    out.result(page.body, () => formatPage(page.data, page.page_info, RUN_COLUMNS, 'no runs'));
+  });
+
+  addRunCommand(runs, 'create', 'start a run (the same as `agent-runs run`)');
 
   runs
     .command('get')
@@ -90,93 +84,30 @@ export function registerRunsCommands(program: Command): void {
     .option('--after <eventId>', 'start after this event id (default: from the first event)')
     .action(async (runId: string, options: { after?: string }, command: Command) => {
       const { client, out } = contextOf(command);
-      const interrupt = new AbortController();
-      const onSigint = () => interrupt.abort();
-      process.once('SIGINT', onSigint);
-      try {
+      await interruptible(async (signal) => {
         const stream = client.agent.runs.events(
           runId,
           options.after !== undefined ? { lastEventId: options.after } : {},
-          { signal: interrupt.signal },
+          { signal },
         );
         for await (const event of stream) {
           if (out.json) out.jsonLine(event);
           else out.line(formatEvent(event));
         }
-      } catch (err) {
-        // Ctrl-C ends a watch; that is not an error worth a message.
-        if (interrupt.signal.aborted) {
-          process.exitCode = EXIT_INTERRUPTED;
-          return;
-        }
-        throw err;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
+      });
+    });
+
+  runs
+    .command('conversation')
+    .description("print a run's conversation: each turn's messages (user, assistant, tool) block by block")
+    .argument('<runId>', 'the run id')
+    .action(async (runId: string, _options: unknown, command: Command) => {
+      const { client, out } = contextOf(command);
+      const conversation = await client.agent.runs.conversation(runId);
+      out.result(conversation, () => formatConversation(conversation));
     });
 }
 
-export const RUN_COLUMNS: Column<RunItem>[] = [
-  { header: 'RUN ID', value: (run) => run.run_id },
-  { header: 'STATE', value: (run) => run.state },
-  { header: 'NAME', value: (run) => run.agent_config?.name, maxWidth: 24 },
-  { header: 'UPDATED', value: (run) => formatTime(run.updated_at) },
-  { header: 'TITLE', value: (run) => run.title, maxWidth: 60 },
-];
-
-/** One run as `label: value` lines, JSON field names as labels. */
-export function formatRun(run: RunItem): string {
-  const status = run.status_message
-    ? `${run.status_message.message}${run.status_message.error_code ? ` (${run.status_message.error_code})` : ''}`
-    : undefined;
-  const creator = run.creator
-    ? `${run.creator.display_name} (${run.creator.type} ${run.creator.uid})`
-    : undefined;
-  return formatFields([
-    ['run_id', run.run_id],
-    ['title', run.title],
-    ['state', run.state],
-    ['status', status],
-    ['name', run.agent_config?.name],
-    ['model_id', run.agent_config?.model_id],
-    ['source', run.source],
-    ['creator', creator],
-    ['created_at', formatTime(run.created_at)],
-    ['started_at', formatTime(run.started_at)],
-    ['updated_at', formatTime(run.updated_at)],
-    ['session_link', run.session_link],
-    ['factory_uid', run.factory_uid],
-    ['automation_id', run.automation_id],
-    ['delivery_id', run.delivery_id],
-    ['usage', run.usage ? `${run.usage.total_tokens} tokens` : undefined],
-    ['prompt', run.prompt],
-  ]);
-}
-
-/** One event of `runs watch` as a line: `<time>  <kind>  <what happened>`. */
-export function formatEvent(event: RunEvent): string {
-  if (event.event === 'state') {
-    const { state, updated_at, status_message } = event.data;
-    return [formatTime(updated_at), 'state', state, status_message?.message].filter(Boolean).join('  ');
-  }
-  const { timestamp, role, block } = event.data;
-  return `${formatTime(timestamp)}  ${role}  ${formatBlock(block)}`;
-}
-
-function formatBlock(block: ContentBlock): string {
-  switch (block.type) {
-    case 'text':
-      return `text  ${block.text.replace(/\n/g, '\n    ')}`;
-    case 'action':
-      return `action  ${block.category}/${block.name}  ${cellText(JSON.stringify(block.input), 200)}`;
-    case 'action_result':
-      return `result  ${block.category}/${block.name}  ${block.state}  ${cellText(JSON.stringify(block.output ?? null), 200)}`;
-    case 'event':
-      return `event  ${block.name}${block.data === undefined ? '' : `  ${cellText(JSON.stringify(block.data), 200)}`}`;
-    default:
-      return cellText(JSON.stringify(block), 200);
-  }
-}
 
 function runState(value: string): string {
   const state = value.toUpperCase();

@@ -2,13 +2,24 @@ import type {
   AuthMode,
   CreateWebhookRequest,
   SignatureScheme,
+  UpdateWebhookRequest,
   Webhook,
-  WebhookListParams,
   WebhookWithSecret,
 } from '@agent-runs/sdk';
 import { type Command, Option } from 'commander';
-import { contextOf, integerOption } from '../context';
-import { type Column, formatFields, formatTable, formatTime, nextPageHint, type Output } from '../output';
+import {
+  addDeleteCommand,
+  addEnableDisableCommands,
+  addPageOptions,
+  contextOf,
+  factoryOption,
+  type PageOptions,
+  pageQuery,
+} from '../context';
+import { UsageError } from '../errors';
+import { type Column, formatFields, formatPage, formatTime, type Output } from '../output';
+
+const WEBHOOK_ARGUMENT = { name: '<webhookUid>', description: 'the webhook (wh_…)' };
 
 const AUTH_MODES: readonly AuthMode[] = ['token', 'url_token', 'signature'];
 const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
@@ -31,14 +42,21 @@ interface CreateOptions {
   deliveryIdHeader?: string;
 }
 
-/** `webhooks create|list|get|rotate|enable|disable|delete`. */
+interface UpdateOptions {
+  factory: string;
+  name?: string;
+  /** A header, or false from `--no-delivery-id-header`. */
+  deliveryIdHeader?: string | false;
+}
+
+/** `webhooks create|list|get|update|rotate|enable|disable|delete`. */
 export function registerWebhooksCommands(program: Command): void {
   const webhooks = program.command('webhooks').description("manage a factory's custom webhooks");
 
   webhooks
     .command('create')
     .description('create a webhook; prints its secret this once')
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
+    .addOption(factoryOption())
     .requiredOption('--name <name>', 'display name, unique within the factory')
     .addOption(
       new Option('--auth-mode <mode>', 'how senders authenticate (server default token; --scheme implies signature)').choices(
@@ -63,30 +81,21 @@ export function registerWebhooksCommands(program: Command): void {
       printWithSecret(cli.out, webhook, options.factory);
     });
 
-  webhooks
-    .command('list')
-    .description("list a factory's webhooks")
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
-    .option('--limit <n>', 'webhooks per page, 1-500 (server default 50)', integerOption(500))
-    .option('--cursor <cursor>', 'the page after this cursor')
-    .action(async (options: { factory: string; limit?: number; cursor?: string }, command: Command) => {
-      const { client, out } = contextOf(command);
-      const query: WebhookListParams = {};
-      if (options.limit !== undefined) query.limit = options.limit;
-      if (options.cursor !== undefined) query.cursor = options.cursor;
-      const page = await client.factories.webhooks.list(options.factory, query);
-      out.result(page.body, () => {
-        if (page.data.length === 0) return 'no webhooks';
-        const hint = nextPageHint(page.page_info);
-        return formatTable(page.data, WEBHOOK_COLUMNS) + (hint ? `\n${hint}` : '');
-      });
-    });
+  addPageOptions(
+    webhooks.command('list').description("list a factory's webhooks").addOption(factoryOption()),
+    'webhooks',
+    50,
+  ).action(async (options: PageOptions & { factory: string }, command: Command) => {
+    const { client, out } = contextOf(command);
+    const page = await client.factories.webhooks.list(options.factory, pageQuery(options));
+    out.result(page.body, () => formatPage(page.data, page.page_info, WEBHOOK_COLUMNS, 'no webhooks'));
+  });
 
   webhooks
     .command('get')
     .description('show one webhook (never its secret)')
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
-    .argument('<webhookUid>', 'the webhook (wh_…)')
+    .addOption(factoryOption())
+    .argument(WEBHOOK_ARGUMENT.name, WEBHOOK_ARGUMENT.description)
     .action(async (webhookUid: string, options: { factory: string }, command: Command) => {
       const { client, out } = contextOf(command);
       const webhook = await client.factories.webhooks.retrieve(options.factory, webhookUid);
@@ -94,10 +103,31 @@ export function registerWebhooksCommands(program: Command): void {
     });
 
   webhooks
+    .command('update')
+    .description('rename a webhook or change its delivery id header (enable and disable it with those commands)')
+    .addOption(factoryOption())
+    .argument(WEBHOOK_ARGUMENT.name, WEBHOOK_ARGUMENT.description)
+    .option('--name <name>', 'new display name, unique within the factory')
+    .option('--delivery-id-header <header>', "header carrying the sender's own event id")
+    .option('--no-delivery-id-header', 'clear the delivery id header')
+    .action(async (webhookUid: string, options: UpdateOptions, command: Command) => {
+      const { client, out } = contextOf(command);
+      const body: UpdateWebhookRequest = {};
+      if (options.name !== undefined) body.name = options.name;
+      if (options.deliveryIdHeader !== undefined) body.delivery_id_header = options.deliveryIdHeader || null;
+      if (Object.keys(body).length === 0) {
+        throw new UsageError('nothing to update: pass --name, --delivery-id-header or --no-delivery-id-header');
+      }
+      const webhook = await client.factories.webhooks.update(options.factory, webhookUid, body);
+      out.result(webhook, () => formatWebhook(webhook));
+    });
+
+  webhooks
     .command('rotate')
+    .alias('rotate-secret')
     .description("generate a new secret, or set the provider's with --provider-secret; prints it this once")
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
-    .argument('<webhookUid>', 'the webhook (wh_…)')
+    .addOption(factoryOption())
+    .argument(WEBHOOK_ARGUMENT.name, WEBHOOK_ARGUMENT.description)
     .option('--provider-secret <secret>', "the provider's new signing secret (signature webhooks)")
     .action(async (webhookUid: string, options: { factory: string; providerSecret?: string }, command: Command) => {
       const cli = contextOf(command);
@@ -106,33 +136,21 @@ export function registerWebhooksCommands(program: Command): void {
       printWithSecret(cli.out, webhook, options.factory);
     });
 
-  for (const [name, enabled] of [
-    ['enable', true],
-    ['disable', false],
-  ] as const) {
-    webhooks
-      .command(name)
-      .description(enabled ? 'accept deliveries again' : 'stop accepting deliveries (senders get 404)')
-      .requiredOption('--factory <uid>', 'the factory (fac_…)')
-      .argument('<webhookUid>', 'the webhook (wh_…)')
-      .action(async (webhookUid: string, options: { factory: string }, command: Command) => {
-        const { client, out } = contextOf(command);
-        const webhook = await client.factories.webhooks.update(options.factory, webhookUid, { enabled });
-        out.result(webhook, () => `webhook ${webhook.uid} ${webhook.enabled ? 'enabled' : 'disabled'}`);
-      });
-  }
+  addEnableDisableCommands(
+    webhooks,
+    'webhook',
+    WEBHOOK_ARGUMENT,
+    { enable: 'accept deliveries again', disable: 'stop accepting deliveries (senders get 404)' },
+    (client, factoryUid, uid, enabled) => client.factories.webhooks.update(factoryUid, uid, { enabled }),
+  );
 
-  webhooks
-    .command('delete')
-    .description('delete a webhook (its URL answers 404 from now on)')
-    .requiredOption('--factory <uid>', 'the factory (fac_…)')
-    .argument('<webhookUid>', 'the webhook (wh_…)')
-    .action(async (webhookUid: string, options: { factory: string }, command: Command) => {
-      const { client, out } = contextOf(command);
-      await client.factories.webhooks.delete(options.factory, webhookUid);
-      // 204 has no body: --json prints what happened instead.
-      out.result({ uid: webhookUid, deleted: true }, () => `deleted webhook ${webhookUid}`);
-    });
+  addDeleteCommand(
+    webhooks,
+    'webhook',
+    WEBHOOK_ARGUMENT,
+    'delete a webhook (its URL answers 404 from now on)',
+    (client, factoryUid, uid) => client.factories.webhooks.delete(factoryUid, uid),
+  );
 }
 
 const WEBHOOK_COLUMNS: Column<Webhook>[] = [

@@ -1,0 +1,117 @@
+/**
+ * How runs, their events and their conversation read for people. Shared by `run` and `runs` (which
+ * both print runs), kept out of the command files so neither imports the other.
+ */
+import type {
+  ContentBlock,
+  ConversationResponse,
+  ConversationStep,
+  MessageRole,
+  RunEvent,
+  RunItem,
+} from '@agent-runs/sdk';
+import { type Column, cellText, formatFields, formatTime } from './output';
+
+export const RUN_COLUMNS: Column<RunItem>[] = [
+  { header: 'RUN ID', value: (run) => run.run_id },
+  { header: 'STATE', value: (run) => run.state },
+  { header: 'NAME', value: (run) => run.agent_config?.name, maxWidth: 24 },
+  { header: 'UPDATED', value: (run) => formatTime(run.updated_at) },
+  { header: 'TITLE', value: (run) => run.title, maxWidth: 60 },
+];
+
+/** One run as `label: value` lines, JSON field names as labels. */
+export function formatRun(run: RunItem): string {
+  const status = run.status_message
+    ? `${run.status_message.message}${run.status_message.error_code ? ` (${run.status_message.error_code})` : ''}`
+    : undefined;
+  const creator = run.creator
+    ? `${run.creator.display_name} (${run.creator.type} ${run.creator.uid})`
+    : undefined;
+  return formatFields([
+    ['run_id', run.run_id],
+    ['title', run.title],
+    ['state', run.state],
+    ['status', status],
+    ['name', run.agent_config?.name],
+    ['model_id', run.agent_config?.model_id],
+    ['source', run.source],
+    ['creator', creator],
+    ['created_at', formatTime(run.created_at)],
+    ['started_at', formatTime(run.started_at)],
+    ['updated_at', formatTime(run.updated_at)],
+    ['session_link', run.session_link],
+    ['factory_uid', run.factory_uid],
+    ['automation_id', run.automation_id],
+    ['delivery_id', run.delivery_id],
+    ['usage', run.usage ? `${run.usage.total_tokens} tokens` : undefined],
+    ['prompt', run.prompt],
+  ]);
+}
+
+/** One event of `runs watch` as a line: `<time>  <kind>  <what happened>`. */
+export function formatEvent(event: RunEvent): string {
+  if (event.event === 'state') {
+    const { state, updated_at, status_message } = event.data;
+    return [formatTime(updated_at), 'state', state, status_message?.message].filter(Boolean).join('  ');
+  }
+  const { timestamp, role, block } = event.data;
+  return formatContent(timestamp, role, block);
+}
+
+/** The conversation, one line per content block under a `step <id>` line per turn; nested steps indented. */
+export function formatConversation(conversation: ConversationResponse): string {
+  const lines: string[] = [];
+  for (const { step, depth } of walkSteps(conversation.steps)) {
+    const indent = '  '.repeat(depth);
+    const times = [formatTime(step.started_at), formatTime(step.completed_at)].filter(Boolean).join(' → ');
+    lines.push(`${indent}step ${step.id}${times ? `  ${times}` : ''}`);
+    for (const message of step.messages) {
+      for (const block of message.content) {
+        lines.push(`${indent}  ${formatContent(message.timestamp, message.role, block)}`);
+      }
+    }
+  }
+  return lines.length > 0 ? lines.join('\n') : `${conversation.conversation_id}: no steps yet (the run has not started)`;
+}
+
+/** The agent's answer: every assistant text block of the conversation, in order, a blank line apart. */
+export function answerText(conversation: ConversationResponse): string {
+  const texts: string[] = [];
+  for (const { step } of walkSteps(conversation.steps)) {
+    for (const message of step.messages) {
+      if (message.role !== 'assistant') continue;
+      for (const block of message.content) if (block.type === 'text') texts.push(block.text);
+    }
+  }
+  return texts.join('\n\n');
+}
+
+/** Steps depth first, in conversation order (a turn, then its sub-steps). */
+function* walkSteps(steps: readonly ConversationStep[], depth = 0): Generator<{ step: ConversationStep; depth: number }> {
+  for (const step of steps) {
+    yield { step, depth };
+    yield* walkSteps(step.steps ?? [], depth + 1);
+  }
+}
+
+/** `<time>  <role>  <block>`: a content event of `runs watch` and a block of `runs conversation` alike. */
+function formatContent(timestamp: string, role: MessageRole, block: ContentBlock): string {
+  return `${formatTime(timestamp)}  ${role}  ${formatBlock(block)}`;
+}
+
+function formatBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      // Continuation lines indented under the first; blank ones left blank (no trailing spaces).
+      return `text  ${block.text.replace(/\n(?=[^\n])/g, '\n    ')}`;
+    case 'action':
+      return `action  ${block.category}/${block.name}  ${cellText(JSON.stringify(block.input), 200)}`;
+    case 'action_result':
+      return `result  ${block.category}/${block.name}  ${block.state}  ${cellText(JSON.stringify(block.output ?? null), 200)}`;
+    case 'event':
+      return `event  ${block.name}${block.data === undefined ? '' : `  ${cellText(JSON.stringify(block.data), 200)}`}`;
+    default:
+      return cellText(JSON.stringify(block), 200);
+  }
+}
