@@ -401,7 +401,13 @@ export const runWorkDir = (ctx: Pick<ServerContext, 'settings'>, runId: string):
 async function createWorkDir(ctx: ServerContext, run: RunRow, attachments: RunAttachment[]): Promise<string> {
   const dir = runWorkDir(ctx, run.id);
   ensurePrivateDir(dir);
-  for (const a of attachments) await fs.writeFile(path.join(dir, safeFileName(a.fileName)), a.data);
+  for (const a of attachments) {
+    // The workspace is the run's: whatever now stands at the name (a symlink to a host file, say) is
+    // replaced, never written through — the server writes here with its own rights.
+    const file = path.join(dir, safeFileName(a.fileName));
+    await fs.rm(file, { recursive: true, force: true });
+    await fs.writeFile(file, a.data, { flag: 'wx', mode: 0o600 });
+  }
   return dir;
 }
 
