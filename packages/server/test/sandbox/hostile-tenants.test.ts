@@ -157,6 +157,26 @@ for (const kind of testDatabases()) {
       expect(fs.existsSync(path.join(dataDir, 'planted'))).toBe(false);
     });
 
+    it('a symlink a run plants in its workspace never makes the server write to the host', async () => {
+      const hostFile = `/tmp/${canary}-host-file`;
+      fs.writeFileSync(hostFile, 'original');
+      const attachment = { file_name: 'notes.txt', mime_type: 'text/plain', data: Buffer.from('attached').toString('base64') };
+      const first = await runToEnd(member, { prompt: script(`rm -f notes.txt; ln -s ${hostFile} notes.txt; echo planted`), attachments: [attachment] });
+      expect(first.run.state).toBe('SUCCEEDED');
+      // A follow-up runs the command again, and the server writes the attachments into the workspace anew.
+      const followup = await member.post(`/agent/runs/${first.runId}/followups`, { message: script('cat notes.txt') });
+      expect(followup.status, JSON.stringify(followup.body)).toBe(200);
+      const deadline = Date.now() + 20_000;
+      let run: any;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        run = (await member.get(`/agent/runs/${first.runId}`)).body;
+      } while ((run.state !== 'SUCCEEDED' || !JSON.stringify((await member.get(`/agent/runs/${first.runId}/conversation`)).body).includes('attached')) && Date.now() < deadline);
+      expect(run.state).toBe('SUCCEEDED');
+      expect(fs.readFileSync(hostFile, 'utf8')).toBe('original');
+      fs.rmSync(hostFile);
+    });
+
     it("a run cannot reach the server's own port or another local service, with or without the proxy", async () => {
       const serverPort = new URL(server.baseUrl).port;
       const direct = await runToEnd(member, {
