@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the Python SDK's pytest suite in its virtualenv, with a Prism mock (AGENT_RUNS_MOCK_URL) and a
+// Runs the Python SDK's pytest suite in its virtualenv, with the mock (`pnpm mock`, AGENT_RUNS_MOCK_URL) and a
 // real server (AGENT_RUNS_E2E_BASE_URL, AGENT_RUNS_E2E_API_KEY) started on loopback for it.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -16,7 +16,8 @@ try {
     stdio: 'inherit',
     env: {
       ...process.env,
-      AGENT_RUNS_MOCK_URL: mock.url,
+      // The mock's REST root (/api/v1), as integrators use it.
+      AGENT_RUNS_MOCK_URL: mock.apiUrl,
       AGENT_RUNS_E2E_BASE_URL: server.apiUrl,
       AGENT_RUNS_E2E_INGRESS_URL: server.baseUrl,
       AGENT_RUNS_E2E_API_KEY: server.adminKey,

@@ -1,4 +1,4 @@
-// Starts the services cross-language tests need on loopback: a Prism mock of the contract and a real
+// Starts the services cross-language tests need on loopback: the mock of the contract and a real
 // server on a fresh SQLite file. Used by test-python.mjs (the TypeScript e2e tests start their own).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,15 +44,16 @@ function stopper(child, cleanup = () => {}) {
   };
 }
 
+/** `pnpm mock` (scripts/mock.mjs): `url` is its root, `apiUrl` the REST API root under /api/v1. */
 export async function startMock() {
   const port = await freePort();
-  const prism = path.join(repositoryRoot, 'node_modules/.bin/prism');
-  const child = spawn(prism, ['mock', path.join(repositoryRoot, 'openapi/v1.yaml'), '-p', String(port), '-h', '127.0.0.1'], {
+  const child = spawn(process.execPath, [path.join(repositoryRoot, 'scripts/mock.mjs')], {
     stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/healthz`, child);
-  return { url, stop: stopper(child) };
+  return { url, apiUrl: `${url}/api/v1`, stop: stopper(child) };
 }
 
 export async function startServer(extraEnv = {}) {

@@ -1,11 +1,21 @@
-// `pnpm mock` is Prism over openapi/v1.yaml: integrators get the contract's examples back and see
-// invalid requests rejected. Prism serves the REST paths at its root (it ignores the /api/v1 server path).
+// `pnpm mock` (scripts/mock.mjs) is Prism over openapi/v1.yaml behind a small proxy: integrators get the
+// contract's examples under /api/v1, as from the server, and a request that breaks the contract gets the
+// server's own answer (400 invalid_request problem). REST paths at the root still work.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 // @ts-expect-error -- plain ESM helper shared with the Python test runner
 import { startMock } from '../../scripts/lib/services.mjs';
 
+const spec = YAML.parse(readFileSync(path.resolve(__dirname, '../../openapi/v1.yaml'), 'utf8'));
+/** The first example of getRun's 200 answer, which Prism serves. */
+const getRunExample = Object.values(
+  spec.paths['/agent/runs/{runId}'].get.responses['200'].content['application/json'].examples as Record<string, { value: unknown }>,
+)[0]!.value;
+
 describe('Prism mock of the contract', () => {
-  let mock: { url: string; stop(): Promise<void> };
+  let mock: { url: string; apiUrl: string; stop(): Promise<void> };
 
   beforeAll(async () => {
     mock = await startMock();
@@ -15,7 +25,7 @@ describe('Prism mock of the contract', () => {
   const headers = { authorization: 'Bearer ar_live_example', 'content-type': 'application/json' };
 
   it('serves the example list of runs', async () => {
-    const response = await fetch(`${mock.url}/agent/runs`, { headers });
+    const response = await fetch(`${mock.apiUrl}/agent/runs`, { headers });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { runs: Array<{ run_id: string; state: string }>; page_info: object };
     expect(body.runs.length).toBeGreaterThan(0);
@@ -24,7 +34,7 @@ describe('Prism mock of the contract', () => {
   });
 
   it('serves the example answer of run creation for a valid request', async () => {
-    const response = await fetch(`${mock.url}/agent/runs`, {
+    const response = await fetch(`${mock.apiUrl}/agent/runs`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ prompt: 'Summarise the open issues', config: { name: 'triage' } }),
@@ -34,19 +44,75 @@ describe('Prism mock of the contract', () => {
   });
 
   it('rejects a request that breaks the contract', async () => {
-    const response = await fetch(`${mock.url}/agent/runs`, {
+    const response = await fetch(`${mock.apiUrl}/agent/runs`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ title: 'no prompt', config: { mcp_servers: { both: { command: 'x', url: 'http://y' } } } }),
     });
-    expect([400, 422]).toContain(response.status);
+    expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
-    // Prism answers with the contract's own problem example and lists what was wrong in sl-violations.
+    // Prism's list of what was wrong stays in sl-violations.
     expect(response.headers.get('sl-violations')).toMatch(/prompt/);
+    expect(await response.json()).toMatchObject({ status: 400, error: expect.stringContaining('$.prompt') });
+  });
+
+  it('serves a run under /api/v1 as the contract\'s example', async () => {
+    const runId = '3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c';
+    const response = await fetch(`${mock.apiUrl}/agent/runs/${runId}`, { headers });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(getRunExample);
+  });
+
+  it('answers a missing prompt and a wrong type as the server does: 400 invalid_request', async () => {
+    for (const [body, path, message] of [
+      ['{}', '$.prompt', "must have required property 'prompt'"],
+      ['{"prompt": 5}', '$.prompt', 'must be string'],
+    ] as const) {
+      const response = await fetch(`${mock.apiUrl}/agent/runs`, { method: 'POST', headers, body });
+      expect(response.status, body).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      const problem = (await response.json()) as Record<string, unknown>;
+      expect(problem).toEqual({
+        type: 'https://agent-runs.dev/errors/invalid_request',
+        title: 'Invalid request',
+        status: 400,
+        detail: `The request is invalid: ${path}: ${message}.`,
+        instance: '/api/v1/agent/runs',
+        error: `Invalid request: The request is invalid: ${path}: ${message}.`,
+        retryable: false,
+        trace_id: response.headers.get('x-request-id'),
+        errors: [{ path, message }],
+      });
+    }
+  });
+
+  it('answers a bad query parameter, a body that is not JSON, an unknown path and method as the server does', async () => {
+    const limit = await fetch(`${mock.apiUrl}/agent/runs?limit=abc`, { headers });
+    expect(limit.status).toBe(400);
+    expect(await limit.json()).toMatchObject({ error: 'Invalid request: The request is invalid: query.limit: must be integer.' });
+    const notJson = await fetch(`${mock.apiUrl}/agent/runs`, { method: 'POST', headers, body: 'not json' });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ detail: 'The request body is not valid JSON.' });
+    const unknown = await fetch(`${mock.apiUrl}/no-such-path`, { headers });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ type: 'https://agent-runs.dev/errors/resource_not_found', detail: 'No such endpoint.' });
+    const method = await fetch(`${mock.apiUrl}/agent/runs`, { method: 'DELETE', headers });
+    expect(method.status).toBe(405);
+    expect(method.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('keeps the ingress and the operational endpoints at the root, as the server does', async () => {
+    expect((await fetch(`${mock.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${mock.apiUrl}/healthz`)).status).toBe(404);
+  });
+
+  it('still serves the REST paths at the root', async () => {
+    const response = await fetch(`${mock.url}/agent/runs`, { headers });
+    expect(response.status).toBe(200);
   });
 
   it('requires the bearer credential on REST operations', async () => {
-    const response = await fetch(`${mock.url}/agent/runs`);
+    const response = await fetch(`${mock.apiUrl}/agent/runs`);
     expect(response.status).toBe(401);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Operator commands (wire-decisions §Operating the server). Each prints ONE JSON object on stdout;
- * errors go to stderr with exit status 1.
+ * errors go to stderr with exit status 1. `--help` prints the usage (exit 0); a missing or unknown command
+ * prints it on stderr with exit status 2, the usual status for a command line that is wrong.
  *
  *   pnpm admin create-team <name>                                   → {"team_uid", "api_key"}
  *   pnpm admin create-key --team <name> --role admin|member [--name …] → {"team_uid", "api_key", "key_id"}
@@ -16,9 +17,19 @@ import { loadSettings } from './settings';
 
 class UsageError extends Error {}
 
-const USAGE = `usage:
-  admin create-team <name>
-  admin create-key --team <name> --role admin|member [--name <key name>]`;
+/** A command line that names no known command (exit status 2). */
+class UnknownCommandError extends UsageError {}
+
+const USAGE = `usage: pnpm --silent admin <command> [options]
+
+commands:
+  create-team <name>
+      create a team; prints {"team_uid", "api_key"} with the team's first admin key
+  create-key --team <name> --role admin|member [--name <key name>]
+      create an API key for a team; prints {"team_uid", "api_key", "key_id"}
+
+The database and secrets come from the same environment as \`pnpm start\` (DATABASE_URL, DATA_DIR,
+SECRETS_KEY). Errors go to stderr with exit status 1 (2 for a missing or unknown command).`;
 
 async function createTeamCommand(args: string[]): Promise<Record<string, string>> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
@@ -79,13 +90,17 @@ const commands: Record<string, (args: string[]) => Promise<Record<string, string
 
 async function run(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  if (command === 'help' || command === '-h' || argv.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const handler = command ? commands[command] : undefined;
-  if (!handler) throw new UsageError(command ? `unknown command: ${command}` : 'missing command');
+  if (!handler) throw new UnknownCommandError(command ? `unknown command: ${command}` : 'missing command');
   process.stdout.write(JSON.stringify(await handler(args)) + '\n');
 }
 
 run(process.argv.slice(2)).catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `error: ${message}\n${USAGE}\n` : `error: ${message}\n`);
-  process.exit(1);
+  process.exit(err instanceof UnknownCommandError ? 2 : 1);
 });

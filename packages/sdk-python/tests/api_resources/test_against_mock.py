@@ -1,8 +1,9 @@
-"""Every method against a Prism mock of openapi/v1.yaml: Prism rejects a request that breaks the
-contract (422 → UnprocessableEntityError here) and answers the contract's examples, which must
-parse into the method's return type. Sync and async.
+"""Every method against the Prism mock of openapi/v1.yaml (`pnpm mock`): it rejects a request that
+breaks the contract as the server does (400 invalid_request) and answers the contract's examples,
+which must parse into the method's return type. Sync and async.
 
-Needs AGENT_RUNS_MOCK_URL (the mock's root, e.g. http://127.0.0.1:4010); `pnpm test:python` starts one.
+Needs AGENT_RUNS_MOCK_URL (the mock's REST root, e.g. http://127.0.0.1:4010/api/v1); `pnpm test:python`
+starts one.
 """
 
 from __future__ import annotations
@@ -154,4 +155,4 @@ def test_a_request_that_breaks_the_contract_is_refused(client: AgentRuns) -> Non
 
     with pytest.raises(APIStatusError) as info:
         client.post("/agent/runs", body={"title": "no prompt"})
-    assert info.value.status_code in (400, 422)
+    assert info.value.status_code == 400

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,7 +80,6 @@ describe('pnpm admin errors', () => {
         ['create-team', 'bad name!'],
         ['create-key', '--team', 'nobody', '--role', 'admin'],
         ['create-key', '--team', 'gamma', '--role', 'owner'],
-        ['rotate-everything'],
       ];
       const results = await Promise.all(cases.map((args) => admin(env, ...args)));
       results.forEach((res, i) => {
@@ -87,9 +88,32 @@ describe('pnpm admin errors', () => {
       });
       expect(results[0]!.stderr).toContain('already exists');
       expect(results[2]!.stderr).toContain('no team named "nobody"');
-      expect(results[4]!.stderr).toContain('usage:');
+      expect(results[3]!.stderr).toContain('usage:');
     } finally {
       await t.close();
     }
+  });
+
+  it('prints the usage for --help (exit 0), and for a missing or unknown command on stderr (exit 2)', async () => {
+    // Neither opens the database: the DATA_DIR given is never created.
+    const dataDir = path.join(tmpdir(), `admin-help-${randomBytes(6).toString('hex')}`);
+    const env = { DATA_DIR: dataDir };
+    const [help, helpWord, unknown, missing] = await Promise.all([
+      admin(env, '--help'),
+      admin(env, 'help'),
+      admin(env, 'rotate-everything'),
+      admin(env),
+    ]);
+    for (const res of [help, helpWord]) {
+      expect(res).toMatchObject({ code: 0, stderr: '' });
+      expect(res.stdout).toMatch(/^usage: pnpm --silent admin <command>/);
+      expect(res.stdout).toContain('create-team <name>');
+      expect(res.stdout).toContain('create-key --team <name> --role admin|member');
+    }
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^error: unknown command: rotate-everything\nusage: /);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toMatch(/^error: missing command\nusage: /);
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
