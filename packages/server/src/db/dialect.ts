@@ -39,22 +39,12 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, 
   return dialect === 'postgres' ? (qb.forUpdate() as QB) : qb;
 }
 
-/** True when the dialect supports `SELECT … FOR UPDATE SKIP LOCKED`. */
-export const supportsSkipLocked = (dialect: Dialect): boolean => dialect === 'postgres';
-
 /** True when `err` is a unique-constraint (or primary-key) violation on either dialect. */
 export function isUniqueViolation(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
   // better-sqlite3: SqliteError.code; pg: SQLSTATE 23505 unique_violation.
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
-}
-
-/** True when `err` is a foreign-key violation on either dialect. */
-export function isForeignKeyViolation(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const code = (err as { code?: unknown }).code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
 
 /** `count(…)` comes back as a number from SQLite and as a bigint string from PostgreSQL. */

@@ -13,10 +13,6 @@ export async function findTeamByName(db: Kysely<Database>, name: string): Promis
   return db.selectFrom('teams').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
-export async function findTeamById(db: Kysely<Database>, id: string): Promise<Team | undefined> {
-  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function countTeams(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
