@@ -61,9 +61,6 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
     res.type('text/plain; version=0.0.4').send(await metrics.render());
   });
 
-  // Integration point (ingress issue): the webhook ingress is mounted at /webhooks here, before and
-  // outside the REST stack (no API key, no JSON parser, no OpenAPI validation).
-
   const api = express.Router();
   api.use(authenticate(ctx));
   api.use(restRateLimit(ctx));
