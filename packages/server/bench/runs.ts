@@ -64,9 +64,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import pg from 'pg';
-import { encodeRunsCursor } from '../src/runs/cursor';
+import { encodeCursor, filterFingerprint } from '../src/pagination';
 import { listRunRows, type RunFilters } from '../src/runs/repository';
 import { openDatabase, type OpenDatabase } from '../src/db/database';
 import type { Dialect } from '../src/db/dialect';
@@ -166,8 +167,6 @@ function cpuSeconds(pid: number): number | undefined {
 /** USER_HZ: 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
 
-const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
-
 // ---------------------------------------------------------------------------------------------------
 // REST client helpers
 
@@ -250,7 +249,7 @@ async function drain(server: ServerProcess): Promise<void> {
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
   while ((await countNonTerminal(server)) > 0) {
     if (Date.now() > deadline) throw new Error(`runs still unfinished after ${DRAIN_TIMEOUT_MS} ms`);
-    await sleep(25);
+    await delay(25);
   }
 }
 
@@ -493,7 +492,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     .offset(Math.max(0, DEEP_OFFSET - 1))
     .limit(1)
     .executeTakeFirstOrThrow();
-  const cursor = encodeRunsCursor(at, 'updated_at', 'desc', {});
+  const cursor = encodeCursor({ sortKey: 'updated_at', value: at.updated_at, id: at.id, order: 'desc', scope: filterFingerprint({}) });
   const deep = await api<{ runs: Array<{ run_id: string }> }>(server, 'GET', `/agent/runs?cursor=${cursor}`);
   if (deep.runs.length !== 20) console.log(`WARNING: the deep page has ${deep.runs.length} runs`);
 

@@ -122,7 +122,6 @@ function percentile(sorted: number[], p: number): number {
 }
 const sortNumbers = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
-const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));
 const loadAverage = (): string =>
   os
     .loadavg()

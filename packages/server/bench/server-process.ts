@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const READY_TIMEOUT_MS = 60_000;
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -104,9 +105,7 @@ export async function startServerProcess(settings: Record<string, string>): Prom
       await stop();
       throw new Error(`server not ready after ${READY_TIMEOUT_MS} ms:\n${output}`);
     }
-    await sleep(100);
+    await delay(100);
   }
   return { pid: child.pid!, baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, stop };
 }
-
-const sleep = (t: number) => new Promise<void>((resolve) => setTimeout(resolve, t));

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEnvironment, deleteEnvironment } from '../../src/environments/service';
@@ -100,10 +101,10 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     const controller = new AbortController();
     const pending = prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, controller.signal);
     let pids: number[] = [];
-    while ((pids = processesWithEnv('SETUP_MARKER', marker)).length < 2) await new Promise((r) => setTimeout(r, 20));
+    while ((pids = processesWithEnv('SETUP_MARKER', marker)).length < 2) await delay(20);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    await new Promise((r) => setTimeout(r, 100));
+    await delay(100);
     expect(pids.filter(isAlive)).toEqual([]); // the shell and its background sleep are gone
   });
 

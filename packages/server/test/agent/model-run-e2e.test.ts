@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunner } from '../../src/engine/runners';
 import { loadSettings } from '../../src/settings';
@@ -68,7 +69,7 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
       const run = await call('GET', `/agent/runs/${runId}`);
       if (states.includes(run.body.state)) return run.body;
       if (Date.now() > until) throw new Error(`run stayed ${run.body.state}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await delay(50);
     }
   }
 
@@ -136,7 +137,7 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
     const until = Date.now() + 20_000;
     let working = (await call('GET', `/agent/runs/${runId}`)).body;
     while (working.usage === undefined && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await delay(50);
       working = (await call('GET', `/agent/runs/${runId}`)).body;
     }
     expect(working).toMatchObject({ state: 'INPROGRESS', usage: usage(40, 4) }); // the second model call is still open

@@ -2,6 +2,7 @@
  * The model runner against a fake OpenAI-compatible server over real HTTP: the exact requests it sends,
  * streaming, retries, failures and their status messages, cancel, follow-ups, resume and limits.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelRunner, type ModelRunnerOptions } from '../../src/engine/runners/model';
 import type { ConversationTurn, RunOutcome } from '../../src/engine/runner';
@@ -242,7 +243,7 @@ describe('model runner: cancel', () => {
     const run = testRun();
     const pending = runner().run(run.ctx);
     await model.waitForRequests(1);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the partial answer is being read
+    await delay(50); // the partial answer is being read
     const cancelledAt = Date.now();
     run.cancel.abort();
     const outcome = await pending;
@@ -258,7 +259,7 @@ describe('model runner: cancel', () => {
     const run = testRun();
     const pending = runner({ retry: { maxAttempts: 3, baseDelayMs: 1, maxRetryAfterMs: 60_000 } }).run(run.ctx);
     await model.waitForRequests(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
     run.cancel.abort();
     expect(await pending).toMatchObject({ state: 'ERROR', statusMessage: { error_code: 'run_cancelled' } });
     expect(model.requests).toHaveLength(1);

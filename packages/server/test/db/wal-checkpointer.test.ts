@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/db/database';
@@ -28,7 +29,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boo
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await delay(25);
   }
   return true;
 }
@@ -61,7 +62,7 @@ describe('WAL checkpoints on a background thread (SQLite)', () => {
     const before = sizeOf(file);
 
     await writeTwoMegabytes(database.db);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await delay(1_000);
 
     expect(sizeOf(file)).toBe(before);
     expect(sizeOf(`${file}-wal`)).toBeGreaterThan(2 * 1024 * 1024);

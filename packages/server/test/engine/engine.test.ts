@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock';
 import { startEngine, type Engine, type EngineOptions } from '../../src/engine';
@@ -71,7 +72,7 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     const runner = new ScriptedRunner(async () => {
       running++;
       peak = Math.max(peak, running);
-      await new Promise((r) => setTimeout(r, 30));
+      await delay(30);
       running--;
       return { state: 'SUCCEEDED' };
     });
@@ -317,7 +318,7 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     await e.stop();
     const run = await createRun(ctx, team);
     e.notifyRunQueued();
-    await new Promise((r) => setTimeout(r, 100));
+    await delay(100);
     expect((await getRun(ctx, run)).state).toBe('QUEUED');
   });
 });

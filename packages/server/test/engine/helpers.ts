@@ -1,5 +1,6 @@
 /** Builds ServerContexts over the shared test databases and seeds teams and runs as the runs API would. */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { ManualClock, toTimestamp, type Clock } from '../../src/clock';
 import type { ServerContext } from '../../src/context';
@@ -110,7 +111,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, { 
     const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, intervalMs));
+    await delay(intervalMs);
   }
 }
 

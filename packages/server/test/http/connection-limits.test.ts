@@ -4,6 +4,7 @@
  * most MAX_CONNECTIONS_PER_ADDRESS connections per listener.
  */
 import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { restClient } from '../webhooks/helpers';
@@ -120,7 +121,7 @@ describe('connections per address', () => {
       const deadline = Date.now() + 2_000;
       let again = await connectAndRequest(url);
       while (!again.answered && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
+        await delay(50);
         again = await connectAndRequest(url);
       }
       expect(again.answered).toBe(true);

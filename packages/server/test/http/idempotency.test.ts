@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, toTimestamp } from '../../src/clock';
 import { requestHash } from '../../src/http/idempotency';
@@ -173,7 +174,7 @@ describe.each(testDatabases())('Idempotency-Key retention (%s)', (database) => {
     // k-old's hour is over, k-young's is not: the next run of the job (every second here) drops k-old.
     clock.advance(1_800_000);
     const deadline = Date.now() + 5_000;
-    while ((await keysLeft()).includes('k-old') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await keysLeft()).includes('k-old') && Date.now() < deadline) await delay(50);
     expect(await keysLeft()).toEqual(['k-young']);
   });
 });

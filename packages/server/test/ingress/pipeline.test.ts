@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock';
 import { testDatabases } from '../support/databases';
@@ -402,7 +403,7 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       toNextWindow();
       const { wh } = await tokenWebhook();
       const held = Array.from({ length: 40 }, (_, i) => heldSend(wh.ingress_url, { authorization: 'Bearer wrong' }, `{"i":${i}`));
-      await new Promise((r) => setTimeout(r, 500)); // every request is in, past the budget check, body unfinished
+      await delay(500); // every request is in, past the budget check, body unfinished
       held.forEach((h) => h.release('}'));
       const statuses = await Promise.all(held.map((h) => h.status));
       const refused = statuses.filter((s) => s === 401).length;
@@ -416,7 +417,7 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       const secret = `gh-${++counter}`;
       const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), { name: `sig-${counter}`, auth_mode: 'signature', signature_scheme: 'github', provider_secret: secret });
       const held = Array.from({ length: 40 }, (_, i) => heldSend(wh.ingress_url, { 'x-hub-signature-256': 'sha256=00' }, `{"i":${i}`));
-      await new Promise((r) => setTimeout(r, 500));
+      await delay(500);
       held.forEach((h, i) => h.release(i % 2 ? Buffer.alloc(MAX, 0x20) : '}'));
       const statuses = await Promise.all(held.map((h) => h.status));
       const answered = statuses.filter((s) => s === 401 || s === 413).length;

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { apiClient, expectProblem, waitForRunState, type ApiClient } from '../support/http';
@@ -81,7 +82,7 @@ describe.each(testDatabases())('cancelRun (%s)', (database) => {
       expect(res.body).toBe(run_id);
       while (server.engine!.inFlight().includes(run_id)) {
         expect(Date.now() - started).toBeLessThan(1000);
-        await new Promise((r) => setTimeout(r, 10));
+        await delay(10);
       }
       // The worker is done with the run; the aborted runner did not overwrite the cancellation.
       const run = (await api.get(`/agent/runs/${run_id}`)).body;

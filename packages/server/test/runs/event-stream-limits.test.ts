@@ -4,6 +4,7 @@
  * buffering the run's events for it.
  */
 import http from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/engine/run-store';
 import { notifyRunEvent } from '../../src/engine/run-signals';
@@ -45,7 +46,7 @@ describe('open event streams per API key', () => {
       const deadline = Date.now() + 3_000;
       let again = await openSse(url, apiKey);
       while (again.status !== 200 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
+        await delay(50);
         again = await openSse(url, apiKey);
       }
       streams.push(again);
@@ -89,7 +90,7 @@ describe('a client that stops reading', () => {
     });
     expect(res.statusCode).toBe(200);
     res.pause(); // never reads: only the kernel's socket buffers take bytes
-    await new Promise((r) => setTimeout(r, 4_000));
+    await delay(4_000);
 
     // Now read whatever reached the client and see whether the server is still there.
     let received = 0;

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/api-keys/service';
 import { FakeModel } from '../agent/support/fake-model';
@@ -90,7 +91,7 @@ for (const kind of testDatabases()) {
       const deadline = Date.now() + timeoutMs;
       let run: any;
       do {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await delay(50);
         run = (await client.get(`/agent/runs/${runId}`)).body;
       } while (!TERMINAL.includes(run.state) && Date.now() < deadline);
       const conversation = (await client.get(`/agent/runs/${runId}/conversation`)).body;
@@ -169,7 +170,7 @@ for (const kind of testDatabases()) {
       const deadline = Date.now() + 20_000;
       let run: any;
       do {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await delay(50);
         run = (await member.get(`/agent/runs/${first.runId}`)).body;
       } while ((run.state !== 'SUCCEEDED' || !JSON.stringify((await member.get(`/agent/runs/${first.runId}/conversation`)).body).includes('attached')) && Date.now() < deadline);
       expect(run.state).toBe('SUCCEEDED');
@@ -276,7 +277,7 @@ for (const kind of testDatabases()) {
           run = (await admin.get(`/agent/runs/${runId}`)).body;
           if (TERMINAL.includes(run.state)) break;
         }
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await delay(50);
       }
       expect(run?.state, JSON.stringify(run)).toBe('SUCCEEDED');
       const output = JSON.stringify((await admin.get(`/agent/runs/${runId}/conversation`)).body);

@@ -2,6 +2,7 @@
  * A tiny HTTP client for server tests (real fetch over loopback) and the assertions every problem answer
  * must pass (wire-decisions §Errors).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
 
 export interface HttpResponse<T = any> {
@@ -75,7 +76,7 @@ export async function waitForRunState(client: ApiClient, runId: string, states: 
     const res = await client.get(`/agent/runs/${runId}`);
     if (res.status === 200 && states.includes(res.body.state)) return res.body;
     if (Date.now() > deadline) throw new Error(`run ${runId} did not reach ${states.join('/')} (last: ${res.status} ${res.body?.state})`);
-    await new Promise((r) => setTimeout(r, 20));
+    await delay(20);
   }
 }
 
