@@ -67,7 +67,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import pg from 'pg';
-import { encodeRunsCursor } from '../src/runs/cursor';
+import { encodeCursor, filterFingerprint } from '../src/pagination';
 import { listRunRows, type RunFilters } from '../src/runs/repository';
 import { openDatabase, type OpenDatabase } from '../src/db/database';
 import type { Dialect } from '../src/db/dialect';
@@ -492,7 +492,7 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     .offset(Math.max(0, DEEP_OFFSET - 1))
     .limit(1)
     .executeTakeFirstOrThrow();
-  const cursor = encodeRunsCursor(at, 'updated_at', 'desc', {});
+  const cursor = encodeCursor({ sortKey: 'updated_at', value: at.updated_at, id: at.id, order: 'desc', scope: filterFingerprint({}) });
   const deep = await api<{ runs: Array<{ run_id: string }> }>(server, 'GET', `/agent/runs?cursor=${cursor}`);
   if (deep.runs.length !== 20) console.log(`WARNING: the deep page has ${deep.runs.length} runs`);
 

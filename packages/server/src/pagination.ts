@@ -5,14 +5,20 @@
  * anything else is a 400 `invalid_request`, never a 500.
  */
 import { createHash } from 'node:crypto';
+import type { components } from './generated/api';
 import { invalidRequest } from './problems';
 
 export type SortOrder = 'asc' | 'desc';
+export type PageInfo = components['schemas']['PageInfo'];
 
-export interface KeysetPosition<K extends string = string> {
-  sortKey: K;
+/** Where a page continues: the sort value and id of the previous page's last row. */
+export interface KeysetAfter {
   value: string;
   id: string;
+}
+
+export interface KeysetPosition extends KeysetAfter {
+  sortKey: string;
   order: SortOrder;
   /** Fingerprint of the list's filters (see filterFingerprint); absent for unfiltered lists. */
   scope?: string;
@@ -33,7 +39,7 @@ export function filterFingerprint(filters: Record<string, unknown>): string {
 }
 
 /** Decodes a cursor for a list sorted by `sortKey` in `order` (with filter fingerprint `scope`, if any). */
-export function decodeCursor<K extends string>(cursor: string, sortKey: K, order: SortOrder, scope?: string): KeysetPosition<K> {
+function decodeCursor(cursor: string, sortKey: string, order: SortOrder, scope: string | undefined): KeysetAfter {
   const invalid = () =>
     invalidRequest('The cursor is not valid for this list; pass next_cursor from the previous page unchanged with the same sort.', [
       { path: 'query.cursor', message: 'is not a cursor of this list and sort' },
@@ -49,10 +55,79 @@ export function decodeCursor<K extends string>(cursor: string, sortKey: K, order
   const { k, v, id, o, f } = parsed as Record<string, unknown>;
   if (k !== sortKey || o !== order || typeof v !== 'string' || typeof id !== 'string' || id === '') throw invalid();
   if (f !== scope) throw invalid();
-  return scope === undefined ? { sortKey, value: v, id, order } : { sortKey, value: v, id, order, scope };
+  return { value: v, id };
 }
 
-/** Runs `fetch(limit + 1)` semantics: returns the page and whether another one follows. */
-export function pageOf<T>(rows: T[], limit: number): { items: T[]; hasNext: boolean } {
-  return rows.length > limit ? { items: rows.slice(0, limit), hasNext: true } : { items: rows, hasNext: false };
+export interface KeysetPageOptions<Row, Item> {
+  /** The `cursor` query parameter, if any. */
+  cursor?: string | undefined;
+  limit: number;
+  sortKey: string;
+  order: SortOrder;
+  /** filterFingerprint of the list's filters; leave out for unfiltered lists. */
+  scope?: string;
+  /** Up to `limit + 1` rows after `after` in the list's order (the extra row says whether another page follows). */
+  fetch: (after: KeysetAfter | undefined, limit: number) => Promise<Row[]>;
+  /** The row's position: its sort value and id. */
+  keyOf: (row: Row) => KeysetAfter;
+  /** The answer items of a batch of rows, in order. */
+  toItems: (rows: Row[]) => Item[] | Promise<Item[]>;
+  /**
+   * Ends the page once its items' JSON passes this many bytes (the item that passes it is the last). Rows are
+   * then read in steps, `firstRead` first, later ones sized by the bytes left, so huge rows are never all read.
+   */
+  maxBytes?: number;
+  firstRead?: number;
+}
+
+/** The order of most lists: newest first, by (created_at, id). */
+export const newestFirst = {
+  sortKey: 'created_at',
+  order: 'desc',
+  keyOf: (row: { created_at: string; id: string }): KeysetAfter => ({ value: row.created_at, id: row.id }),
+} as const;
+
+/**
+ * One page of a keyset-paginated list: decodes `cursor` (400 when it belongs to another list, sort or
+ * filters), reads rows after it and answers the items with `page_info` and the cursor of the last one.
+ */
+export async function keysetPage<Row, Item>(options: KeysetPageOptions<Row, Item>): Promise<{ items: Item[]; page_info: PageInfo }> {
+  const { limit, sortKey, order, scope, fetch, keyOf, toItems, maxBytes = Infinity } = options;
+  let after = options.cursor ? decodeCursor(options.cursor, sortKey, order, scope) : undefined;
+  const items: Item[] = [];
+  let bytes = 0;
+  let last: Row | undefined;
+  let hasNext = false;
+  let read = Math.min(limit, options.firstRead ?? limit);
+  for (;;) {
+    const fetched = await fetch(after, read);
+    const rows = fetched.slice(0, read);
+    const more = fetched.length > read;
+    for (const [i, item] of (await toItems(rows)).entries()) {
+      items.push(item);
+      last = rows[i]!;
+      // +1: the comma that separates it from the next item of the JSON array.
+      if (maxBytes !== Infinity) bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+      if (bytes >= maxBytes) {
+        hasNext = i < rows.length - 1 || more;
+        break;
+      }
+    }
+    if (bytes >= maxBytes || !more) break;
+    if (items.length >= limit) {
+      hasNext = true;
+      break;
+    }
+    after = keyOf(last!);
+    const perItem = bytes / items.length;
+    read = Math.max(1, Math.min(limit - items.length, Math.floor((maxBytes - bytes) / perItem) + 1));
+  }
+  const position = hasNext && last ? keyOf(last) : undefined;
+  return {
+    items,
+    page_info: {
+      has_next_page: hasNext,
+      next_cursor: position ? encodeCursor({ sortKey, ...position, order, ...(scope === undefined ? {} : { scope }) }) : null,
+    },
+  };
 }

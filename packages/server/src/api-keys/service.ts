@@ -7,7 +7,7 @@ import { toTimestamp, type Clock } from '../clock';
 import { newApiKeyValue, newId, sha256Hex } from '../crypto/ids';
 import type { Database } from '../db/tables';
 import type { components } from '../generated/api';
-import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { keysetPage, newestFirst } from '../pagination';
 import { conflict, resourceNotFound } from '../problems';
 import { lockTeam } from '../teams/repository';
 import {
@@ -88,20 +88,13 @@ export async function listApiKeys(
   query: { limit: number; cursor?: string },
 ): Promise<Schemas['ListApiKeysResponse']> {
   // Newest first, as the contract says.
-  const after = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
-  const rows = await listActiveApiKeys(db, teamId, {
-    limit: query.limit,
-    ...(after ? { after: { createdAt: after.value, id: after.id } } : {}),
+  const { items, page_info } = await keysetPage({
+    ...query,
+    ...newestFirst,
+    fetch: (after, limit) => listActiveApiKeys(db, teamId, { limit, ...(after ? { after: { createdAt: after.value, id: after.id } } : {}) }),
+    toItems: (rows) => rows.map(toApiKeyView),
   });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    api_keys: items.map(toApiKeyView),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
-    },
-  };
+  return { api_keys: items, page_info };
 }
 
 /** Revokes a key of the team. The team's last admin key stays (409): a team cannot lock itself out. */

@@ -17,7 +17,7 @@ import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
-import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { keysetPage, newestFirst } from '../pagination';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import { parseJsonBody } from '../json';
@@ -197,20 +197,14 @@ export async function listAutomations(
   query: { limit: number; cursor?: string },
 ): Promise<{ automations: AutomationView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
-  const before = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
-  const rows = await listAutomationRows(ctx.db, teamId, factory.id, {
-    limit: query.limit,
-    ...(before ? { before: { createdAt: before.value, id: before.id } } : {}),
+  const { items, page_info } = await keysetPage({
+    ...query,
+    ...newestFirst,
+    fetch: (before, limit) =>
+      listAutomationRows(ctx.db, teamId, factory.id, { limit, ...(before ? { before: { createdAt: before.value, id: before.id } } : {}) }),
+    toItems: (rows) => viewsOf(ctx, teamId, factory.id, rows),
   });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    automations: await viewsOf(ctx, teamId, factory.id, items),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
-    },
-  };
+  return { automations: items, page_info };
 }
 
 export async function updateAutomation(

@@ -7,7 +7,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { keysetPage, newestFirst } from '../pagination';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import {
   deleteEnvironmentRow,
@@ -94,20 +94,13 @@ export async function listEnvironments(
   teamId: string,
   query: { limit: number; cursor?: string },
 ): Promise<{ environments: CloudEnvironment[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
-  const after = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
-  const rows = await listEnvironmentRows(deps.db, teamId, {
-    limit: query.limit,
-    ...(after ? { after: { createdAt: after.value, id: after.id } } : {}),
+  const { items, page_info } = await keysetPage({
+    ...query,
+    ...newestFirst,
+    fetch: (after, limit) => listEnvironmentRows(deps.db, teamId, { limit, ...(after ? { after: { createdAt: after.value, id: after.id } } : {}) }),
+    toItems: (rows) => rows.map((row) => toCloudEnvironment(deps, row)),
   });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    environments: items.map((row) => toCloudEnvironment(deps, row)),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
-    },
-  };
+  return { environments: items, page_info };
 }
 
 const notFound = (id: string) => resourceNotFound(`Environment ${id} not found.`);

@@ -6,7 +6,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { keysetPage, newestFirst } from '../pagination';
 import { conflict, resourceNotFound } from '../problems';
 import { findFactory, insertFactory, listFactoryRows, type FactoryRow } from './repository';
 
@@ -67,18 +67,11 @@ export async function listFactories(
   teamId: string,
   query: { limit: number; cursor?: string },
 ): Promise<{ factories: FactoryView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
-  const before = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
-  const rows = await listFactoryRows(ctx.db, teamId, {
-    limit: query.limit,
-    ...(before ? { before: { createdAt: before.value, id: before.id } } : {}),
+  const { items, page_info } = await keysetPage({
+    ...query,
+    ...newestFirst,
+    fetch: (before, limit) => listFactoryRows(ctx.db, teamId, { limit, ...(before ? { before: { createdAt: before.value, id: before.id } } : {}) }),
+    toItems: (rows) => rows.map(toFactoryView),
   });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    factories: items.map(toFactoryView),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
-    },
-  };
+  return { factories: items, page_info };
 }

@@ -20,12 +20,12 @@ import {
   type ConversationResponse,
 } from '../engine/run-store';
 import type { Principal } from '../api-keys/service';
-import { pageOf, type SortOrder } from '../pagination';
+import { filterFingerprint, keysetPage, type SortOrder } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { advertisedSkills } from '../skills/catalog';
 import { knownConfigFields, resolveAgentConfig } from './config';
-import { decodeRunsCursor, encodeRunsCursor, type RunsSortKey } from './cursor';
+import type { RunsSortKey } from './cursor';
 import {
   findAttachment,
   findRunRow,
@@ -37,6 +37,7 @@ import {
   type AttachmentRow,
   type RunFilters,
   type RunItemRow,
+  type RunListRow,
 } from './repository';
 
 export const MAX_ATTACHMENTS = 5;
@@ -282,48 +283,30 @@ export async function listRuns(
   teamId: string,
   query: ListRunsQuery,
 ): Promise<ListRunsResponse> {
-  const { limit, sortBy, sortOrder, filters } = query;
-  let after = query.cursor ? decodeRunsCursor(query.cursor, sortBy, sortOrder, filters) : undefined;
-  const runs: RunItem[] = [];
-  let bytes = 0;
-  let last: RunItemRow | undefined;
-  let hasNext = false;
-  // Rows are read in steps sized by the bytes left: 500 runs of 256 KiB prompts are never read (nor
-  // answered) at once. The run that passes RUNS_PAGE_MAX_BYTES ends the page; the cursor follows it.
-  let read = Math.min(limit, RUNS_FIRST_READ);
-  for (;;) {
-    const rows = await listRunRows(ctx.db, teamId, filters, { sortBy, order: sortOrder, limit: read, ...(after ? { after } : {}) });
-    const { items, hasNext: more } = pageOf(rows, read);
-    // Most pages have no attachments at all: then there is nothing more to read.
-    const attachments = await listAttachmentMeta(ctx.db, teamId, items.filter((r) => r.has_attachments).map((r) => r.id));
-    const byRun = new Map<string, AttachmentMeta[]>();
-    for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
-    for (const [i, row] of items.entries()) {
-      const item = toRunItem(ctx, row, byRun.get(row.id) ?? []);
-      runs.push(item);
-      last = row;
-      bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
-      if (bytes >= RUNS_PAGE_MAX_BYTES) {
-        hasNext = i < items.length - 1 || more;
-        break;
-      }
-    }
-    if (bytes >= RUNS_PAGE_MAX_BYTES || !more) break;
-    if (runs.length >= limit) {
-      hasNext = true;
-      break;
-    }
-    after = { value: last![sortBy], id: last!.id };
-    const perRun = bytes / runs.length;
-    read = Math.max(1, Math.min(limit - runs.length, Math.floor((RUNS_PAGE_MAX_BYTES - bytes) / perRun) + 1));
-  }
-  return {
-    runs,
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeRunsCursor(last, sortBy, sortOrder, filters) : null,
-    },
-  };
+  const { sortBy, sortOrder, filters } = query;
+  const { items, page_info } = await keysetPage({
+    ...query,
+    sortKey: sortBy,
+    order: sortOrder,
+    // A cursor is valid only with the filters it was issued for (contract: listRuns).
+    scope: filterFingerprint({ ...filters }),
+    fetch: (after, limit) => listRunRows(ctx.db, teamId, filters, { sortBy, order: sortOrder, limit, ...(after ? { after } : {}) }),
+    keyOf: (row) => ({ value: row[sortBy], id: row.id }),
+    toItems: (rows) => runItemsOf(ctx, teamId, rows),
+    // Rows are read in steps sized by the bytes left: 500 runs of 256 KiB prompts are never read (nor
+    // answered) at once. The run that passes RUNS_PAGE_MAX_BYTES ends the page; the cursor follows it.
+    maxBytes: RUNS_PAGE_MAX_BYTES,
+    firstRead: RUNS_FIRST_READ,
+  });
+  return { runs: items, page_info };
+}
+
+async function runItemsOf(ctx: ServerContext, teamId: string, rows: RunListRow[]): Promise<RunItem[]> {
+  // Most pages have no attachments at all: then there is nothing more to read.
+  const attachments = await listAttachmentMeta(ctx.db, teamId, rows.filter((r) => r.has_attachments).map((r) => r.id));
+  const byRun = new Map<string, AttachmentMeta[]>();
+  for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
+  return rows.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? []));
 }
 
 export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {

@@ -4,7 +4,8 @@
  */
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import { encodeCursor, decodeCursor, pageOf } from '../pagination';
+import type { components } from '../generated/api';
+import { keysetPage } from '../pagination';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import { isUrlSafeSecret } from '../webhooks/secrets';
 import {
@@ -23,18 +24,17 @@ export async function listSecrets(
   ctx: Ctx,
   teamId: string,
   query: { limit: number; cursor?: string },
-): Promise<{ secrets: SecretMetadata[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
-  const after = query.cursor ? decodeCursor(query.cursor, 'name', 'asc') : undefined;
-  const rows = await listTeamSecretNames(ctx.db, teamId, { limit: query.limit, ...(after ? { after: after.value } : {}) });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    secrets: items.map(({ name, created_at, updated_at }) => ({ name, created_at, updated_at })),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'name', value: last.name, id: last.name, order: 'asc' }) : null,
-    },
-  };
+): Promise<components['schemas']['ListSecretsResponse']> {
+  const { items, page_info } = await keysetPage({
+    ...query,
+    sortKey: 'name',
+    order: 'asc',
+    fetch: (after, limit) => listTeamSecretNames(ctx.db, teamId, { limit, ...(after ? { after: after.value } : {}) }),
+    // Names are unique in a team: the name is the tiebreaker too.
+    keyOf: (row) => ({ value: row.name, id: row.name }),
+    toItems: (rows) => rows.map(({ name, created_at, updated_at }) => ({ name, created_at, updated_at })),
+  });
+  return { secrets: items, page_info };
 }
 
 export async function putSecret(ctx: Ctx, teamId: string, name: string, value: string): Promise<SecretMetadata> {

@@ -19,7 +19,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../pagination';
+import { keysetPage, newestFirst } from '../pagination';
 import { conflict, limitExceeded, resourceNotFound, validationFailed } from '../problems';
 import { type SignatureSchemeName } from './schemes';
 import { generateSignatureSecret, generateTokenSecret, isUrlSafeSecret, type WebhookAuthMode } from './secrets';
@@ -227,20 +227,14 @@ export async function listWebhooks(
   query: { limit: number; cursor?: string },
 ): Promise<{ webhooks: WebhookView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
-  const before = query.cursor ? decodeCursor(query.cursor, 'created_at', 'desc') : undefined;
-  const rows = await listWebhookRows(ctx.db, teamId, factory.id, {
-    limit: query.limit,
-    ...(before ? { before: { createdAt: before.value, id: before.id } } : {}),
+  const { items, page_info } = await keysetPage({
+    ...query,
+    ...newestFirst,
+    fetch: (before, limit) =>
+      listWebhookRows(ctx.db, teamId, factory.id, { limit, ...(before ? { before: { createdAt: before.value, id: before.id } } : {}) }),
+    toItems: (rows) => rows.map((row) => toWebhookView(ctx, row)),
   });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    webhooks: items.map((row) => toWebhookView(ctx, row)),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'created_at', value: last.created_at, id: last.id, order: 'desc' }) : null,
-    },
-  };
+  return { webhooks: items, page_info };
 }
 
 export async function updateWebhook(

@@ -5,7 +5,7 @@
  */
 import type { ServerContext } from '../../context';
 import { toBuffer } from '../../db/dialect';
-import { decodeCursor, encodeCursor, pageOf } from '../../pagination';
+import { keysetPage } from '../../pagination';
 import { textDepthExceeds } from '../../json';
 import { resourceNotFound } from '../../problems';
 import { requireFactory } from '../../factories/service';
@@ -20,6 +20,8 @@ export interface DeliveryView {
   received_at: string;
   identity: string | null;
   identity_source: DeliveryListRow['identity_source'];
+  /** Rejected (auth) only: why (webhooks/schemes/types.ts); null otherwise. */
+  rejection_reason: string | null;
   duplicate_of?: string;
   payload?: unknown;
 }
@@ -46,6 +48,7 @@ export function toDeliveryView(row: DeliveryListRow): DeliveryView {
     received_at: row.received_at,
     identity: row.identity,
     identity_source: row.identity_source,
+    rejection_reason: row.rejection_reason,
   };
   if (row.duplicate_of) view.duplicate_of = row.duplicate_of;
   return view;
@@ -67,20 +70,16 @@ export async function listWebhookDeliveries(
   query: { limit: number; cursor?: string },
 ): Promise<{ deliveries: DeliveryView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
   const webhookId = await requireWebhookId(ctx, teamId, factoryUid, webhookUid);
-  const before = query.cursor ? decodeCursor(query.cursor, 'received_at', 'desc') : undefined;
-  const rows = await listDeliveryRows(ctx.db, teamId, webhookId, {
-    limit: query.limit,
-    ...(before ? { before: { receivedAt: before.value, id: before.id } } : {}),
+  const { items, page_info } = await keysetPage({
+    ...query,
+    sortKey: 'received_at',
+    order: 'desc',
+    fetch: (before, limit) =>
+      listDeliveryRows(ctx.db, teamId, webhookId, { limit, ...(before ? { before: { receivedAt: before.value, id: before.id } } : {}) }),
+    keyOf: (row) => ({ value: row.received_at, id: row.id }),
+    toItems: (rows) => rows.map(toDeliveryView),
   });
-  const { items, hasNext } = pageOf(rows, query.limit);
-  const last = items.at(-1);
-  return {
-    deliveries: items.map(toDeliveryView),
-    page_info: {
-      has_next_page: hasNext,
-      next_cursor: hasNext && last ? encodeCursor({ sortKey: 'received_at', value: last.received_at, id: last.id, order: 'desc' }) : null,
-    },
-  };
+  return { deliveries: items, page_info };
 }
 
 export async function getWebhookDelivery(
