@@ -8,6 +8,7 @@
  * and 429 are not kept, so the client's retry runs again.
  */
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import { toTimestamp } from '../clock';
@@ -22,20 +23,13 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 /** Response headers that are part of the answer (not per-request ones like x-request-id). */
 const REPLAYED_HEADERS = ['content-type', 'location', 'x-should-retry', 'retry-after'];
 
-/** JSON with sorted object keys, so the same body hashes the same whatever the key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
+/**
+ * The body in RFC 8785 (JCS) form, so the same body hashes the same whatever its key order or spacing (a
+ * missing body as `null`). canonicalize recurses: bodies are depth-limited before this (http/json-depth.ts).
+ * Throws on a string holding an unpaired UTF-16 surrogate, which JCS cannot represent.
+ */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256').update(`${method}\n${path}\n${canonicalize(body ?? null)}`).digest('hex');
 }
 
 export function idempotency(ctx: ServerContext): RequestHandler {
@@ -49,7 +43,14 @@ export function idempotency(ctx: ServerContext): RequestHandler {
     }
     const { teamId } = principalOf(req);
     const path = req.originalUrl;
-    const hash = requestHash(req.method, path, req.body);
+    let hash: string;
+    try {
+      hash = requestHash(req.method, path, req.body);
+    } catch {
+      return next(invalidRequest('A request with an Idempotency-Key must not hold an unpaired UTF-16 surrogate (a lone \\uD800–\\uDFFF escape).', [
+        { path: 'body', message: 'holds an unpaired UTF-16 surrogate' },
+      ]));
+    }
     const now = ctx.clock.now();
     const nowTs = toTimestamp(now);
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, toTimestamp } from '../../src/clock';
@@ -143,6 +144,26 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
     expect(ok.status).toBe(200);
     const same = await api.post('/agent/runs', { extra: nested, prompt: 'nested' }, { 'idempotency-key': 'k-nested' });
     expect(same.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers a keyed body holding an unpaired surrogate with 400: its RFC 8785 form, and so its hash, does not exist', async () => {
+    const res = await api.request('POST', '/agent/runs', {
+      rawBody: '{"prompt":"half a smile \\ud83d"}',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-surrogate' },
+    });
+    expectProblem(res, 400, 'invalid_request');
+    expect(res.body.detail).toMatch(/surrogate/);
+  });
+});
+
+describe('the idempotency request hash', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('is the SHA-256 of method, path and the body in RFC 8785 form (a missing body as null)', () => {
+    const body = JSON.parse('{"prompt":"é€😀","b":[1.5,1e21,-0,null],"a":{"z":true,"A":"x"}}') as unknown;
+    const jcs = '{"a":{"A":"x","z":true},"b":[1.5,1e+21,0,null],"prompt":"é€😀"}';
+    expect(requestHash('POST', '/api/v1/agent/runs', body)).toBe(sha256(`POST\n/api/v1/agent/runs\n${jcs}`));
+    expect(requestHash('POST', '/api/v1/agent/runs/r/cancel', undefined)).toBe(sha256('POST\n/api/v1/agent/runs/r/cancel\nnull'));
   });
 });
 
