@@ -7,29 +7,19 @@
  * shutdown) and close everything it opened.
  */
 import type { Logger } from 'pino';
+import type { components } from '../generated/api';
 import type { RunSandbox } from './sandbox';
 
-export type RunRole = 'user' | 'assistant' | 'tool' | 'system';
+// What runners record and report is what the API answers: these are the contract's own shapes.
+type Schemas = components['schemas'];
 
-/** Content blocks exactly as the contract's conversation blocks. */
-export type ContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'action'; id: string; category: string; name: string; input: unknown }
-  | {
-      type: 'action_result';
-      action_id: string;
-      category: string;
-      name: string;
-      state: 'running' | 'completed' | 'failed' | 'denied';
-      output: unknown;
-    }
-  | { type: 'event'; name: string; data: unknown };
-
-export interface ConversationMessage {
-  role: RunRole;
-  timestamp: string;
-  content: ContentBlock[];
-}
+export type RunRole = Schemas['MessageRole'];
+/**
+ * The contract's content blocks, but an action's input may also be the model's arguments as it sent them when
+ * they are not a JSON object (runners/model-tools.ts), which the contract's ActionBlock (an object) does not allow.
+ */
+export type ContentBlock = Exclude<Schemas['ContentBlock'], Schemas['ActionBlock']> | (Omit<Schemas['ActionBlock'], 'input'> & { input: unknown });
+export type ConversationMessage = Pick<Schemas['ConversationMessage'], 'role' | 'timestamp'> & { content: ContentBlock[] };
 
 /** One turn: the initial prompt is turn 1; every follow-up that starts work opens the next. */
 export interface ConversationTurn {
@@ -37,41 +27,16 @@ export interface ConversationTurn {
   messages: ConversationMessage[];
 }
 
-export interface RunStatusMessage {
-  message: string;
-  error_code?: string;
-  retryable?: boolean;
-}
+export type RunStatusMessage = Schemas['RunStatusMessage'];
+export type TokenUsage = Schemas['RunUsage'];
+export type McpStdioServerConfig = Schemas['MCPStdioServerConfig'];
+export type McpServerConfig = Schemas['MCPServerConfig'];
 
-export interface TokenUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
-export interface McpStdioServerConfig {
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-}
-export interface McpHttpServerConfig {
-  url: string;
-  headers?: Record<string, string>;
-}
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
-
-/** AmbientAgentConfig with the engine's defaults filled in. */
-export interface ResolvedAgentConfig {
-  name?: string;
-  model_id?: string;
-  base_prompt?: string;
-  environment_id?: string;
-  skill_spec?: string;
-  mcp_servers?: Record<string, McpServerConfig>;
-  max_turns?: number;
-  model_call_timeout_seconds?: number;
-  run_timeout_seconds?: number;
-}
+/** AmbientAgentConfig with the engine's defaults filled in: the fields the engine knows (runs/config.ts KNOWN_FIELDS). */
+export type ResolvedAgentConfig = Pick<
+  Schemas['AmbientAgentConfig'],
+  'name' | 'model_id' | 'base_prompt' | 'environment_id' | 'skill_spec' | 'mcp_servers' | 'max_turns' | 'model_call_timeout_seconds' | 'run_timeout_seconds'
+>;
 
 export interface RunAttachment {
   fileName: string;
