@@ -19,7 +19,7 @@ import type { Database } from '../db/tables';
 import { findRunTemplates, listEnabledCandidates, type AutomationRow } from './repository';
 import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../runs/config';
 import { insertQueuedRun, TITLE_MAX_LENGTH } from '../runs/service';
-import { transitionInTransaction } from '../engine/run-store';
+import { transitionInTransaction } from '../runs/transitions';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { deliveryRunPrompt, EVENT_PAYLOAD_FILE, EVENT_PAYLOAD_MIME_TYPE } from './envelope';

@@ -13,7 +13,7 @@
  */
 import type { ServerContext } from '../context';
 import { loadEnvironmentForRun } from '../environments/service';
-import type { RunRow } from './run-store';
+import type { RunRow } from '../runs/repository';
 import type { ResolvedAgentConfig, RunStatusMessage } from './runner';
 import type { RunSandbox, SandboxExit } from './sandbox';
 

@@ -48,8 +48,6 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
   };
 }
 
-export { claimNextRun } from './claim';
 export { sweepExpiredLeases } from './sweeper';
 export { pruneRunWorkDirs } from './workdir-retention';
-export * from './run-store';
 export { onRunEvent, notifyRunEvent } from './run-signals';

@@ -6,7 +6,7 @@
  */
 import type { ServerContext } from '../context';
 import { prepareEnvironmentForRun } from './environment-setup';
-import type { RunRow } from './run-store';
+import type { RunRow } from '../runs/repository';
 import type { RunSandbox } from './sandbox';
 
 export type PrepareRunEnvironment = (

@@ -1,5 +1,5 @@
 /**
- * In-process signals between the run store, the workers and the SSE streams of ONE server process.
+ * In-process signals between the run data modules (runs/), the workers and the SSE streams of ONE server process.
  *
  * Keyed by run id (UUIDv4, unique across every database a process talks to), so one module-level
  * registry is safe even when tests run several engines side by side. Across processes the database is
@@ -44,7 +44,7 @@ export function onRunEvent(runId: string, listener: RunEventListener): () => voi
 
 /**
  * Wakes the listeners of a run. Call it AFTER the transaction that appended events committed (the
- * run store does this itself; code that calls `appendEvent` inside its own transaction calls it too).
+ * run data modules do this themselves; code that calls `appendEvent` inside its own transaction calls it too).
  */
 export function notifyRunEvent(runId: string): void {
   const set = eventListeners.get(runId);

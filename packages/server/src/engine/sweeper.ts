@@ -6,10 +6,11 @@
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { recoverExpiredLease } from '../runs/executions';
+import { findExpiredLeasesServiceWide, type RunsDeps } from '../runs/repository';
 import type { RunStatusMessage } from './runner';
-import { transition, type RunStoreDeps, type TransitionResult } from './run-store';
 
-export type SweepDeps = RunStoreDeps & Pick<ServerContext, 'log'>;
+export type SweepDeps = RunsDeps & Pick<ServerContext, 'log'>;
 
 export const LEASE_LOST_TWICE: RunStatusMessage = {
   message: 'worker lost the run twice',
@@ -22,35 +23,22 @@ export interface SweepReport {
   errored: string[];
 }
 
+/** Expired leases recovered per sweep; the rest wait for the next one. */
+const SWEEP_BATCH = 500;
+
 /**
- * One sweep. SERVICE-WIDE QUERY (part of the worker claim path, wire-decisions §Tenancy): the scan for
- * expired leases covers every team; each recovery is then a team-scoped conditional transition guarded
- * by the lease owner and expiry it saw, so a heartbeat that lands in between wins.
+ * One sweep. The scan covers every team (a SERVICE-WIDE read); each recovery is then a team-scoped
+ * conditional transition guarded by the lease owner and expiry it saw, so a heartbeat that lands in between wins.
  */
 export async function sweepExpiredLeases(deps: SweepDeps): Promise<SweepReport> {
-  const now = deps.clock.now();
-  const ts = toTimestamp(now);
-  const expired = await deps.db
-    .selectFrom('runs')
-    .select(['id', 'team_id', 'lease_owner', 'claim_count'])
-    .where('state', 'in', ['CLAIMED', 'INPROGRESS'])
-    .where('lease_expires_at', '<=', ts)
-    .orderBy('lease_expires_at')
-    .limit(500)
-    .execute();
+  const ts = toTimestamp(deps.clock.now());
   const report: SweepReport = { requeued: [], errored: [] };
-  for (const run of expired) {
-    if (run.lease_owner === null) continue;
-    const guard = { from: ['CLAIMED', 'INPROGRESS'] as const, leaseOwner: run.lease_owner, leaseExpiredBy: ts };
-    let result: TransitionResult;
-    if (Number(run.claim_count) < 2) {
-      result = await transition(deps, run.team_id, run.id, { ...guard, to: 'QUEUED' });
-      if (result.ok) report.requeued.push(run.id);
-    } else {
-      result = await transition(deps, run.team_id, run.id, { ...guard, to: 'ERROR', statusMessage: LEASE_LOST_TWICE });
-      if (result.ok) report.errored.push(run.id);
-    }
-    if (result.ok) deps.log.warn({ runId: run.id, lostBy: run.lease_owner, state: result.run.state }, 'recovered a run whose lease expired');
+  for (const lease of await findExpiredLeasesServiceWide(deps.db, ts, SWEEP_BATCH)) {
+    const lostTwice = lease.claim_count >= 2;
+    const result = await recoverExpiredLease(deps, lease, ts, lostTwice ? { to: 'ERROR', statusMessage: LEASE_LOST_TWICE } : { to: 'QUEUED' });
+    if (!result.ok) continue;
+    (lostTwice ? report.errored : report.requeued).push(lease.id);
+    deps.log.warn({ runId: lease.id, lostBy: lease.lease_owner, state: result.run.state }, 'recovered a run whose lease expired');
   }
   return report;
 }

@@ -5,15 +5,15 @@
  * directory is removed (a later follow-up starts in a fresh one, with the run's attachments written
  * again). Directories of runs that no longer exist (their team was deleted) go too.
  *
- * SERVICE-WIDE QUERY (retention, one of the three named in wire-decisions §Tenancy): directories are
- * named by run id alone, so the runs are looked up by id without a team.
+ * SERVICE-WIDE QUERY (retention): directories are named by run id alone, so the runs are looked up by id
+ * without a team (runs/repository.ts findRunIdsKeepingWorkDirServiceWide).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
-import { TERMINAL_STATES } from './run-store';
+import { findRunIdsKeepingWorkDirServiceWide } from '../runs/repository';
 
 type RetentionDeps = Pick<ServerContext, 'db' | 'clock' | 'settings'>;
 
@@ -36,13 +36,7 @@ export async function pruneRunWorkDirs(ctx: RetentionDeps): Promise<string[]> {
   const removed: string[] = [];
   for (let i = 0; i < names.length; i += LOOKUP_BATCH) {
     const batch = names.slice(i, i + LOOKUP_BATCH);
-    const kept = await ctx.db
-      .selectFrom('runs')
-      .select('id')
-      .where('id', 'in', batch)
-      .where((eb) => eb.or([eb('state', 'not in', TERMINAL_STATES), eb('updated_at', '>=', cutoff)]))
-      .execute();
-    const keep = new Set(kept.map((run) => run.id));
+    const keep = new Set(await findRunIdsKeepingWorkDirServiceWide(ctx.db, batch, cutoff));
     for (const name of batch) {
       if (keep.has(name)) continue;
       await fs.rm(path.join(root, name), { recursive: true, force: true });

@@ -13,24 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import { claimNextRun } from './claim';
+import { createConversationWriter, createFollowupInbox } from '../runs/conversation';
+import { addRunUsage, claimNextRun, extendLease, finishExecution, leaseExpiry, planExecution, releaseClaim, startExecution } from '../runs/executions';
+import { findRun, listAttachments, RunNotOwnedError, type RunRow } from '../runs/repository';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
 import { abortKindOf, registerInFlight, RunAbortedError } from './run-signals';
-import {
-  addRunUsage,
-  createConversationWriter,
-  createFollowupInbox,
-  extendLease,
-  findRun,
-  finishExecution,
-  planExecution,
-  releaseClaim,
-  RunNotOwnedError,
-  startExecution,
-  type RunRow,
-} from './run-store';
 import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
@@ -263,8 +251,7 @@ function sandboxVerdict(result: ExecutionResult, sandbox: RunSandbox): Execution
 /** Step 1: CLAIMED → INPROGRESS, then everything the runner is given. */
 async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox, deps: ExecutionDeps, log: Logger): Promise<Prepared> {
   const { workerId, controller } = deps;
-  const leaseExpiresAt = toTimestamp(new Date(ctx.clock.now().getTime() + ctx.settings.windows.leaseSeconds * 1000));
-  const started = await startExecution(ctx, claimed, workerId, leaseExpiresAt, deps.runner.name);
+  const started = await startExecution(ctx, claimed, workerId, leaseExpiry(ctx, ctx.clock.now()), deps.runner.name);
   if (!started.ok) {
     log.info({ state: started.reason === 'unexpected_state' ? started.run.state : 'missing' }, 'claimed run is no longer ours');
     return { kind: 'gone' };
@@ -367,8 +354,7 @@ function startHeartbeat(ctx: ServerContext, run: RunRow, workerId: string, inter
 
 /** One heartbeat: true while the run is still ours. */
 export async function heartbeatOnce(ctx: ServerContext, run: RunRow, workerId: string, controller: AbortController): Promise<boolean> {
-  const leaseExpiresAt = toTimestamp(new Date(ctx.clock.now().getTime() + ctx.settings.windows.leaseSeconds * 1000));
-  if (await extendLease(ctx, run, workerId, leaseExpiresAt)) return true;
+  if (await extendLease(ctx, run, workerId, leaseExpiry(ctx, ctx.clock.now()))) return true;
   const current = await findRun(ctx, run.team_id, run.id);
   if (!controller.signal.aborted) controller.abort(new RunAbortedError(current?.state === 'CANCELLED' ? 'cancelled' : 'lease_lost'));
   return false;
@@ -378,15 +364,8 @@ export async function heartbeatOnce(ctx: ServerContext, run: RunRow, workerId: s
 // Working directory
 
 async function loadAttachments(ctx: ServerContext, run: RunRow): Promise<RunAttachment[]> {
-  const rows = await ctx.db
-    .selectFrom('run_attachments')
-    .select(['file_name', 'mime_type', 'data'])
-    .where('team_id', '=', run.team_id)
-    .where('run_id', '=', run.id)
-    .orderBy('created_at')
-    .orderBy('file_name')
-    .execute();
-  return rows.map((r) => ({ fileName: r.file_name, mimeType: r.mime_type, data: Buffer.isBuffer(r.data) ? r.data : Buffer.from(r.data) }));
+  const rows = await listAttachments(ctx.db, run.team_id, run.id);
+  return rows.map((r) => ({ fileName: r.file_name, mimeType: r.mime_type, data: r.data }));
 }
 
 /** A name that stays inside the working directory. */

@@ -1,13 +1,24 @@
 /**
- * Runs table access for the REST API. EVERY query takes the team id. State changes, events, steps and
- * follow-ups belong to the engine's run store (engine/run-store.ts); this module inserts new runs and reads.
+ * Runs table access: THE way the server reads a run. Every query takes the team id, except the service-wide
+ * reads at the end (a worker and the retention job act for every team), which say so in their names.
+ * State changes, events, turns and follow-ups are written by ./transitions, ./events, ./conversation and
+ * ./executions; this module inserts new runs and reads.
  */
 import type { Insertable, Kysely, Selectable, SqlBool } from 'kysely';
+import type { ServerContext } from '../context';
 import { compiledQuery } from '../db/compiled-query';
 import { dialectOfDb, jsonTextField, toBuffer } from '../db/dialect';
-import type { Database, RunAttachmentsTable, RunsTable } from '../db/tables';
+import type { Database, RunAttachmentsTable, RunsTable, Timestamp } from '../db/tables';
+import type { RunStatusMessage, TokenUsage } from '../engine/runner';
 import type { RunsSortKey } from './cursor';
 import type { SortOrder } from '../pagination';
+import { LEASED_STATES, TERMINAL_STATES, type RunState } from './states';
+
+/** A Kysely instance or a transaction of one (a Transaction<Database> is a Kysely<Database>). */
+export type Db = Kysely<Database>;
+
+/** What the run data modules need; a ServerContext satisfies it. `notifyRunQueued` (when given) wakes workers after a re-queue. */
+export type RunsDeps = Pick<ServerContext, 'db' | 'clock'> & Partial<Pick<ServerContext, 'notifyRunQueued'>>;
 
 export type RunRow = Selectable<RunsTable>;
 /** The columns a RunItem is made of (service.ts toRunItem); a list reads these and nothing else. */
@@ -38,17 +49,62 @@ export type RunListRow = RunItemRow & { has_attachments: SqlBool };
 export type AttachmentRow = Selectable<RunAttachmentsTable>;
 export type AttachmentMeta = Pick<AttachmentRow, 'run_id' | 'file_name' | 'mime_type' | 'size'>;
 
-export async function insertRun(db: Kysely<Database>, run: Insertable<RunsTable>): Promise<void> {
+/** Thrown by writes of a worker that no longer owns the run (cancelled, lease lost or finished). */
+export class RunNotOwnedError extends Error {
+  override readonly name = 'RunNotOwnedError';
+  constructor(readonly runId: string) {
+    super(`run ${runId} is no longer executed by this worker`);
+  }
+}
+
+/** pg answers BIGINT columns as strings; every integer of a run row is normalised here. */
+export function normalizeRun(row: RunRow): RunRow {
+  return { ...row, event_seq: Number(row.event_seq), claim_count: Number(row.claim_count) };
+}
+
+const parseJson = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+export const runStatusMessage = (run: Pick<RunRow, 'status_message'>): RunStatusMessage | null => parseJson<RunStatusMessage>(run.status_message);
+export const runUsage = (run: Pick<RunRow, 'usage'>): TokenUsage | null => parseJson<TokenUsage>(run.usage);
+
+export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<void> {
   await db.insertInto('runs').values(run).execute();
 }
 
-export async function insertAttachments(db: Kysely<Database>, rows: Array<Insertable<RunAttachmentsTable>>): Promise<void> {
+export async function insertAttachments(db: Db, rows: Array<Insertable<RunAttachmentsTable>>): Promise<void> {
   // One insert per row: SQLite multi-row inserts and large BLOBs do not mix well, and there are at most five.
   for (const row of rows) await db.insertInto('run_attachments').values(row).execute();
 }
 
-export async function findRunRow(db: Kysely<Database>, teamId: string, runId: string): Promise<RunRow | undefined> {
-  return db.selectFrom('runs').selectAll().where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+/** The run of the team, or undefined. Inside a transaction pass `{ db: tx }`. */
+export async function findRun(ctx: { db: Db }, teamId: string, runId: string): Promise<RunRow | undefined> {
+  const row = await ctx.db.selectFrom('runs').selectAll().where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  return row ? normalizeRun(row) : undefined;
+}
+
+/**
+ * Takes the run's row lock for the rest of the transaction (PostgreSQL; SQLite's single writer
+ * serialises anyway) with a no-op UPDATE, so check-then-write sequences of two writers cannot interleave.
+ */
+export async function lockRun(
+  tx: Db,
+  teamId: string,
+  runId: string,
+  guard: { leaseOwner?: string; states?: readonly RunState[] } = {},
+): Promise<RunRow | undefined> {
+  let q = tx
+    .updateTable('runs')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('team_id', '=', teamId)
+    .where('id', '=', runId);
+  if (guard.leaseOwner !== undefined) q = q.where('lease_owner', '=', guard.leaseOwner);
+  if (guard.states) q = q.where('state', 'in', [...guard.states]);
+  const row = await q.returningAll().executeTakeFirst();
+  return row ? normalizeRun(row) : undefined;
+}
+
+/** lockRun for the worker executing the run: INPROGRESS under its lease, else undefined (no longer its run). */
+export function lockExecutingRun(tx: Db, run: { id: string; team_id: string }, leaseOwner: string): Promise<RunRow | undefined> {
+  return lockRun(tx, run.team_id, run.id, { leaseOwner, states: ['INPROGRESS'] });
 }
 
 export interface RunFilters {
@@ -97,7 +153,7 @@ interface ListShape {
 }
 
 type ListArg = string | number | readonly string[];
-type ListQuery = (db: Kysely<Database>, ...args: ListArg[]) => Promise<{ rows: RunListRow[] }>;
+type ListQuery = (db: Db, ...args: ListArg[]) => Promise<{ rows: RunListRow[] }>;
 
 /**
  * Building and compiling the Kysely tree costs more than running the indexed list query, and the SQL depends
@@ -109,7 +165,7 @@ const LIST_QUERY_SHAPES = 256;
 
 /** One page (limit + 1 rows, so the caller knows whether another page follows). */
 export async function listRunRows(
-  db: Kysely<Database>,
+  db: Db,
   teamId: string,
   filters: RunFilters,
   page: RunsPage,
@@ -134,7 +190,7 @@ export async function listRunRows(
 
 /** The list query of one shape; its arguments come in the order listRunRows passes them. */
 function compileListQuery(shape: ListShape): ListQuery {
-  return compiledQuery((db: Kysely<Database>, ...args: ListArg[]) => {
+  return compiledQuery((db: Db, ...args: ListArg[]) => {
     const [teamId, fetch, ...rest] = args as [string, number, ...ListArg[]];
     const filters: RunFilters = Object.fromEntries(shape.filters.map((f, i) => [f, rest[i]]));
     const [value, id] = rest.slice(shape.filters.length) as [string, string];
@@ -148,7 +204,7 @@ function compileListQuery(shape: ListShape): ListQuery {
 }
 
 function selectRunsPage(
-  db: Kysely<Database>,
+  db: Db,
   teamId: string,
   filters: RunFilters,
   page: Omit<RunsPage, 'limit'> & { fetch: number },
@@ -191,7 +247,7 @@ function selectRunsPage(
 }
 
 /** Attachment metadata of some runs of the team (no bytes). */
-export async function listAttachmentMeta(db: Kysely<Database>, teamId: string, runIds: string[]): Promise<AttachmentMeta[]> {
+export async function listAttachmentMeta(db: Db, teamId: string, runIds: string[]): Promise<AttachmentMeta[]> {
   if (runIds.length === 0) return [];
   const rows = await db
     .selectFrom('run_attachments')
@@ -205,7 +261,7 @@ export async function listAttachmentMeta(db: Kysely<Database>, teamId: string, r
 }
 
 export async function findAttachment(
-  db: Kysely<Database>,
+  db: Db,
   teamId: string,
   runId: string,
   fileName: string,
@@ -220,7 +276,7 @@ export async function findAttachment(
   return row ? { ...row, size: Number(row.size), data: toBuffer(row.data) } : undefined;
 }
 
-export async function teamHasEnvironment(db: Kysely<Database>, teamId: string, environmentId: string): Promise<boolean> {
+export async function teamHasEnvironment(db: Db, teamId: string, environmentId: string): Promise<boolean> {
   const row = await db
     .selectFrom('environments')
     .select('id')
@@ -230,20 +286,53 @@ export async function teamHasEnvironment(db: Kysely<Database>, teamId: string, e
   return row !== undefined;
 }
 
-/** The run's latest `state` event (what a new SSE stream starts with). */
-export async function findLatestStateEvent(
-  db: Kysely<Database>,
-  teamId: string,
-  runId: string,
-): Promise<{ seq: number; data: string } | undefined> {
-  const row = await db
-    .selectFrom('run_events')
-    .select(['seq', 'data'])
+/** The run's attachments with their bytes, in the order they were given (the worker writes them as files). */
+export async function listAttachments(db: Db, teamId: string, runId: string): Promise<Array<Pick<AttachmentRow, 'file_name' | 'mime_type' | 'data'>>> {
+  const rows = await db
+    .selectFrom('run_attachments')
+    .select(['file_name', 'mime_type', 'data'])
     .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
-    .where('kind', '=', 'state')
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? { seq: Number(row.seq), data: row.data } : undefined;
+    .orderBy('created_at')
+    .orderBy('file_name')
+    .execute();
+  return rows.map((r) => ({ ...r, data: toBuffer(r.data) }));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// SERVICE-WIDE reads: no team filter, because the reader acts for every team. The claim (a write) is the
+// third such query on runs: ./executions claimNextRun.
+
+export interface ExpiredLease {
+  id: string;
+  team_id: string;
+  lease_owner: string;
+  claim_count: number;
+}
+
+/** SERVICE-WIDE: leased runs whose lease expired at or before `by`, oldest expiry first (the lease sweeper). */
+export async function findExpiredLeasesServiceWide(db: Db, by: Timestamp, limit: number): Promise<ExpiredLease[]> {
+  const rows = await db
+    .selectFrom('runs')
+    .select(['id', 'team_id', 'lease_owner', 'claim_count'])
+    .where('state', 'in', [...LEASED_STATES])
+    .where('lease_expires_at', '<=', by)
+    .orderBy('lease_expires_at')
+    .limit(limit)
+    .execute();
+  return rows.flatMap((r) => (r.lease_owner === null ? [] : [{ ...r, lease_owner: r.lease_owner, claim_count: Number(r.claim_count) }]));
+}
+
+/**
+ * SERVICE-WIDE: of `runIds`, those whose working directory is kept: not terminal, or changed since
+ * `cutoff` (work-dir retention: directories are named by run id alone).
+ */
+export async function findRunIdsKeepingWorkDirServiceWide(db: Db, runIds: string[], cutoff: Timestamp): Promise<string[]> {
+  const rows = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('id', 'in', runIds)
+    .where((eb) => eb.or([eb('state', 'not in', [...TERMINAL_STATES]), eb('updated_at', '>=', cutoff)]))
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -1,6 +1,6 @@
 /**
- * Rules of the runs API (issue 3 §REST behaviour, wire-decisions §Runs). State changes go through the
- * engine's run store; reads and inserts through ./repository (always team-scoped).
+ * Rules of the runs API. State changes go through ./transitions, the conversation is read through
+ * ./conversation; reads and inserts through ./repository (always team-scoped).
  */
 import type { Kysely } from 'kysely';
 import { toTimestamp } from '../clock';
@@ -9,36 +9,31 @@ import { newRunId, newSessionId } from '../crypto/ids';
 import type { Database } from '../db/tables';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import type { components } from '../generated/api';
-import {
-  acceptFollowup,
-  conversationIdFor,
-  readConversation,
-  recordRunCreated,
-  requestCancel,
-  runStatusMessage,
-  runUsage,
-  type ConversationResponse,
-} from '../engine/run-store';
 import type { Principal } from '../api-keys/service';
 import { filterFingerprint, keysetPage, type SortOrder } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { advertisedSkills } from '../skills/catalog';
 import { knownConfigFields, resolveAgentConfig } from './config';
+import { conversationIdFor, readConversation, type ConversationResponse } from './conversation';
 import type { RunsSortKey } from './cursor';
 import {
   findAttachment,
-  findRunRow,
+  findRun,
   insertAttachments,
   insertRun,
   listAttachmentMeta,
   listRunRows,
+  runStatusMessage,
+  runUsage,
   type AttachmentMeta,
   type AttachmentRow,
   type RunFilters,
   type RunItemRow,
   type RunListRow,
 } from './repository';
+import type { RunState } from './states';
+import { acceptFollowup, recordRunCreated, requestCancel } from './transitions';
 
 export const MAX_ATTACHMENTS = 5;
 export const TITLE_MAX_LENGTH = 80;
@@ -57,7 +52,6 @@ export type CreateRunInput = Schemas['RunAgentRequest'] & { config?: Record<stri
 export type RunAgentResponse = Schemas['RunAgentResponse'];
 export type RunItem = Schemas['RunItem'];
 export type ListRunsResponse = Schemas['ListRunsResponse'];
-type RunState = Schemas['RunState'];
 
 /** Default title: the first non-blank line of the prompt, cut to 80 characters (code points). */
 export function titleFromPrompt(prompt: string): string {
@@ -265,7 +259,7 @@ export function toRunItem(ctx: Pick<ServerContext, 'settings'>, row: RunItemRow,
 const notFound = (runId: string) => resourceNotFound(`Run ${runId} not found.`);
 
 export async function getRun(ctx: ServerContext, teamId: string, runId: string): Promise<RunItem> {
-  const row = await findRunRow(ctx.db, teamId, runId);
+  const row = await findRun(ctx, teamId, runId);
   if (!row) throw notFound(runId);
   return toRunItem(ctx, row, await listAttachmentMeta(ctx.db, teamId, [runId]));
 }
@@ -335,6 +329,6 @@ export async function getConversation(ctx: ServerContext, teamId: string, runId:
 export async function getAttachment(ctx: ServerContext, teamId: string, runId: string, fileName: string): Promise<AttachmentRow> {
   const attachment = await findAttachment(ctx.db, teamId, runId, fileName);
   if (attachment) return attachment;
-  if (!(await findRunRow(ctx.db, teamId, runId))) throw notFound(runId);
+  if (!(await findRun(ctx, teamId, runId))) throw notFound(runId);
   throw resourceNotFound(`Run ${runId} has no attachment named "${fileName}".`);
 }

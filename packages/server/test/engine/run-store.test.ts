@@ -1,22 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { claimNextRun } from '../../src/engine/claim';
 import { onRunEvent } from '../../src/engine/run-signals';
-import {
-  acceptFollowup,
-  addRunUsage,
-  conversationIdFor,
-  createConversationWriter,
-  createFollowupInbox,
-  finishExecution,
-  planExecution,
-  readConversation,
-  readEvents,
-  requestCancel,
-  startExecution,
-  transition,
-  type RunRow,
-  type RunState,
-} from '../../src/engine/run-store';
+import { conversationIdFor, createConversationWriter, createFollowupInbox, readConversation } from '../../src/runs/conversation';
+import { readEvents } from '../../src/runs/events';
+import { addRunUsage, claimNextRun, finishExecution, planExecution, startExecution } from '../../src/runs/executions';
+import type { RunRow } from '../../src/runs/repository';
+import type { RunState } from '../../src/runs/states';
+import { acceptFollowup, requestCancel, transition } from '../../src/runs/transitions';
 import { testDatabases } from '../support/databases';
 import { advance, createRun, createTeam, getRun, useEngineDatabase, type EngineTestContext } from './helpers';
 

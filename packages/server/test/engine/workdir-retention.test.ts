@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, toTimestamp } from '../../src/clock';
 import { pruneRunWorkDirs, startEngine, type Engine } from '../../src/engine';
-import { acceptFollowup } from '../../src/engine/run-store';
+import { acceptFollowup } from '../../src/runs/transitions';
 import type { RunContext, RunOutcome, Runner } from '../../src/engine/runner';
 import { runWorkDir } from '../../src/engine/worker';
 import { runWorkDirRoot } from '../../src/engine/workdir-retention';

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent } from '../../src/engine/run-store';
+import { appendEvent } from '../../src/runs/events';
 import { notifyRunEvent } from '../../src/engine/run-signals';
 import { apiClient, expectProblem, openSse, type SseStream } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';

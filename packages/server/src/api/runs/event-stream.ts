@@ -13,10 +13,11 @@
  */
 import type { Response } from 'express';
 import type { ServerContext } from '../../context';
-import { isTerminalState, readEvents, type RunEvent } from '../../engine/run-store';
 import { onRunEvent } from '../../engine/run-signals';
 import { resourceNotFound } from '../../problems';
-import { findLatestStateEvent, findRunRow } from '../../runs/repository';
+import { findLatestStateEvent, readEvents, type RunEvent } from '../../runs/events';
+import { findRun } from '../../runs/repository';
+import { isTerminalState } from '../../runs/states';
 
 const POLL_INTERVAL_MS = 250;
 const BATCH = 500;
@@ -55,7 +56,7 @@ export async function streamRunEvents(
   runId: string,
   lastEventId: number | undefined,
 ): Promise<void> {
-  if (!(await findRunRow(ctx.db, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
+  if (!(await findRun(ctx, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
 
   let closed = false;
   let wake: (() => void) | undefined;
@@ -85,7 +86,7 @@ export async function streamRunEvents(
     /** The last event written was a terminal state. */
     let atTerminal = false;
     if (lastEventId === undefined) {
-      const latest = await findLatestStateEvent(ctx.db, teamId, runId);
+      const latest = await findLatestStateEvent(ctx, teamId, runId);
       if (latest) {
         await writeEvent(latest.seq, 'state', latest.data);
         cursor = latest.seq;
@@ -104,7 +105,7 @@ export async function streamRunEvents(
       if (events.length === BATCH) continue;
       if (first && lastEventId !== undefined && events.length === 0) {
         // Resumed with nothing newer: if the run is finished, say so once more and end.
-        const latest = await findLatestStateEvent(ctx.db, teamId, runId);
+        const latest = await findLatestStateEvent(ctx, teamId, runId);
         if (latest && isTerminalState((JSON.parse(latest.data) as { state: string }).state)) {
           await writeEvent(latest.seq, 'state', latest.data);
           break;

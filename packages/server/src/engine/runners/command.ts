@@ -14,7 +14,7 @@
  * A follow-up that arrives while the command runs stays in the inbox; the engine re-queues the run when
  * it finishes and the command runs again with the follow-ups on stdin (same workspace).
  */
-import { RunNotOwnedError } from '../run-store';
+import { RunNotOwnedError } from '../../runs/repository';
 import { modelLimits, timerMs } from './model-config';
 import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
 

@@ -1,0 +1,148 @@
+/**
+ * The per-run event log (`run_events`): what SSE streams and the conversation are read from.
+ *
+ * - Event numbers come from `UPDATE runs SET event_seq = event_seq + n … RETURNING event_seq`, which
+ *   serialises writers of one run on its row lock (PostgreSQL) or the single connection (SQLite).
+ * - Events are written in the transaction of the change they record; in-process listeners
+ *   (engine/run-signals.ts) are woken only after the commit (`inRunTransaction`).
+ */
+import type { Timestamp } from '../db/tables';
+import { notifyRunEvent } from '../engine/run-signals';
+import type { ContentBlock, RunRole, RunStatusMessage } from '../engine/runner';
+import type { Db, RunsDeps } from './repository';
+import type { RunState } from './states';
+
+export interface StateEventData {
+  run_id: string;
+  state: RunState;
+  updated_at: Timestamp;
+  status_message?: RunStatusMessage;
+}
+
+export interface ContentEventData {
+  run_id: string;
+  step_id: string;
+  message_id: string;
+  role: RunRole;
+  timestamp: Timestamp;
+  block: ContentBlock;
+}
+
+export type RunEvent =
+  | { seq: number; kind: 'state'; data: StateEventData; created_at: Timestamp }
+  | { seq: number; kind: 'content'; data: ContentEventData; created_at: Timestamp };
+
+export type EventInput = { kind: 'state'; data: StateEventData } | { kind: 'content'; data: ContentEventData };
+
+type RunKey = { id: string; team_id: string };
+
+const eventTime = (e: EventInput): Timestamp => (e.kind === 'state' ? e.data.updated_at : e.data.timestamp);
+
+/** Runs `fn` in a transaction and wakes the run's in-process listeners after the commit. */
+export async function inRunTransaction<T>(deps: Pick<RunsDeps, 'db'>, runId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const result = await deps.db.transaction().execute(fn);
+  notifyRunEvent(runId);
+  return result;
+}
+
+/**
+ * Writes `events` as numbers lastSeq-n+1 … lastSeq, which the caller has already reserved (a state change
+ * bumps event_seq in its own UPDATE).
+ */
+export async function insertEvents(tx: Db, run: RunKey, lastSeq: number, events: EventInput[]): Promise<void> {
+  if (events.length === 0) return;
+  const first = lastSeq - events.length + 1;
+  await tx
+    .insertInto('run_events')
+    .values(
+      events.map((e, i) => ({
+        run_id: run.id,
+        team_id: run.team_id,
+        seq: first + i,
+        kind: e.kind,
+        data: JSON.stringify(e.data),
+        created_at: eventTime(e),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Reserves numbers for `events`, writes them and returns the last one; undefined (nothing written) when the
+ * run, or the guard (the lease owner and states a worker's write requires), does not match.
+ */
+export async function appendEvents(
+  tx: Db,
+  run: RunKey,
+  events: EventInput[],
+  guard: { leaseOwner?: string; states?: readonly RunState[] } = {},
+): Promise<number | undefined> {
+  let q = tx
+    .updateTable('runs')
+    .set((eb) => ({ event_seq: eb('event_seq', '+', events.length) }))
+    .where('team_id', '=', run.team_id)
+    .where('id', '=', run.id);
+  if (guard.leaseOwner !== undefined) q = q.where('lease_owner', '=', guard.leaseOwner);
+  if (guard.states) q = q.where('state', 'in', [...guard.states]);
+  const row = await q.returning('event_seq').executeTakeFirst();
+  if (!row) return undefined;
+  const lastSeq = Number(row.event_seq);
+  await insertEvents(tx, run, lastSeq, events);
+  return lastSeq;
+}
+
+/**
+ * Appends one event inside the caller's transaction and returns its number. The caller calls
+ * `notifyRunEvent(run.id)` (engine/run-signals.ts) after its commit.
+ */
+export async function appendEvent(tx: Db, run: RunKey, kind: 'state' | 'content', data: StateEventData | ContentEventData): Promise<number> {
+  const seq = await appendEvents(tx, run, [{ kind, data } as EventInput]);
+  if (seq === undefined) throw new Error(`run ${run.id} not found`);
+  return seq;
+}
+
+/** Events after `afterSeq` in order (SSE, Last-Event-ID). */
+export async function readEvents(deps: Pick<RunsDeps, 'db'>, teamId: string, runId: string, afterSeq = 0, limit = 500): Promise<RunEvent[]> {
+  const rows = await deps.db
+    .selectFrom('run_events')
+    .select(['seq', 'kind', 'data', 'created_at'])
+    .where('team_id', '=', teamId)
+    .where('run_id', '=', runId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ seq: Number(r.seq), kind: r.kind, data: JSON.parse(r.data), created_at: r.created_at }) as RunEvent);
+}
+
+/** The run's latest `state` event with its data as stored (what a new SSE stream starts with). */
+export async function findLatestStateEvent(deps: Pick<RunsDeps, 'db'>, teamId: string, runId: string): Promise<{ seq: number; data: string } | undefined> {
+  const row = await deps.db
+    .selectFrom('run_events')
+    .select(['seq', 'data'])
+    .where('team_id', '=', teamId)
+    .where('run_id', '=', runId)
+    .where('kind', '=', 'state')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { seq: Number(row.seq), data: row.data } : undefined;
+}
+
+/** Every event of one kind, in order. */
+export async function readEventsOfKind<K extends RunEvent['kind']>(
+  tx: Db,
+  teamId: string,
+  runId: string,
+  kind: K,
+): Promise<Array<{ seq: number; data: Extract<RunEvent, { kind: K }>['data'] }>> {
+  const rows = await tx
+    .selectFrom('run_events')
+    .select(['seq', 'data'])
+    .where('team_id', '=', teamId)
+    .where('run_id', '=', runId)
+    .where('kind', '=', kind)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => ({ seq: Number(r.seq), data: JSON.parse(r.data) }));
+}

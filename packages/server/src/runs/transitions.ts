@@ -1,0 +1,203 @@
+/**
+ * Every change of a run's state, from its first (QUEUED, at creation) to the last, goes through this
+ * module: the REST API's cancel and follow-up, the worker's claim, start, finish and release
+ * (./executions), the lease sweeper's recovery and the automations' failed start.
+ *
+ * - A change is one conditional UPDATE (`WHERE state IN (…)`, plus a lease-owner guard for workers) that
+ *   also bumps `event_seq`, and its `state` event is written in the same transaction.
+ * - Every change is team-scoped except the claim, which picks the next run of any team.
+ * - In-process listeners are woken only after the commit.
+ */
+import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { toTimestamp } from '../clock';
+import type { Database, Timestamp } from '../db/tables';
+import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
+import { abortInFlight, notifyRunEvent } from '../engine/run-signals';
+import type { RunStatusMessage } from '../engine/runner';
+import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
+import { appendEvent, inRunTransaction, insertEvents, type StateEventData } from './events';
+import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
+import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
+
+export interface TransitionRequest {
+  from: readonly RunState[];
+  to: RunState;
+  /** The run's status message after the transition; every transition sets it (default: none). */
+  statusMessage?: RunStatusMessage | null;
+  /** Only if this worker holds the lease. */
+  leaseOwner?: string;
+  /** Only if the lease expired at or before this time (sweeper). */
+  leaseExpiredBy?: Timestamp;
+  /** The worker that takes the lease (the claim). */
+  newLeaseOwner?: string;
+  /** Lease expiry to set when moving to CLAIMED or INPROGRESS. */
+  leaseExpiresAt?: Timestamp;
+  claimCount?: number | { add: number };
+  cancelRequestedAt?: Timestamp;
+  runner?: string;
+}
+
+export type RunNotFound = { ok: false; reason: 'not_found' };
+
+export type TransitionResult =
+  | { ok: true; run: RunRow }
+  | RunNotFound
+  /** The run exists but its state (or lease) did not match: nothing changed. */
+  | { ok: false; reason: 'unexpected_state'; run: RunRow };
+
+type RunsUpdate = UpdateQueryBuilder<Database, 'runs', 'runs', UpdateResult>;
+
+/**
+ * The state change itself, on the row `target` picks: updates updated_at always, started_at on the first
+ * INPROGRESS, completed_at on a terminal state (cleared otherwise), clears the lease outside the leased
+ * states, closes open turns on a terminal state, and appends the `state` event. Undefined when no row matched.
+ */
+async function changeState(tx: Db, now: Date, req: TransitionRequest, target: (q: RunsUpdate) => RunsUpdate): Promise<RunRow | undefined> {
+  const ts = toTimestamp(now);
+  const terminal = isTerminalState(req.to);
+  let q = target(
+    tx.updateTable('runs').set((eb) => ({
+      state: req.to,
+      updated_at: ts,
+      event_seq: eb('event_seq', '+', 1),
+      status_message: req.statusMessage ? JSON.stringify(req.statusMessage) : null,
+      completed_at: terminal ? ts : null,
+      ...(req.to === 'INPROGRESS' ? { started_at: sql<string>`coalesce(started_at, ${ts})` } : {}),
+      ...(isLeasedState(req.to)
+        ? {
+            ...(req.newLeaseOwner !== undefined ? { lease_owner: req.newLeaseOwner } : {}),
+            ...(req.leaseExpiresAt !== undefined ? { lease_expires_at: req.leaseExpiresAt } : {}),
+          }
+        : { lease_owner: null, lease_expires_at: null }),
+      ...(typeof req.claimCount === 'number' ? { claim_count: req.claimCount } : {}),
+      ...(typeof req.claimCount === 'object' ? { claim_count: eb('claim_count', '+', req.claimCount.add) } : {}),
+      ...(req.cancelRequestedAt !== undefined ? { cancel_requested_at: req.cancelRequestedAt } : {}),
+      ...(req.runner !== undefined ? { runner: req.runner } : {}),
+    })),
+  ).where('state', 'in', [...req.from]);
+  if (req.leaseOwner !== undefined) q = q.where('lease_owner', '=', req.leaseOwner);
+  if (req.leaseExpiredBy !== undefined) q = q.where('lease_expires_at', '<=', req.leaseExpiredBy);
+  const updated = await q.returningAll().executeTakeFirst();
+  if (!updated) return undefined;
+  const run = normalizeRun(updated);
+  const data: StateEventData = { run_id: run.id, state: req.to, updated_at: ts };
+  if (req.statusMessage) data.status_message = req.statusMessage;
+  await insertEvents(tx, run, run.event_seq, [{ kind: 'state', data }]);
+  if (terminal) await closeOpenTurns(tx, run, ts);
+  return run;
+}
+
+/** The single conditional state change of one run, inside the caller's transaction. The caller notifies after commit. */
+export async function transitionInTransaction(tx: Db, now: Date, teamId: string, runId: string, req: TransitionRequest): Promise<TransitionResult> {
+  const run = await changeState(tx, now, req, (q) => q.where('team_id', '=', teamId).where('id', '=', runId));
+  if (run) return { ok: true, run };
+  const current = await findRun({ db: tx }, teamId, runId);
+  return current ? { ok: false, reason: 'unexpected_state', run: current } : { ok: false, reason: 'not_found' };
+}
+
+/** A state change in its own transaction; wakes listeners (and workers on → QUEUED) after the commit. */
+export async function transition(deps: RunsDeps, teamId: string, runId: string, req: TransitionRequest): Promise<TransitionResult> {
+  const result = await inRunTransaction(deps, runId, (tx) => transitionInTransaction(tx, deps.clock.now(), teamId, runId, req));
+  if (result.ok && req.to === 'QUEUED') deps.notifyRunQueued?.();
+  return result;
+}
+
+/**
+ * SERVICE-WIDE (a worker serves every team): QUEUED → CLAIMED for the oldest queued run of any team, under
+ * `workerId`'s lease; claim_count + 1. `WHERE id = (SELECT id … WHERE state='QUEUED' ORDER BY created_at,
+ * id LIMIT 1 [FOR UPDATE SKIP LOCKED]) AND state='QUEUED'`: SQLite has one writer, so the conditional
+ * UPDATE is atomic there; on PostgreSQL SKIP LOCKED lets concurrent claimers pass over each other's
+ * candidate rows and the repeated state guard makes a lost race a miss, never a double claim. Undefined
+ * when nothing is queued (or another claimer won the race).
+ */
+export async function claimNextQueuedRun(
+  deps: { db: Db; dialect: Dialect },
+  now: Date,
+  workerId: string,
+  leaseExpiresAt: Timestamp,
+): Promise<RunRow | undefined> {
+  const claimed = await deps.db.transaction().execute((tx) =>
+    changeState(tx, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
+      q.where('id', '=', (eb) =>
+        forUpdateSkipLocked(eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').orderBy('created_at').orderBy('id').limit(1), deps.dialect),
+      ),
+    ),
+  );
+  if (claimed) notifyRunEvent(claimed.id);
+  return claimed;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Creation, cancel, follow-ups (the runs API)
+
+/**
+ * Call inside the transaction that inserted the run (state QUEUED): appends its first `state` event and
+ * opens turn 1 with the prompt as the user's message. (The worker does the latter itself for a run
+ * created without it.)
+ */
+export async function recordRunCreated(tx: Db, run: Pick<RunRow, 'id' | 'team_id' | 'prompt' | 'state' | 'created_at'>): Promise<void> {
+  await appendEvent(tx, run, 'state', { run_id: run.id, state: run.state as RunState, updated_at: run.created_at });
+  await openInitialTurn(tx, run, new Date(run.created_at));
+}
+
+export type CancelResult =
+  | { ok: true; run: RunRow; alreadyCancelled: boolean }
+  | RunNotFound
+  /** SUCCEEDED, FAILED or ERROR: answer 409 conflict. */
+  | { ok: false; reason: 'conflict'; run: RunRow };
+
+/**
+ * POST …/cancel. A cancellable run → CANCELLED at once (lease cleared) and the in-process runner is
+ * aborted; CANCELLED answers again (idempotent); SUCCEEDED/FAILED/ERROR → conflict. A worker in another
+ * process notices on its next heartbeat.
+ */
+export async function requestCancel(deps: RunsDeps, teamId: string, runId: string): Promise<CancelResult> {
+  const now = deps.clock.now();
+  const result = await transition(deps, teamId, runId, {
+    from: CANCELLABLE_STATES,
+    to: 'CANCELLED',
+    statusMessage: { message: 'run cancelled on request' },
+    cancelRequestedAt: toTimestamp(now),
+  });
+  if (result.ok) {
+    abortInFlight(runId, 'cancelled');
+    return { ok: true, run: result.run, alreadyCancelled: false };
+  }
+  if (result.reason === 'not_found') return result;
+  if (result.run.state === 'CANCELLED') return { ok: true, run: result.run, alreadyCancelled: true };
+  return { ok: false, reason: 'conflict', run: result.run };
+}
+
+export type FollowupResult =
+  | { ok: true; run: RunRow; followupId: string; requeued: boolean }
+  | RunNotFound
+  /** CANCELLED: answer 409 conflict. */
+  | { ok: false; reason: 'conflict'; run: RunRow };
+
+/**
+ * POST …/followups. Every accepted follow-up opens a new turn holding it (./conversation addFollowup).
+ * Live runs get it at the runner's next turn; finished runs (SUCCEEDED, FAILED, ERROR) are re-queued so a
+ * worker resumes the same conversation; CANCELLED → conflict.
+ */
+export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: string, message: string): Promise<FollowupResult> {
+  const now = deps.clock.now();
+  const result = await inRunTransaction(deps, runId, async (tx): Promise<FollowupResult> => {
+    const locked = await lockRun(tx, teamId, runId);
+    if (!locked) return { ok: false, reason: 'not_found' };
+    const resume = isFollowupResumeState(locked.state);
+    if (!resume && !isFollowupLiveState(locked.state)) return { ok: false, reason: 'conflict', run: locked };
+
+    const followupId = await addFollowup(tx, locked, message, now);
+    if (resume) {
+      // claim_count restarts: the lease-recovery budget is per execution.
+      const requeued = await transitionInTransaction(tx, now, teamId, runId, { from: FOLLOWUP_RESUME_STATES, to: 'QUEUED', claimCount: 0 });
+      if (!requeued.ok) throw new Error(`run ${runId} changed state while locked`);
+      return { ok: true, run: requeued.run, followupId, requeued: true };
+    }
+    await tx.updateTable('runs').set({ updated_at: toTimestamp(now) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
+    const run = await findRun({ db: tx }, teamId, runId);
+    return { ok: true, run: run!, followupId, requeued: false };
+  });
+  if (result.ok && result.requeued) deps.notifyRunQueued?.();
+  return result;
+}
