@@ -7,14 +7,14 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ServerContext } from './context';
 import { handlers } from './api/handlers';
-import { operationsRouter } from './api/operations';
+import { operationNames, operationsRouter } from './api/operations';
 import { pingDatabase } from './db/database';
 import { toCount } from './db/dialect';
 import { isFullyMigrated } from './db/migrate';
 import { authenticate, authorize } from './http/auth';
 import { idempotency } from './http/idempotency';
 import { bodyDepthLimit } from './http/json-depth';
-import { HttpMetrics } from './http/metrics';
+import { ServerMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
@@ -27,7 +27,7 @@ export interface AppOptions {
 
 export interface AppHandle {
   app: Express;
-  metrics: HttpMetrics;
+  metrics: ServerMetrics;
 }
 
 export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHandle {
@@ -35,14 +35,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const metrics = new HttpMetrics();
-  metrics.addSampler(async () => [
-    {
-      name: 'runs_in_state',
-      help: 'Runs currently in each state.',
-      samples: (await runsByState(ctx)).map(({ state, count }) => ({ labels: { state }, value: count })),
-    },
-  ]);
+  const metrics = new ServerMetrics(() => runsByState(ctx));
 
   app.use(requestId(ctx.log));
   app.use(metrics.middleware());
@@ -58,10 +51,12 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks, sandbox: ctx.sandbox.status });
   });
   app.get('/metrics', async (_req, res) => {
-    res.type('text/plain; version=0.0.4').send(await metrics.render());
+    const { contentType, body } = await metrics.render();
+    res.set('content-type', contentType).send(body);
   });
 
   const api = express.Router();
+  api.use(operationNames());
   api.use(authenticate(ctx));
   api.use(restRateLimit(ctx));
   api.use(express.json({ limit: ctx.settings.limits.restMaxBodyBytes }));

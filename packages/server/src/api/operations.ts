@@ -32,18 +32,39 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** `/agent/runs/{runId}` → `/agent/runs/:runId`. */
 export const expressPath = (contractPath: string): string => contractPath.replace(/\{([^}]+)\}/g, ':$1');
 
+/** Every operation of the REST contract with its method and Express path, in the contract's order. */
+function restOperations(): Array<{ method: (typeof METHODS)[number]; path: string; operationId: string }> {
+  return Object.entries(loadRestSpec().paths ?? {}).flatMap(([contractPath, item]) =>
+    METHODS.flatMap((method) => {
+      const operationId = (item[method] as { operationId?: string } | undefined)?.operationId;
+      return operationId ? [{ method, path: expressPath(contractPath), operationId }] : [];
+    }),
+  );
+}
+
 /** One route per operation of the REST contract, in the contract's order. */
 export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers): Router {
   const router = Router();
   const byId = handlers as unknown as Record<string, OperationHandler<RestOperationId>>;
-  for (const [contractPath, item] of Object.entries(loadRestSpec().paths ?? {})) {
-    for (const method of METHODS) {
-      const operationId = (item[method] as { operationId?: string } | undefined)?.operationId;
-      if (!operationId) continue;
-      const handler = byId[operationId];
-      if (!handler) throw new Error(`openapi/v1.yaml operation ${operationId} has no handler in api/handlers.ts`);
-      router[method](expressPath(contractPath), handler(ctx) as RequestHandler);
-    }
+  for (const { method, path, operationId } of restOperations()) {
+    const handler = byId[operationId];
+    if (!handler) throw new Error(`openapi/v1.yaml operation ${operationId} has no handler in api/handlers.ts`);
+    router[method](path, handler(ctx) as RequestHandler);
+  }
+  return router;
+}
+
+/**
+ * Names the operation of each request (`res.locals.operationId`) before anything answers it, so a 401, a
+ * validation error or an idempotent replay is counted under its operation like the handler's own answer.
+ */
+export function operationNames(): Router {
+  const router = Router();
+  for (const { method, path, operationId } of restOperations()) {
+    router[method](path, (_req, res, next) => {
+      res.locals.operationId = operationId;
+      next('router');
+    });
   }
   return router;
 }

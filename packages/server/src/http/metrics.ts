@@ -1,108 +1,88 @@
 /**
- * Prometheus text metrics without extra dependencies: request counts and duration histograms by
- * method/route/status (REST and ingress), counters of events (webhook deliveries by log label), plus
- * gauges the app samples at scrape time (runs by state).
+ * Prometheus metrics of one server on prom-client, in a registry of its own (not prom-client's global one:
+ * tests run several servers in one process): requests and their duration by method, route and status (REST
+ * and ingress), webhook deliveries by delivery-log label, and runs by state sampled at scrape time.
+ *
+ * `route` has bounded cardinality: a REST request's contract operationId (api/operations.ts), the ingress's
+ * fixed pattern, an operational endpoint's path, or `unmatched`.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const REQUEST_LABELS = ['method', 'route', 'status'] as const;
+type RequestLabel = (typeof REQUEST_LABELS)[number];
 
-interface Series {
-  count: number;
-  sum: number;
-  buckets: number[];
-}
+export type RunsByState = () => Promise<Array<{ state: string; count: number }>>;
 
-const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-const labels = (pairs: Record<string, string>) =>
-  Object.entries(pairs)
-    .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
-    .join(',');
+export class ServerMetrics {
+  readonly #registry = new Registry();
+  readonly #requests = new Counter<RequestLabel>({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status.',
+    labelNames: REQUEST_LABELS,
+    registers: [this.#registry],
+  });
+  // prom-client's default buckets (5 ms to 10 s).
+  readonly #durations = new Histogram<RequestLabel>({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route and status.',
+    labelNames: REQUEST_LABELS,
+    registers: [this.#registry],
+  });
+  readonly #deliveries = new Counter<'label'>({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook deliveries by delivery-log label.',
+    labelNames: ['label'],
+    registers: [this.#registry],
+  });
 
-export type GaugeSampler = () => Promise<Array<{ name: string; help: string; samples: Array<{ labels: Record<string, string>; value: number }> }>>;
-
-export class HttpMetrics {
-  readonly #series = new Map<string, { labels: Record<string, string>; series: Series }>();
-  readonly #samplers: GaugeSampler[] = [];
-  /** Counters by name: their help text and a value per label set. */
-  readonly #counters = new Map<string, { help: string; values: Map<string, number> }>();
-
-  /** Adds one to a counter (created on first use); label values must have bounded cardinality. */
-  increment(name: string, help: string, counterLabels: Record<string, string>): void {
-    let counter = this.#counters.get(name);
-    if (!counter) {
-      counter = { help, values: new Map() };
-      this.#counters.set(name, counter);
-    }
-    const key = labels(counterLabels);
-    counter.values.set(key, (counter.values.get(key) ?? 0) + 1);
-  }
-
-  /** Registers a gauge sampler run at scrape time (e.g. runs by state). */
-  addSampler(sampler: GaugeSampler): void {
-    this.#samplers.push(sampler);
-  }
-
-  observe(method: string, route: string, status: number, seconds: number): void {
-    const l = { method, route, status: String(status) };
-    const key = labels(l);
-    let entry = this.#series.get(key);
-    if (!entry) {
-      entry = { labels: l, series: { count: 0, sum: 0, buckets: BUCKETS.map(() => 0) } };
-      this.#series.set(key, entry);
-    }
-    entry.series.count += 1;
-    entry.series.sum += seconds;
-    BUCKETS.forEach((b, i) => {
-      if (seconds <= b) entry.series.buckets[i]! += 1;
+  constructor(runsByState: RunsByState) {
+    new Gauge({
+      name: 'runs_in_state',
+      help: 'Runs currently in each state.',
+      labelNames: ['state'],
+      registers: [this.#registry],
+      async collect() {
+        // A state with no runs left is dropped, not kept at its last count.
+        this.reset();
+        for (const { state, count } of await runsByState()) this.set({ state }, count);
+      },
     });
   }
 
-  /** Middleware recording every response under its route pattern (not the raw path: bounded cardinality). */
+  /** Starts timing a request; call the result once it is answered. */
+  startRequest(): (method: string, route: string, status: number) => void {
+    const end = this.#durations.startTimer();
+    return (method, route, status) => {
+      const labels = { method, route, status: String(status) };
+      end(labels);
+      this.#requests.inc(labels);
+    };
+  }
+
+  countDelivery(label: string): void {
+    this.#deliveries.inc({ label });
+  }
+
+  /** Records every Express response once it has finished. */
   middleware(): RequestHandler {
     return (req, res, next) => {
-      const start = process.hrtime.bigint();
-      res.on('finish', () => {
-        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-        this.observe(req.method, routeOf(req), res.statusCode, seconds);
-      });
+      const answered = this.startRequest();
+      res.on('finish', () => answered(req.method, routeOf(req, res), res.statusCode));
       next();
     };
   }
 
-  async render(): Promise<string> {
-    const lines: string[] = [
-      '# HELP http_requests_total HTTP requests by method, route and status.',
-      '# TYPE http_requests_total counter',
-    ];
-    for (const { labels: l, series } of this.#series.values()) lines.push(`http_requests_total{${labels(l)}} ${series.count}`);
-    lines.push(
-      '# HELP http_request_duration_seconds HTTP request duration by method, route and status.',
-      '# TYPE http_request_duration_seconds histogram',
-    );
-    for (const { labels: l, series } of this.#series.values()) {
-      BUCKETS.forEach((b, i) => lines.push(`http_request_duration_seconds_bucket{${labels({ ...l, le: String(b) })}} ${series.buckets[i]}`));
-      lines.push(`http_request_duration_seconds_bucket{${labels({ ...l, le: '+Inf' })}} ${series.count}`);
-      lines.push(`http_request_duration_seconds_sum{${labels(l)}} ${series.sum}`);
-      lines.push(`http_request_duration_seconds_count{${labels(l)}} ${series.count}`);
-    }
-    for (const [name, { help, values }] of this.#counters) {
-      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
-      for (const [key, value] of values) lines.push(`${name}{${key}} ${value}`);
-    }
-    for (const sampler of this.#samplers) {
-      for (const gauge of await sampler()) {
-        lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`);
-        for (const s of gauge.samples) lines.push(`${gauge.name}{${labels(s.labels)}} ${s.value}`);
-      }
-    }
-    return lines.join('\n') + '\n';
+  /** The text exposition format, with its content type. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.#registry.contentType, body: await this.#registry.metrics() };
   }
 }
 
-/** The matched route pattern (e.g. /api/v1/agent/runs/:runId), or `unmatched`. */
-function routeOf(req: Parameters<RequestHandler>[0]): string {
-  const route = (req as { route?: { path?: unknown } }).route?.path;
-  if (typeof route === 'string') return req.baseUrl + route;
-  return 'unmatched';
+/** The operation the REST router named (api/operations.ts), else an app-level route's path, else `unmatched`. */
+function routeOf(req: Request, res: Response): string {
+  const operationId: unknown = res.locals.operationId;
+  if (typeof operationId === 'string') return operationId;
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? path : 'unmatched';
 }

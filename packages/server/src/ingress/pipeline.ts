@@ -17,7 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
-import type { HttpMetrics } from '../http/metrics';
+import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { declaredLength, readRawBody } from './body';
@@ -40,19 +40,13 @@ export interface IngressHandler {
 /** Every ingress answer is observed under this pattern (bounded cardinality: no uids or tokens). */
 const METRICS_ROUTE = '/webhooks/w/{webhookUid}';
 
-export function createIngressHandler(ctx: ServerContext, metrics?: HttpMetrics): IngressHandler {
+export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics): IngressHandler {
   const groupCommit = createGroupCommit(ctx.db);
-  const ingestCtx: IngestContext = {
-    ...ctx,
-    groupCommit,
-    onDelivery: metrics
-      ? (label) => metrics.increment('webhook_deliveries_total', 'Webhook deliveries by delivery-log label.', { label })
-      : undefined,
-  };
+  const ingestCtx: IngestContext = { ...ctx, groupCommit, onDelivery: metrics ? (label) => metrics.countDelivery(label) : undefined };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) {
-      const start = process.hrtime.bigint();
-      res.on('finish', () => metrics.observe(req.method ?? 'UNKNOWN', METRICS_ROUTE, res.statusCode, Number(process.hrtime.bigint() - start) / 1e9));
+      const answered = metrics.startRequest();
+      res.on('finish', () => answered(req.method ?? 'UNKNOWN', METRICS_ROUTE, res.statusCode));
     }
     assignRequestId(req, res);
     const route = routeIngressRequest(req.method, req.url);

@@ -16,16 +16,22 @@ describe('operational endpoints', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
-  it('GET /metrics counts requests by route and status and gauges runs by state', async () => {
+  it('GET /metrics counts REST requests by operationId and status, whoever answers them, and gauges runs by state', async () => {
     const api = apiClient(server.apiUrl, server.adminKey);
     expect((await api.post('/agent/runs', { prompt: 'count me' })).status).toBe(200);
     expect((await api.get('/agent/runs')).status).toBe(200);
+    expect((await apiClient(server.apiUrl, 'not-a-key').get('/agent/runs')).status).toBe(401);
+    expect((await api.get('/agent/runs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     const res = await fetch(`${server.baseUrl}/metrics`);
     const text = await res.text();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/agent\/runs",status="200"\} [1-9]/m);
-    expect(text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/agent\/runs",status="200"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="listRuns",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="listRuns",status="401"\} 1$/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="getRun",status="404"\} 1$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_count\{method="POST",route="createRun",status="200"\} 1$/m);
+    // One label per operation: never its path, with or without /api/v1.
+    expect(text).not.toMatch(/route="[^"]*agent/);
     expect(text).toMatch(/^runs_in_state\{state="QUEUED"\} 1$/m);
   });
 
