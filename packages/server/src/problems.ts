@@ -4,6 +4,8 @@
  * (http/problem.ts) and the webhook ingress (ingress/answer.ts) write them out.
  */
 
+import type { components } from './generated/api';
+
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const PROBLEM_TYPE_BASE = 'https://agent-runs.dev/errors/';
 
@@ -36,9 +38,9 @@ const TITLES: Record<ProblemCode, string> = {
 
 export interface ProblemExtras {
   /** Validation details: JSON path (or parameter) and what is wrong with it. */
-  errors?: Array<{ path: string; message: string }>;
+  errors?: components['schemas']['ErrorDetail'][];
   /** Definition apply: per-file errors. */
-  file_errors?: Array<{ file: string; message: string }>;
+  file_errors?: components['schemas']['FileError'][];
   /** Overrides the default retryability of the status (429/5xx and in-flight conflicts are retryable). */
   retryable?: boolean;
   /** Seconds for the Retry-After header (429, 503). */
@@ -84,18 +86,7 @@ export const rateLimited = (detail: string, retryAfterSeconds: number) =>
 export const internalError = (detail = 'The server failed to process the request.') =>
   new ProblemError(500, 'internal_error', detail);
 
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  error: string;
-  retryable: boolean;
-  trace_id: string;
-  errors?: Array<{ path: string; message: string }>;
-  file_errors?: Array<{ file: string; message: string }>;
-}
+export type ProblemBody = components['schemas']['Error'];
 
 
 const defaultRetryable = (status: number) => status === 429 || status >= 500;

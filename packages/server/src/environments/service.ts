@@ -7,6 +7,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
+import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import {
@@ -21,22 +22,7 @@ import {
 
 type Deps = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
 
-export interface CloudEnvironment {
-  id: string;
-  name: string;
-  description: string;
-  setup_commands: string[];
-  env_var_names: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface EnvironmentInput {
-  name?: string;
-  description?: string;
-  setup_commands?: string[];
-  env_vars?: Record<string, string>;
-}
+export type CloudEnvironment = components['schemas']['CloudEnvironment'];
 
 /** What a run needs from its environment (decrypted; never leaves the server). */
 export interface EnvironmentForRun {
@@ -67,7 +53,7 @@ export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: Environment
 
 const nameTaken = (name: string) => conflict(`An environment named "${name}" already exists in this team.`, { retryable: false });
 
-export async function createEnvironment(deps: Deps, teamId: string, input: EnvironmentInput & { name: string }): Promise<CloudEnvironment> {
+export async function createEnvironment(deps: Deps, teamId: string, input: components['schemas']['CreateEnvironmentRequest']): Promise<CloudEnvironment> {
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const row: EnvironmentRow = {
@@ -93,7 +79,7 @@ export async function listEnvironments(
   deps: Deps,
   teamId: string,
   query: { limit: number; cursor?: string },
-): Promise<{ environments: CloudEnvironment[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
+): Promise<components['schemas']['ListEnvironmentsResponse']> {
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,
@@ -112,7 +98,7 @@ export async function getEnvironment(deps: Deps, teamId: string, id: string): Pr
 }
 
 /** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay. */
-export async function updateEnvironment(deps: Deps, teamId: string, id: string, input: EnvironmentInput): Promise<CloudEnvironment> {
+export async function updateEnvironment(deps: Deps, teamId: string, id: string, input: components['schemas']['UpdateEnvironmentRequest']): Promise<CloudEnvironment> {
   const changes: Parameters<typeof updateEnvironmentRow>[3] = { updated_at: toTimestamp(deps.clock.now()) };
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description;

@@ -6,18 +6,12 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
+import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
 import { conflict, resourceNotFound } from '../problems';
 import { findFactory, insertFactory, listFactoryRows, type FactoryRow } from './repository';
 
-export type DefinitionSource = FactoryRow['definition_source'];
-
-export interface FactoryView {
-  uid: string;
-  name: string;
-  definition_source: DefinitionSource;
-  created_at: string;
-}
+export type FactoryView = components['schemas']['Factory'];
 
 export const toFactoryView = (row: FactoryRow): FactoryView => ({
   uid: row.id,
@@ -31,7 +25,7 @@ type Ctx = Pick<ServerContext, 'db' | 'clock'>;
 export async function createFactory(
   ctx: Ctx,
   teamId: string,
-  input: { name: string; definition_source?: DefinitionSource },
+  input: components['schemas']['CreateFactoryRequest'],
 ): Promise<FactoryView> {
   const now = ctx.clock.now();
   const row: FactoryRow = {
@@ -66,7 +60,7 @@ export async function listFactories(
   ctx: Ctx,
   teamId: string,
   query: { limit: number; cursor?: string },
-): Promise<{ factories: FactoryView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
+): Promise<components['schemas']['ListFactoriesResponse']> {
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,

@@ -13,10 +13,9 @@ import {
   listTeamSecretNames,
   upsertTeamSecret,
   webhooksNamingSecret,
-  type SecretMetadataRow,
 } from './repository';
 
-export type SecretMetadata = SecretMetadataRow;
+export type SecretMetadata = components['schemas']['SecretMetadata'];
 
 type Ctx = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
 

@@ -19,6 +19,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
+import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
 import { conflict, limitExceeded, resourceNotFound, validationFailed } from '../problems';
 import { type SignatureSchemeName } from './schemes';
@@ -37,40 +38,10 @@ import {
   type WebhookRow,
 } from './repository';
 
-export interface WebhookView {
-  uid: string;
-  factory_uid: string;
-  name: string;
-  auth_mode: WebhookAuthMode;
-  signature_scheme: SignatureSchemeName | null;
-  secret_name: string;
-  secret_configured: boolean;
-  delivery_id_header: string | null;
-  enabled: boolean;
-  ingress_url: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WebhookWithSecretView extends WebhookView {
-  secret: string | null;
-}
-
-export interface CreateWebhookInput {
-  name: string;
-  auth_mode?: WebhookAuthMode;
-  signature_scheme?: SignatureSchemeName;
-  provider_secret?: string;
-  secret_name?: string;
-  delivery_id_header?: string;
-  enabled?: boolean;
-}
-
-export interface UpdateWebhookInput {
-  name?: string;
-  enabled?: boolean;
-  delivery_id_header?: string | null;
-}
+export type WebhookView = components['schemas']['Webhook'];
+export type WebhookWithSecretView = components['schemas']['WebhookWithSecret'];
+export type CreateWebhookInput = components['schemas']['CreateWebhookRequest'];
+export type UpdateWebhookInput = components['schemas']['UpdateWebhookRequest'];
 
 type Ctx = Pick<ServerContext, 'db' | 'clock' | 'secrets' | 'settings'>;
 
@@ -225,7 +196,7 @@ export async function listWebhooks(
   teamId: string,
   factoryUid: string,
   query: { limit: number; cursor?: string },
-): Promise<{ webhooks: WebhookView[]; page_info: { has_next_page: boolean; next_cursor: string | null } }> {
+): Promise<components['schemas']['ListWebhooksResponse']> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   const { items, page_info } = await keysetPage({
     ...query,

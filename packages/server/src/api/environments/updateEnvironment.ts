@@ -1,11 +1,10 @@
 /** updateEnvironment `PATCH /agent/environments/{environmentId}` → CloudEnvironment. */
 import { principalOf } from '../../http/auth';
-import { updateEnvironment, type EnvironmentInput } from '../../environments/service';
+import { updateEnvironment } from '../../environments/service';
 import type { OperationHandler } from '../operations';
 
 export const updateEnvironmentHandler: OperationHandler<'updateEnvironment'> =
   (ctx) =>
   async (req, res) => {
-    const body = req.body as EnvironmentInput;
-    res.json(await updateEnvironment(ctx, principalOf(req).teamId, req.params.environmentId, body));
+    res.json(await updateEnvironment(ctx, principalOf(req).teamId, req.params.environmentId, req.body));
   };

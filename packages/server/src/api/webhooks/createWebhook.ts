@@ -1,11 +1,11 @@
 /** createWebhook `POST /factories/{factoryUid}/webhooks` → 201 WebhookWithSecret (the secret shown this once). */
 import { principalOf } from '../../http/auth';
-import { createWebhook, type CreateWebhookInput } from '../../webhooks/service';
+import { createWebhook } from '../../webhooks/service';
 import type { OperationHandler } from '../operations';
 
 export const createWebhookHandler: OperationHandler<'createWebhook'> =
   (ctx) =>
   async (req, res) => {
-    const webhook = await createWebhook(ctx, principalOf(req).teamId, req.params.factoryUid, req.body as CreateWebhookInput);
+    const webhook = await createWebhook(ctx, principalOf(req).teamId, req.params.factoryUid, req.body);
     res.status(201).json(webhook);
   };

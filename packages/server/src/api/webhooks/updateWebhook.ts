@@ -1,11 +1,11 @@
 /** updateWebhook `PATCH /factories/{factoryUid}/webhooks/{webhookUid}` → Webhook. */
 import { principalOf } from '../../http/auth';
-import { updateWebhook, type UpdateWebhookInput } from '../../webhooks/service';
+import { updateWebhook } from '../../webhooks/service';
 import type { OperationHandler } from '../operations';
 
 export const updateWebhookHandler: OperationHandler<'updateWebhook'> =
   (ctx) =>
   async (req, res) => {
     const { factoryUid, webhookUid } = req.params;
-    res.json(await updateWebhook(ctx, principalOf(req).teamId, factoryUid, webhookUid, req.body as UpdateWebhookInput));
+    res.json(await updateWebhook(ctx, principalOf(req).teamId, factoryUid, webhookUid, req.body));
   };

@@ -1,15 +1,9 @@
 /** What definition files have in common: their paths, names and the error shape of a bad one. */
 import YAML from 'yaml';
+import type { components } from '../../generated/api';
 
-export interface DefinitionFile {
-  path: string;
-  content: string;
-}
-
-export interface FileError {
-  file: string;
-  message: string;
-}
+export type DefinitionFile = components['schemas']['DefinitionFile'];
+export type FileError = components['schemas']['FileError'];
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: FileError[] };
 
