@@ -10,6 +10,11 @@
  * Every table with tenant data carries `team_id`; repositories never query without it
  * (except the ingress lookup by webhook id, the worker claim and retention).
  */
+import type { components } from '../generated/api';
+
+// Columns holding a value of the contract have the contract's type, so the two cannot drift apart.
+type Schemas = components['schemas'];
+
 export type Timestamp = string;
 export type Flag = 0 | 1;
 export type JsonText = string;
@@ -25,7 +30,7 @@ export interface ApiKeysTable {
   id: string; // key_…
   team_id: string;
   name: string;
-  role: 'admin' | 'member';
+  role: Schemas['ApiKeyRole'];
   key_hash: string; // sha256 hex of the key; unique
   key_prefix: string; // first characters, for display only
   created_by: string; // 'operator' or the key id that created it
@@ -54,7 +59,7 @@ export interface RunsTable {
   prompt: string;
   state: string; // RunState
   source: string; // RunSourceType
-  creator_type: 'user' | 'service_account';
+  creator_type: Schemas['RunCreatorInfo']['type'];
   creator_uid: string;
   creator_display_name: string;
   creator_email: string | null;
@@ -122,7 +127,7 @@ export interface FactoriesTable {
   id: string; // fac_…
   team_id: string;
   name: string;
-  definition_source: 'api' | 'files';
+  definition_source: Schemas['DefinitionSource'];
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -140,7 +145,7 @@ export interface WebhooksTable {
   team_id: string;
   factory_id: string;
   name: string;
-  auth_mode: 'token' | 'url_token' | 'signature';
+  auth_mode: Schemas['AuthMode'];
   signature_scheme: string | null;
   secret_name: string;
   /** The credential this webhook verifies with: a snapshot of the team secret taken when it last applied. Null = not yet supplied (second-step provider secret). */
@@ -158,11 +163,11 @@ export interface WebhookDeliveriesTable {
   team_id: string;
   factory_id: string;
   webhook_id: string;
-  label: 'Accepted' | 'Duplicate' | 'Rejected (auth)' | 'Rejected (invalid JSON)' | 'Rejected (too large)';
+  label: Schemas['DeliveryLabel'];
   size: number;
   received_at: Timestamp;
   identity: string | null;
-  identity_source: 'delivery_id_header' | 'provider_header' | 'service_header' | 'body_hash' | null;
+  identity_source: Schemas['IdentitySource'] | null;
   /** Dedup guard: set only on Accepted rows; unique per (webhook_id, accepted_identity). */
   accepted_identity: string | null;
   duplicate_of: string | null;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { components } from '../generated/api';
 import { signatureSchemes, type SignatureSchemeName } from './schemes';
 
 /**
@@ -6,7 +7,7 @@ import { signatureSchemes, type SignatureSchemeName } from './schemes';
  * secrets are URL-safe; a Standard Webhooks sender gets a `whsec_` base64 secret when left blank).
  */
 
-export type WebhookAuthMode = 'token' | 'url_token' | 'signature';
+export type WebhookAuthMode = components['schemas']['AuthMode'];
 
 /** 32 random bytes as unpadded base64url (43 chars): the secret for `token` and `url_token` modes. */
 export function generateTokenSecret(): string {

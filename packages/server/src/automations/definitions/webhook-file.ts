@@ -19,7 +19,8 @@ export interface WebhookDefinition {
 }
 
 const KEYS = ['authMode', 'signatureScheme', 'secretName', 'name', 'deliveryIdHeader', 'enabled'] as const;
-const AUTH_MODES: readonly WebhookAuthMode[] = ['token', 'url_token', 'signature'];
+// A Record, so a mode the contract adds fails the type check until it is listed here.
+const AUTH_MODES = Object.keys({ token: true, url_token: true, signature: true } satisfies Record<WebhookAuthMode, true>) as WebhookAuthMode[];
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 

@@ -5,12 +5,11 @@ import { shopifyScheme } from './shopify';
 import { slackScheme } from './slack';
 import { standardWebhooksScheme } from './standard-webhooks';
 import { stripeScheme } from './stripe';
-import { SIGNATURE_SCHEME_NAMES, type SignatureScheme, type SignatureSchemeName } from './types';
+import type { SignatureScheme, SignatureSchemeName } from './types';
 
 export { timingSafeEqualBytes, timingSafeEqualString } from './compare';
 export {
   DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
-  SIGNATURE_SCHEME_NAMES,
   type IncomingHeaders,
   type SignatureScheme,
   type SignatureSchemeName,
@@ -18,7 +17,10 @@ export {
   type VerifyResult,
 } from './types';
 
-/** Every provider signature scheme by its contract name (`signature_scheme`). */
+/**
+ * Every provider signature scheme by its contract name (`signature_scheme`): a scheme the contract adds fails
+ * the type check until it is implemented here.
+ */
 export const signatureSchemes: Readonly<Record<SignatureSchemeName, SignatureScheme>> = Object.freeze({
   'standard-webhooks': standardWebhooksScheme,
   stripe: stripeScheme,
@@ -27,7 +29,9 @@ export const signatureSchemes: Readonly<Record<SignatureSchemeName, SignatureSch
   shopify: shopifyScheme,
   linear: linearScheme,
   gitlab: gitlabScheme,
-});
+} satisfies Record<SignatureSchemeName, SignatureScheme>);
+
+export const SIGNATURE_SCHEME_NAMES = Object.keys(signatureSchemes) as readonly SignatureSchemeName[];
 
 export function isSignatureSchemeName(x: unknown): x is SignatureSchemeName {
   return typeof x === 'string' && (SIGNATURE_SCHEME_NAMES as readonly string[]).includes(x);

@@ -6,18 +6,10 @@
  * meant for logs and metrics — never for the HTTP answer, which is always a bare 401.
  */
 
-/** The scheme names of the contract (`signature_scheme`, wire-decisions §Factory side). */
-export const SIGNATURE_SCHEME_NAMES = [
-  'standard-webhooks',
-  'stripe',
-  'slack',
-  'github',
-  'shopify',
-  'linear',
-  'gitlab',
-] as const;
+import type { components } from '../../generated/api';
 
-export type SignatureSchemeName = (typeof SIGNATURE_SCHEME_NAMES)[number];
+/** The scheme names of the contract (`signature_scheme`, wire-decisions §Factory side). */
+export type SignatureSchemeName = components['schemas']['SignatureScheme'];
 
 /** Request headers with lower-cased names (as node:http delivers them). */
 export type IncomingHeaders = Readonly<Record<string, string | undefined>>;
