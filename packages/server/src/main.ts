@@ -7,9 +7,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import { createApp } from './app';
-import { bootstrap } from './teams/bootstrap';
+import { applyBootstrapAdminKey, createFirstAdminKey } from './teams/bootstrap';
 import { systemClock, type Clock } from './clock';
 import type { ServerContext } from './context';
 import { createSecretBox } from './crypto/secret-box';
@@ -25,6 +25,7 @@ import { dispatchIngressFirst, isIngressPath } from './ingress/mount';
 import { startDeliveryRetention } from './ingress/retention';
 import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
+import { REST_BASE_PATH } from './http/validator';
 
 export interface StartOptions {
   clock?: Clock;
@@ -54,11 +55,15 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const clock = options.clock ?? systemClock;
   const database = await openDatabase(settings, { backgroundCheckpoints: { log } });
   let engine: Engine | undefined;
+  let startedSandbox: ReturnType<typeof createSandbox> | undefined;
+  // Listeners already open when a later step fails: closed again so the caller's error is the whole story.
+  const opened: http.Server[] = [];
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
 
     const sandbox = createSandbox(settings, log);
+    startedSandbox = sandbox;
     const ctx: ServerContext = {
       settings,
       db: database.db,
@@ -70,7 +75,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       notifyRunQueued: () => engine?.notifyRunQueued(),
     };
 
-    const { generatedAdminKey } = await bootstrap(ctx.db, clock, settings.bootstrapAdminKey);
+    // The operator's key is ensured before the listener opens, so it works from the first request.
+    if (settings.bootstrapAdminKey !== undefined) await applyBootstrapAdminKey(ctx.db, clock, settings.bootstrapAdminKey);
     // The engine warns at start when the echo runner is active.
     if (options.engine !== false) engine = startEngine(ctx, options.engine ?? {});
 
@@ -90,34 +96,31 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // --- end webhook ingress
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(settings.port, settings.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, settings.port, settings.host, 'PORT', 'the REST API');
+    opened.push(server);
     const { port } = server.address() as AddressInfo;
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-    log.info({ host: settings.host, port, runner: settings.runner, dialect: database.dialect }, 'listening');
     // --- Webhook ingress listener (INGRESS_PORT)
     let ingressUrl = `http://${host}:${port}`;
     if (ingressServer) {
-      await new Promise<void>((resolve, reject) => {
-        ingressServer.once('error', reject);
-        ingressServer.listen(settings.ingressPort, settings.host, () => {
-          ingressServer.off('error', reject);
-          resolve();
-        });
-      }).catch((err: unknown) => {
-        server.close();
-        throw err;
-      });
+      await listen(ingressServer, settings.ingressPort, settings.host, 'INGRESS_PORT', 'the webhook ingress');
+      opened.push(ingressServer);
       ingressUrl = `http://${host}:${(ingressServer.address() as AddressInfo).port}`;
-      log.info({ host: settings.host, port: (ingressServer.address() as AddressInfo).port }, 'webhook ingress listening');
     }
-    const retention = startDeliveryRetention(ctx);
     // --- end webhook ingress listener
+    // Logged once every listener is up, with URLs a terminal makes clickable (a wildcard HOST as loopback).
+    const url = `http://${browsableHost(settings.host)}:${port}`;
+    log.info(
+      { host: settings.host, port, url, api_url: `${url}${REST_BASE_PATH}`, dashboard_url: `${url}/`, runner: settings.runner, dialect: database.dialect },
+      'listening',
+    );
+    if (ingressServer) {
+      const ingressPort = (ingressServer.address() as AddressInfo).port;
+      log.info({ host: settings.host, port: ingressPort, url: `http://${browsableHost(settings.host)}:${ingressPort}/webhooks/` }, 'webhook ingress listening');
+    }
+    // Only now: a start that could not listen must not have created a key it never shows (teams/bootstrap.ts).
+    const generatedAdminKey = settings.bootstrapAdminKey === undefined ? await createFirstAdminKey(ctx.db, clock) : undefined;
+    const retention = startDeliveryRetention(ctx);
     const restRetention = startRestRetention(ctx);
 
     let closing: Promise<void> | undefined;
@@ -155,14 +158,57 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       close,
     };
   } catch (err) {
+    for (const s of opened) {
+      s.close();
+      s.closeAllConnections();
+    }
     await engine?.stop().catch(() => {});
+    await startedSandbox?.close().catch(() => {});
     await database.close();
     throw err;
   }
 }
 
-export function printGeneratedAdminKey(key: string): void {
-  process.stdout.write(
+/** A listener that could not open, its message naming the setting to change (main prints it alone, no stack). */
+export class ListenError extends Error {}
+
+function listen(server: http.Server, port: number | undefined, host: string, portSetting: 'PORT' | 'INGRESS_PORT', what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => reject(listenError(err, port ?? 0, host, portSetting, what));
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function listenError(err: NodeJS.ErrnoException, port: number, host: string, portSetting: string, what: string): Error {
+  const options = { cause: err };
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new ListenError(`${what} cannot listen on ${host}:${port}: the port is already in use. Set ${portSetting} to a free port (or stop the process using it).`, options);
+    case 'EACCES':
+      return new ListenError(`${what} may not listen on port ${port} (ports below 1024 need privileges). Set ${portSetting} to 1024 or above.`, options);
+    case 'EADDRNOTAVAIL':
+      return new ListenError(`${what} cannot listen on ${host}: not an address of this machine. Set HOST to one (127.0.0.1, or 0.0.0.0 for every interface).`, options);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ListenError(`${what} cannot listen on ${host}: the name does not resolve. Set HOST to an address of this machine (e.g. 127.0.0.1).`, options);
+    default:
+      return err;
+  }
+}
+
+/** The host to put in a URL a browser opens: a wildcard bind address is reached through loopback. */
+function browsableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export function printGeneratedAdminKey(key: string, apiUrl?: string, write: (text: string) => void = (text) => process.stdout.write(text)): void {
+  write(
     [
       '',
       'Created team "default" and its first admin API key. It is shown ONLY THIS ONCE — store it now:',
@@ -170,6 +216,8 @@ export function printGeneratedAdminKey(key: string): void {
       `    ${key}`,
       '',
       'Use it as "Authorization: Bearer <key>" (or AGENT_RUNS_API_KEY for the SDKs and CLI).',
+      // The key appears once only (also for log scrapers): the example names it as <key>.
+      ...(apiUrl ? [`Try it:  curl -H "Authorization: Bearer <key>" ${apiUrl}/agent/runs`] : []),
       '',
     ].join('\n') + '\n',
   );
@@ -212,7 +260,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
 
   running = await startServer(settings);
-  if (running.generatedAdminKey) printGeneratedAdminKey(running.generatedAdminKey);
+  const { generatedAdminKey, ctx } = running;
+  if (generatedAdminKey) {
+    // pino writes stdout asynchronously: written through its stream, the key follows the `listening` line.
+    const logStream = (ctx.log as unknown as Record<symbol, { write?: (text: string) => void } | undefined>)[pino.symbols.streamSym];
+    printGeneratedAdminKey(generatedAdminKey, `http://${browsableHost(settings.host)}:${running.port}${REST_BASE_PATH}`, logStream?.write ? (text) => logStream.write!(text) : undefined);
+  }
   if (signalled) void shutdown(running);
 }
 

@@ -1,16 +1,24 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newApiKeyValue } from '../../src/crypto/ids';
-import { startServer } from '../../src/main';
+import { ListenError, startServer } from '../../src/main';
 import { loadSettings } from '../../src/settings';
 import { sqliteKind, testDatabases, type TestDatabase } from '../support/databases';
 import { apiClient } from '../support/http';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+
+/** Holds a port on 127.0.0.1 (another program on the port the server is told to use). */
+async function occupyPort(): Promise<{ port: number; release(): Promise<void> }> {
+  const blocker = net.createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  return { port: (blocker.address() as net.AddressInfo).port, release: () => new Promise((resolve) => blocker.close(() => resolve())) };
+}
 
 describe.each(testDatabases())('start-up bootstrap (%s)', (kind) => {
   let t: TestDatabase;
@@ -39,6 +47,29 @@ describe.each(testDatabases())('start-up bootstrap (%s)', (kind) => {
       expect(await second.ctx.db.selectFrom('api_keys').select('id').execute()).toHaveLength(1);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a start that cannot listen (port taken) creates no admin key; the next start creates and returns it', async () => {
+    t = await kind.create({ migrate: false });
+    const busy = await occupyPort();
+    try {
+      const rest = startServer(settingsFor({ PORT: String(busy.port) }), { engine: false });
+      await expect(rest).rejects.toThrow(ListenError);
+      await expect(rest).rejects.toThrow(/already in use\. Set PORT to a free port/);
+      const ingress = startServer(settingsFor({ INGRESS_PORT: String(busy.port) }), { engine: false });
+      await expect(ingress).rejects.toThrow(/webhook ingress .* already in use\. Set INGRESS_PORT to a free port/);
+    } finally {
+      await busy.release();
+    }
+    expect(await t.db.selectFrom('api_keys').select('id').execute()).toEqual([]);
+    expect(await t.db.selectFrom('teams').select('id').execute()).toEqual([]);
+    const started = await startServer(settingsFor(), { engine: false });
+    try {
+      expect(started.generatedAdminKey).toMatch(/^ar_live_/);
+      expect((await apiClient(`${started.url}/api/v1`, started.generatedAdminKey).get('/api-keys')).status).toBe(200);
+    } finally {
+      await started.close();
     }
   });
 
@@ -118,7 +149,16 @@ describe('pnpm start (src/main.ts as a process)', () => {
     const keys = stdout.match(/ar_live_[A-Za-z0-9_-]{43}/g) ?? [];
     expect(keys).toHaveLength(1);
     expect(stdout).toContain('shown ONLY THIS ONCE');
-    const logs = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; msg: string });
+    const logs = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; msg: string; [k: string]: unknown });
+    // The listening line gives URLs to click: the listener, the API root and the dashboard-to-be.
+    expect(logs.find((l) => l.msg === 'listening')).toMatchObject({
+      url: `http://127.0.0.1:${port}`,
+      api_url: `http://127.0.0.1:${port}/api/v1`,
+      dashboard_url: `http://127.0.0.1:${port}/`,
+    });
+    // The key comes after the listening line (it is created only once the server listens).
+    expect(stdout.indexOf('"msg":"listening"')).toBeLessThan(stdout.indexOf('shown ONLY THIS ONCE'));
+    expect(stdout).toContain(`curl -H "Authorization: Bearer <key>" http://127.0.0.1:${port}/api/v1/agent/runs`);
     expect(logs.some((l) => l.level === 'warn' && /echo/i.test(l.msg))).toBe(true);
     expect(logs.some((l) => l.msg === 'stopped')).toBe(true);
     const ready = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
@@ -132,6 +172,37 @@ describe('pnpm start (src/main.ts as a process)', () => {
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(second.output().stdout).not.toMatch(/ar_live_/);
+  });
+
+  it('a busy port: one line naming the setting, exit 1, no stack trace, no key lost', async () => {
+    t = await sqliteKind.create({ migrate: false });
+    const env = { DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, RUNNER: 'echo', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    const busy = await occupyPort();
+    try {
+      for (const [setting, extra] of [
+        ['PORT', { PORT: String(busy.port) }],
+        ['INGRESS_PORT', { PORT: '0', INGRESS_PORT: String(busy.port) }],
+      ] as const) {
+        const failed = start({ ...env, ...extra });
+        expect(await failed.exited).toBe(1);
+        await failed.listening.catch(() => undefined);
+        const { stdout, stderr } = failed.output();
+        expect(stderr.trim().split('\n'), stderr).toEqual([expect.stringContaining(`already in use. Set ${setting} to a free port`)]);
+        expect(stderr).toContain(`127.0.0.1:${busy.port}`);
+        expect(stderr).not.toMatch(/^\s+at /m);
+        expect(stdout).not.toMatch(/ar_live_/);
+      }
+    } finally {
+      await busy.release();
+    }
+    // The key nobody saw was never made: this start creates and prints it.
+    const next = start({ ...env, PORT: '0' });
+    const port = await next.listening;
+    // Printed just after the listening line.
+    const key = await vi.waitFor(() => next.output().stdout.match(/ar_live_[A-Za-z0-9_-]{43}/)![0]);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/agent/runs`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
   });
 
   it('refuses to start with an invalid setting, saying which', async () => {
