@@ -1,7 +1,8 @@
 /**
  * The Express application: request id → metrics and request log → operational endpoints → REST under
  * /api/v1 (authenticate → JSON body and its depth → OpenAPI validation → role check → idempotency →
- * the contract's operations, api/handlers.ts) → problem errors.
+ * the contract's operations, api/handlers.ts) → the run page of session links → 404 naming the API root →
+ * problem errors.
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -18,6 +19,7 @@ import { ServerMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { SESSION_PAGE_PATH, sessionPage } from './http/session-page';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
 
 export interface AppOptions {
@@ -68,7 +70,10 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   api.use(operationsRouter(ctx, handlers));
   app.use(REST_BASE_PATH, api);
 
-  app.use(notFoundHandler);
+  // Where a run's session_link leads, until the dashboard renders runs there (http/session-page.ts).
+  app.get(SESSION_PAGE_PATH, sessionPage(ctx));
+
+  app.use(notFoundHandler(() => `${ctx.settings.publicBaseUrl}${REST_BASE_PATH}`));
   app.use(problemErrorHandler(ctx.log));
   return { app, metrics };
 }

@@ -5,6 +5,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { REST_BASE_PATH } from './validator';
 import {
   authenticationRequired,
   internalError,
@@ -171,7 +172,15 @@ export function problemErrorHandler(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** 404 for any path no router answered. */
-export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(resourceNotFound(`No route for ${req.method} ${req.path}.`));
-};
+/**
+ * 404 for any path no router answered. Outside the REST API (`GET /` first of all) it names the API root:
+ * whoever opens the server's address in a browser learns where the API is.
+ */
+export function notFoundHandler(apiRoot: () => string): RequestHandler {
+  return (req, _res, next) => {
+    const detail = `No route for ${req.method} ${req.path}.`;
+    if (req.path === REST_BASE_PATH || req.path.startsWith(`${REST_BASE_PATH}/`)) return next(resourceNotFound(detail));
+    const root = apiRoot();
+    next(resourceNotFound(`${detail} The REST API is at ${root} (e.g. GET ${root}/agent/runs with "Authorization: Bearer <API key>").`));
+  };
+}
