@@ -4,12 +4,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { MatcherCache } from './automations/matcher-cache';
 import type { Clock } from './clock';
 import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
 import type { Sandbox } from './engine/sandbox';
 import type { Settings } from './settings';
+import type { WebhookSecretCache } from './webhooks/secret-cache';
 
 export interface ServerContext {
   settings: Settings;
@@ -18,6 +20,10 @@ export interface ServerContext {
   clock: Clock;
   log: Logger;
   secrets: SecretBox;
+  /** The ingress's decrypted webhook secrets (webhooks/secret-cache.ts). */
+  webhookSecretCache: WebhookSecretCache;
+  /** Compiled automation filters per webhook, by automation version (automations/matcher-cache.ts). */
+  matcherCache: MatcherCache;
   /** Where every process a run causes is started (engine/sandbox). */
   sandbox: Sandbox;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app';
+import { MatcherCache } from './automations/matcher-cache';
 import { applyBootstrapAdminKey, createFirstAdminKey } from './teams/bootstrap';
 import { systemClock, type Clock } from './clock';
 import type { ServerContext } from './context';
@@ -26,6 +27,7 @@ import { startDeliveryRetention } from './ingress/retention';
 import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
+import { WebhookSecretCache } from './webhooks/secret-cache';
 
 export interface StartOptions {
   clock?: Clock;
@@ -64,13 +66,16 @@ export async function startServer(settings: Settings, options: StartOptions = {}
 
     const sandbox = createSandbox(settings, log);
     startedSandbox = sandbox;
+    const secrets = createSecretBox(settings);
     const ctx: ServerContext = {
       settings,
       db: database.db,
       dialect: database.dialect,
       clock,
       log,
-      secrets: createSecretBox(settings),
+      secrets,
+      webhookSecretCache: new WebhookSecretCache(secrets),
+      matcherCache: new MatcherCache(),
       sandbox,
       notifyRunQueued: () => engine?.notifyRunQueued(),
     };

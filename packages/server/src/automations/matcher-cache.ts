@@ -1,5 +1,5 @@
 /**
- * The per-process cache behind delivery-time matching, so no filter JSON is parsed per delivery.
+ * The per-server cache behind delivery-time matching (ServerContext.matcherCache), so no filter JSON is parsed per delivery.
  *
  * Two levels, both keyed by versions read from the database in the delivery's own transaction, so the
  * cache can never serve a filter other than the one committed (whatever another process changed):
@@ -62,12 +62,6 @@ export class MatcherCache {
     const matched = new Set<string>();
     for (const key of entry.matcher.match(webhookId, payload)) matched.add(entry.owners.get(key)!);
     return [...matched];
-  }
-
-  /** Forget everything (tests). */
-  clear(): void {
-    this.parsed.clear();
-    this.byWebhook.clear();
   }
 
   private async matcherFor(
@@ -142,16 +136,4 @@ function evictOldest<K, V>(map: Map<K, V>, max: number): void {
     if (oldest.done) return;
     map.delete(oldest.value);
   }
-}
-
-const caches = new WeakMap<object, MatcherCache>();
-
-/**
- * The cache of a server: one per database handle (so, one per process in production; each test server
- * has its own), reached through the context rather than a module-level singleton.
- */
-export function matcherCacheOf(ctx: { db: Kysely<Database> }): MatcherCache {
-  let cache = caches.get(ctx.db);
-  if (!cache) caches.set(ctx.db, (cache = new MatcherCache()));
-  return cache;
 }

@@ -23,7 +23,6 @@ import { transitionInTransaction } from '../runs/transitions';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { deliveryRunPrompt, EVENT_PAYLOAD_FILE, EVENT_PAYLOAD_MIME_TYPE } from './envelope';
-import { matcherCacheOf } from './matcher-cache';
 
 export interface AcceptedDelivery {
   teamId: string;
@@ -57,7 +56,7 @@ export async function startRunsForDelivery(
   const candidates = await listEnabledCandidates(trx, teamId, factoryId, webhookId);
   if (candidates.length === 0) return [];
 
-  const matched = await matcherCacheOf(ctx).match(trx, teamId, webhookId, candidates, delivery.payload, (automationId, message) =>
+  const matched = await ctx.matcherCache.match(trx, teamId, webhookId, candidates, delivery.payload, (automationId, message) =>
     ctx.log.warn({ automation_id: automationId, webhook_id: webhookId, delivery_id: deliveryId, problem: message }, 'automation skipped: stored trigger is invalid'),
   );
   if (matched.length === 0) return [];

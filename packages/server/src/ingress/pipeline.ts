@@ -97,7 +97,7 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
     webhook,
     pathToken: route.token,
     headers: req.headers,
-    secrets: ctx.secrets,
+    secrets: ctx.webhookSecretCache,
     now: receivedAt,
     toleranceSeconds: windows.signatureToleranceSeconds,
   };

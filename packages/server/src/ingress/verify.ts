@@ -19,31 +19,14 @@ export interface VerifyDeliveryInput {
   headers: IncomingHttpHeaders;
   /** The raw body; only signature mode needs it (token modes are checked before it is read). */
   rawBody?: Buffer;
-  secrets: SecretBox;
+  /** Decrypts the webhook's secret: the server's WebhookSecretCache (webhooks/secret-cache.ts). */
+  secrets: Pick<SecretBox, 'decrypt'>;
   now: Date;
   toleranceSeconds: number;
 }
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/**
- * Decrypted webhook secrets by their ciphertext (per SecretBox). A rotation writes a new ciphertext (fresh
- * nonce), so an entry can never be stale; it only saves an AES-GCM decryption per delivery. Bounded.
- */
-const decrypted = new WeakMap<SecretBox, Map<string, string>>();
-const MAX_CACHED_SECRETS = 1024;
-
-function decryptCached(secrets: SecretBox, ciphertext: string): string {
-  let cache = decrypted.get(secrets);
-  if (!cache) decrypted.set(secrets, (cache = new Map()));
-  let plain = cache.get(ciphertext);
-  if (plain === undefined) {
-    plain = secrets.decrypt(ciphertext);
-    if (cache.size >= MAX_CACHED_SECRETS) cache.clear();
-    cache.set(ciphertext, plain);
-  }
-  return plain;
-}
 const failed = (reason: string): VerifyResult => ({ ok: false, reason });
 
 /** Whether the mode's credential is in a header or the path, so it can be checked before the body is read. */
@@ -54,7 +37,7 @@ export function verifyDelivery(input: VerifyDeliveryInput): VerifyResult {
   if (webhook.encryptedSecret === null) return failed('secret not configured yet');
   const expectsPathToken = webhook.authMode === 'url_token';
   if (expectsPathToken !== (pathToken !== undefined)) return failed(expectsPathToken ? 'missing path token' : 'unexpected path token');
-  const secret = decryptCached(input.secrets, webhook.encryptedSecret);
+  const secret = input.secrets.decrypt(webhook.encryptedSecret);
 
   switch (webhook.authMode) {
     case 'token': {

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matcherCacheOf } from '../../src/automations/matcher-cache';
 import { testDatabases } from '../support/databases';
 import { waitForRunState, apiClient } from '../support/http';
 import { send } from '../webhooks/helpers';
@@ -147,7 +146,7 @@ describe.each(testDatabases())('webhook-started runs (%s)', (kind) => {
 
   it('the compiled filter is cached per automation version: no re-parse per delivery, and an edit applies at once', async () => {
     const { admin, server } = world;
-    const cache = matcherCacheOf(server.ctx);
+    const cache = server.ctx.matcherCache;
     const hook = await factoryWithWebhook(admin);
     const automation = await createAutomation(admin, hook.factory, { triggers: [trigger([hook.uid], { action: 'opened' })] });
 

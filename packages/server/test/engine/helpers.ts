@@ -11,6 +11,8 @@ import { recordRunCreated } from '../../src/runs/transitions';
 import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { MatcherCache } from '../../src/automations/matcher-cache';
+import { WebhookSecretCache } from '../../src/webhooks/secret-cache';
 import type { TestDatabase, TestDatabaseKind } from '../support/databases';
 import { testSandboxMode } from '../support/sandbox';
 
@@ -25,13 +27,16 @@ export function makeContext(
   const base = loadSettings({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, SECRETS_KEY: Buffer.alloc(32).toString('base64'), SANDBOX: testSandboxMode, ...options.env });
   const settings = { ...base, ...options.settings };
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const secrets = {} as SecretBox;
   const ctx: EngineTestContext = {
     settings,
     db: t.db,
     dialect: t.dialect,
     clock: options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z')),
     log,
-    secrets: {} as SecretBox,
+    secrets,
+    webhookSecretCache: new WebhookSecretCache(secrets),
+    matcherCache: new MatcherCache(),
     sandbox: createSandbox(settings, log),
     queuedNotifications: 0,
     notifyRunQueued() {
