@@ -172,6 +172,8 @@ export interface WebhookDeliveriesTable {
   accepted_identity: string | null;
   duplicate_of: string | null;
   payload: Buffer | null; // raw body bytes, Accepted only
+  /** Rejected (auth) only: why authentication failed (webhooks/schemes/types.ts REJECTION_REASONS). */
+  rejection_reason: string | null;
 }
 
 export interface RateLimitCountersTable {

@@ -1420,7 +1420,12 @@ export type components = {
             creator?: components["schemas"]["RunCreatorInfo"];
             status_message?: components["schemas"]["RunStatusMessage"];
             session_id?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description `PUBLIC_BASE_URL` + `/sessions/{session_id}`: a web page for people. Without an API key (a
+             *     browser has none) it shows only the run id and the API URLs to read the run with a key; the
+             *     dashboard will render the run there.
+             */
             session_link?: string;
             agent_config?: components["schemas"]["AmbientAgentConfig"];
             conversation_id?: string;
@@ -1750,6 +1755,31 @@ export type components = {
             delivery_id: string;
             webhook_uid: string;
             label: components["schemas"]["DeliveryLabel"];
+            /**
+             * @description For `Rejected (auth)`: why authentication failed, to debug a sender's setup. It is recorded
+             *     here only: the sender's `401` stays generic. `null` for every other label (and for entries
+             *     logged before reasons were recorded). New values may be added; show an unknown one as it is.
+             *
+             *     | Value | Meaning |
+             *     |---|---|
+             *     | `missing token` | `token`: no `Authorization: Bearer <token>` header; `url_token`: the URL lacks its token; `gitlab`: no `X-Gitlab-Token` |
+             *     | `wrong token` | the bearer token, URL token or `X-Gitlab-Token` is not the webhook's secret (an old secret after a rotation, a typo) |
+             *     | `unexpected path token` | a `token` or `signature` webhook was called with a token in its URL |
+             *     | `secret not configured` | a `signature` webhook still waits for its provider secret (`rotate-secret` with `provider_secret`) |
+             *     | `invalid signing secret` | the configured secret cannot be used by the scheme (e.g. not base64 after `whsec_` for `standard-webhooks`) |
+             *     | `missing signature header` | the scheme's signature header is absent (e.g. `webhook-signature`, `Stripe-Signature`, `X-Hub-Signature-256`) |
+             *     | `signature header too large` | the signature header is longer than 4,096 characters |
+             *     | `malformed signature header` | the signature header is not in the scheme's format (e.g. no `sha256=` prefix, a repeated `t=`) |
+             *     | `missing webhook-id header` | `standard-webhooks`: no `webhook-id` (or `svix-id`) header |
+             *     | `webhook-id header too large` | `standard-webhooks`: the id header is longer than 1,024 characters |
+             *     | `missing timestamp` | no signed timestamp (`webhook-timestamp`, `t=` of `Stripe-Signature`, `X-Slack-Request-Timestamp`) |
+             *     | `invalid timestamp` | the timestamp is not Unix seconds |
+             *     | `timestamp outside tolerance` | the signed timestamp is more than five minutes (the tolerance setting) from the server's clock: a replay, or a sender or server clock that is off |
+             *     | `no v1 signature` | `standard-webhooks` and `stripe`: the header holds no `v1` signature |
+             *     | `no signature matched` | well-formed, but no signature matches the body with the webhook's secret: a different secret, or a body changed on the way |
+             *     | `unknown signature scheme`, `unknown authentication mode`, `body not read`, `invalid clock` | a server fault; please report it |
+             */
+            rejection_reason: string | null;
             /**
              * @description Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1; for
              *     `Rejected (auth)` of a `token` or `url_token` webhook, whose body is not read, the declared
@@ -2219,7 +2249,8 @@ export type components = {
         /**
          * @description `authentication_required`: the credential of the webhook's mode is missing or wrong (including an
          *     unsigned request to a `signature` webhook, a signature older than five minutes where checked, and
-         *     a `signature` webhook whose provider secret is not set yet). Logged `Rejected (auth)`; counts
+         *     a `signature` webhook whose provider secret is not set yet). The body does not say which: the
+         *     delivery is logged `Rejected (auth)` with its `rejection_reason` for the webhook's owner. Counts
          *     against the sender's failed-authentication budget.
          */
         IngressUnauthorized: {

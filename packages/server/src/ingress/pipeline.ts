@@ -19,6 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
 import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
+import type { RejectionReason } from '../webhooks/schemes';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { declaredLength, readRawBody } from './body';
 import { identifyDelivery } from './identify';
@@ -177,13 +178,16 @@ async function reserveFailedAttempt(attempt: FailedAttempt, options: { close: bo
   return false;
 }
 
-/** 401, logged "Rejected (auth)", once the attempt has its place in the budget (else 429, not logged). */
-async function rejectUnauthenticated(attempt: FailedAttempt, facts: DeliveryFacts, reason: string): Promise<void> {
+/**
+ * 401, logged "Rejected (auth)" with its reason, once the attempt has its place in the budget (else 429, not
+ * logged). The reason is for the webhook's owner reading the log; the sender's answer stays generic.
+ */
+async function rejectUnauthenticated(attempt: FailedAttempt, facts: DeliveryFacts, reason: RejectionReason): Promise<void> {
   const { ctx, req, res } = attempt;
   // A body left unread (token modes) is not worth reading: the connection closes after the answer.
   const close = !req.complete;
   if (!(await reserveFailedAttempt(attempt, { close }))) return;
-  const deliveryId = await logRejectedDelivery(ctx.db, facts, 'Rejected (auth)');
+  const deliveryId = await logRejectedDelivery(ctx.db, facts, 'Rejected (auth)', reason);
   trace(ctx, facts.webhook.id, deliveryId, 'Rejected (auth)', reason);
   answerProblem(res, problems.unauthorized(), attempt.instance, { close });
 }

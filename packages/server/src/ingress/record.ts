@@ -20,6 +20,7 @@ import { newId } from '../crypto/ids';
 import type { Database, WebhookDeliveriesTable } from '../db/tables';
 import { startRunsForDelivery, type StartedRun } from '../automations/start-runs';
 import { compiledQuery } from '../db/compiled-query';
+import type { RejectionReason } from '../webhooks/schemes';
 import type { DeliveryIdentity } from './identify';
 import type { ResolvedWebhook } from './resolve';
 
@@ -36,10 +37,18 @@ export type LoggedDelivery =
   | { label: 'Accepted'; deliveryId: string; runs: StartedRun[] }
   | { label: 'Duplicate'; deliveryId: string; duplicateOf: string };
 
-/** Writes a Rejected entry (metadata only) and returns its delivery id. */
-export async function logRejectedDelivery(db: Kysely<Database>, facts: DeliveryFacts, label: RejectedLabel): Promise<string> {
+/**
+ * Writes a Rejected entry (metadata only) and returns its delivery id. `reason`: why authentication failed,
+ * for `Rejected (auth)` (the label of the others says it all).
+ */
+export async function logRejectedDelivery(
+  db: Kysely<Database>,
+  facts: DeliveryFacts,
+  label: RejectedLabel,
+  reason: RejectionReason | null = null,
+): Promise<string> {
   const id = newId('dlv', facts.receivedAt);
-  await insertDelivery(db, facts, id, label, null, null, null);
+  await insertDelivery(db, facts, id, label, null, null, null, reason);
   return id;
 }
 
@@ -103,6 +112,7 @@ async function insertDelivery(
   identity: DeliveryIdentity | null,
   duplicateOf: string | null,
   payload: Buffer | null,
+  rejectionReason: string | null = null,
 ): Promise<boolean> {
   const { webhook } = facts;
   const accepted = label === 'Accepted';
@@ -120,6 +130,7 @@ async function insertDelivery(
     accepted ? (identity?.identity ?? null) : null,
     duplicateOf,
     accepted ? payload : null,
+    rejectionReason,
   );
   return rows.length > 0;
 }
@@ -139,6 +150,7 @@ const insertDeliveryRow = compiledQuery(
     acceptedIdentity: string | null,
     duplicateOf: string | null,
     payload: Buffer | null,
+    rejectionReason: string | null,
   ) =>
     db
       .insertInto('webhook_deliveries')
@@ -155,6 +167,7 @@ const insertDeliveryRow = compiledQuery(
         accepted_identity: acceptedIdentity,
         duplicate_of: duplicateOf,
         payload,
+        rejection_reason: rejectionReason,
       })
       .onConflict((oc) => oc.columns(['webhook_id', 'accepted_identity']).doNothing())
       .returning('id'),

@@ -905,6 +905,12 @@ class RunItem(BaseModel):
     status_message: Optional[RunStatusMessage] = None
     session_id: Optional[str] = None
     session_link: Optional[str] = None
+    """
+    `PUBLIC_BASE_URL` + `/sessions/{session_id}`: a web page for people. Without an API key (a
+    browser has none) it shows only the run id and the API URLs to read the run with a key; the
+    dashboard will render the run there.
+
+    """
     agent_config: Optional[AmbientAgentConfig] = None
     conversation_id: Optional[str] = None
     factory_uid: Optional[str] = None
@@ -1310,6 +1316,32 @@ class WebhookDelivery(BaseModel):
     delivery_id: str
     webhook_uid: str
     label: DeliveryLabel
+    rejection_reason: Optional[str] = None
+    """
+    For `Rejected (auth)`: why authentication failed, to debug a sender's setup. It is recorded
+    here only: the sender's `401` stays generic. `null` for every other label (and for entries
+    logged before reasons were recorded). New values may be added; show an unknown one as it is.
+
+    | Value | Meaning |
+    |---|---|
+    | `missing token` | `token`: no `Authorization: Bearer <token>` header; `url_token`: the URL lacks its token; `gitlab`: no `X-Gitlab-Token` |
+    | `wrong token` | the bearer token, URL token or `X-Gitlab-Token` is not the webhook's secret (an old secret after a rotation, a typo) |
+    | `unexpected path token` | a `token` or `signature` webhook was called with a token in its URL |
+    | `secret not configured` | a `signature` webhook still waits for its provider secret (`rotate-secret` with `provider_secret`) |
+    | `invalid signing secret` | the configured secret cannot be used by the scheme (e.g. not base64 after `whsec_` for `standard-webhooks`) |
+    | `missing signature header` | the scheme's signature header is absent (e.g. `webhook-signature`, `Stripe-Signature`, `X-Hub-Signature-256`) |
+    | `signature header too large` | the signature header is longer than 4,096 characters |
+    | `malformed signature header` | the signature header is not in the scheme's format (e.g. no `sha256=` prefix, a repeated `t=`) |
+    | `missing webhook-id header` | `standard-webhooks`: no `webhook-id` (or `svix-id`) header |
+    | `webhook-id header too large` | `standard-webhooks`: the id header is longer than 1,024 characters |
+    | `missing timestamp` | no signed timestamp (`webhook-timestamp`, `t=` of `Stripe-Signature`, `X-Slack-Request-Timestamp`) |
+    | `invalid timestamp` | the timestamp is not Unix seconds |
+    | `timestamp outside tolerance` | the signed timestamp is more than five minutes (the tolerance setting) from the server's clock: a replay, or a sender or server clock that is off |
+    | `no v1 signature` | `standard-webhooks` and `stripe`: the header holds no `v1` signature |
+    | `no signature matched` | well-formed, but no signature matches the body with the webhook's secret: a different secret, or a body changed on the way |
+    | `unknown signature scheme`, `unknown authentication mode`, `body not read`, `invalid clock` | a server fault; please report it |
+
+    """
     size: Annotated[int, Field(ge=0)]
     """
     Body size in bytes (as received; for `Rejected (too large)` at least the limit + 1; for

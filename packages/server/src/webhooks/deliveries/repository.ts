@@ -16,6 +16,7 @@ const LIST_COLUMNS = [
   'identity',
   'identity_source',
   'duplicate_of',
+  'rejection_reason',
 ] as const;
 
 /** Newest first; `before` = (received_at, id) of the previous page's last entry. Fetches limit + 1. */

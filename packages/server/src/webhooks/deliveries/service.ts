@@ -20,6 +20,8 @@ export interface DeliveryView {
   received_at: string;
   identity: string | null;
   identity_source: DeliveryListRow['identity_source'];
+  /** Rejected (auth) only: why (webhooks/schemes/types.ts); null otherwise. */
+  rejection_reason: string | null;
   duplicate_of?: string;
   payload?: unknown;
 }
@@ -46,6 +48,7 @@ export function toDeliveryView(row: DeliveryListRow): DeliveryView {
     received_at: row.received_at,
     identity: row.identity,
     identity_source: row.identity_source,
+    rejection_reason: row.rejection_reason,
   };
   if (row.duplicate_of) view.duplicate_of = row.duplicate_of;
   return view;

@@ -19,10 +19,10 @@ const HEADER = 'x-gitlab-token';
 
 function verify({ headers, secret }: VerifyInput): VerifyResult {
   const token = readHeader(headers, HEADER);
-  if (token === undefined) return fail('missing signature header');
+  if (token === undefined) return fail('missing token');
   if (token.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('signature header too large');
   if (typeof secret !== 'string' || secret.length === 0) return fail('invalid signing secret');
-  return timingSafeEqualString(token, secret) ? ok : fail('token mismatch');
+  return timingSafeEqualString(token, secret) ? ok : fail('wrong token');
 }
 
 export const gitlabScheme: SignatureScheme = {

@@ -10,6 +10,8 @@ import type { SignatureScheme, SignatureSchemeName } from './types';
 export { timingSafeEqualBytes, timingSafeEqualString } from './compare';
 export {
   DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
+  REJECTION_REASONS,
+  type RejectionReason,
   type IncomingHeaders,
   type SignatureScheme,
   type SignatureSchemeName,

@@ -31,7 +31,7 @@ function verify({ rawBody, headers, secret, now, toleranceSeconds }: VerifyInput
   if (signature === undefined) return fail('missing signature header');
   if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('signature header too large');
   const timestampText = readHeader(headers, TIMESTAMP);
-  if (timestampText === undefined) return fail('missing timestamp header');
+  if (timestampText === undefined) return fail('missing timestamp');
   const timestamp = parseUnixSeconds(timestampText);
   if (timestamp === undefined) return fail('invalid timestamp');
   const fresh = checkTimestamp(timestamp, now, toleranceSeconds);

@@ -48,7 +48,7 @@ function verify({ rawBody, headers, secret, now, toleranceSeconds }: VerifyInput
   if (id === undefined) return fail('missing webhook-id header');
   if (id.length > MAX_ID_HEADER_LENGTH) return fail('webhook-id header too large');
   const timestampHeader = pick(headers, 'timestamp');
-  if (timestampHeader === undefined) return fail('missing timestamp header');
+  if (timestampHeader === undefined) return fail('missing timestamp');
   const timestamp = parseUnixSeconds(timestampHeader);
   if (timestamp === undefined) return fail('invalid timestamp');
   const fresh = checkTimestamp(timestamp, now, toleranceSeconds);

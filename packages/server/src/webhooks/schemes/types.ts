@@ -3,7 +3,7 @@
  *
  * Every scheme is a pure function of (raw body bytes, headers, secret, clock): no I/O, no body parsing,
  * never throws on sender-controlled input. A failure is `{ ok: false, reason }` with a short human reason
- * meant for logs and metrics — never for the HTTP answer, which is always a bare 401.
+ * meant for the delivery log and debug logs — never for the HTTP answer, which is always a bare 401.
  */
 
 import type { components } from '../../generated/api';
@@ -26,7 +26,40 @@ export interface VerifyInput {
   toleranceSeconds: number;
 }
 
-export type VerifyResult = { ok: true } | { ok: false; reason: string };
+/**
+ * Why a delivery failed authentication. Stored in the delivery log (`rejection_reason`) for the webhook's
+ * owner to debug with, never sent to the sender (whose answer stays a bare 401); the contract's
+ * WebhookDelivery lists every value, and test/ingress/rejection-reasons.test.ts keeps the two in step.
+ */
+export const REJECTION_REASONS = [
+  // The webhook (server side).
+  'secret not configured',
+  'invalid signing secret',
+  // token, url_token, and GitLab's X-Gitlab-Token.
+  'missing token',
+  'wrong token',
+  'unexpected path token',
+  // Signature schemes.
+  'missing signature header',
+  'signature header too large',
+  'malformed signature header',
+  'missing webhook-id header',
+  'webhook-id header too large',
+  'missing timestamp',
+  'invalid timestamp',
+  'timestamp outside tolerance',
+  'no v1 signature',
+  'no signature matched',
+  // Cannot happen unless the server is broken; stored rather than hidden.
+  'unknown signature scheme',
+  'unknown authentication mode',
+  'body not read',
+  'invalid clock',
+] as const;
+
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+export type VerifyResult = { ok: true } | { ok: false; reason: RejectionReason };
 
 export interface SignatureScheme {
   name: SignatureSchemeName;
@@ -51,7 +84,7 @@ export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 export const MAX_ID_HEADER_LENGTH = 1024;
 
 export const ok: VerifyResult = Object.freeze({ ok: true });
-export const fail = (reason: string): VerifyResult => ({ ok: false, reason });
+export const fail = (reason: RejectionReason): VerifyResult => ({ ok: false, reason });
 
 /** A header value, or undefined when absent or empty. Callers pass lower-case names. */
 export function readHeader(headers: IncomingHeaders, name: string): string | undefined {
