@@ -1,6 +1,6 @@
 /**
  * pnpm bench:filters — time to match one webhook delivery against 1,000 automations on one webhook
- * (issue 5: goal < 1 ms per delivery).
+ * (goal: < 1 ms per delivery).
  *
  * Builds 1,000 automations with varied, realistic filters (equality, array values, nested keys, in /
  * not_in lists of 5–20 values, exists, number lists, array fields), a ~2 KB GitHub-like

@@ -1,6 +1,6 @@
 /**
  * pnpm bench:ingress — accepted webhook deliveries per second through the real ingress, next to a bare
- * node:http server that parses the JSON and inserts one SQLite row, in the same run (issue 4; goal: ratio ≥ 0.5).
+ * node:http server that parses the JSON and inserts one SQLite row, in the same run (goal: ratio ≥ 0.5).
  *
  * - Real server: `startServer` with a SQLite file (WAL), the run engine on, the delivery rate limit RAISED
  *   through its setting (INGRESS_DELIVERIES_PER_MINUTE) — not bypassed — and one token webhook created

@@ -1,5 +1,5 @@
 /**
- * pnpm bench:runs — the runs API and engine as operators run them (issue 3 §Benchmark). Prints figures;
+ * pnpm bench:runs — the runs API and engine as operators run them. Prints figures;
  * it is not a timed test and asserts nothing beyond sanity checks.
  *
  * The server is the real thing (bench/server-process.ts): a child process `node --import tsx

@@ -1,5 +1,5 @@
 /**
- * Operator commands (wire-decisions §Operating the server). Each prints ONE JSON object on stdout;
+ * Operator commands (docs/wire.md §Operating the server). Each prints ONE JSON object on stdout;
  * errors go to stderr with exit status 1. `--help` prints the usage (exit 0); a missing or unknown command
  * prints it on stderr with exit status 2, the usual status for a command line that is wrong.
  *

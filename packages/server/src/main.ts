@@ -87,8 +87,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
 
     const { app, metrics } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
 
-    // --- Webhook ingress (issue 4): a lean node:http handler outside Express. Without INGRESS_PORT it shares
-    // the REST listener (paths under /webhooks/ never reach Express); with it, it has its own listener and the
+    // The webhook ingress is a lean node:http handler outside Express. Without INGRESS_PORT it shares the
+    // REST listener (paths under /webhooks/ never reach Express); with it, it has its own listener and the
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
     const ingress = createIngressHandler(ctx, metrics);
     // Every listener gets the header and request timeouts and the per-address cap (http/connection-limits.ts).
@@ -98,21 +98,18 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       ? createExpressServer(app, app, { server: listener })
       : createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url), server: listener });
     for (const s of ingressServer ? [server, ingressServer] : [server]) limitConnectionsPerAddress(s, settings.connections.maxPerAddress);
-    // --- end webhook ingress
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;
     await listen(server, settings.port, settings.host, 'PORT', 'the REST API');
     opened.push(server);
     const { port } = server.address() as AddressInfo;
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-    // --- Webhook ingress listener (INGRESS_PORT)
     let ingressUrl = `http://${host}:${port}`;
     if (ingressServer) {
       await listen(ingressServer, settings.ingressPort, settings.host, 'INGRESS_PORT', 'the webhook ingress');
       opened.push(ingressServer);
       ingressUrl = `http://${host}:${(ingressServer.address() as AddressInfo).port}`;
     }
-    // --- end webhook ingress listener
     // Logged once every listener is up, with URLs a terminal makes clickable (a wildcard HOST as loopback).
     const url = `http://${browsableHost(settings.host)}:${port}`;
     log.info(

@@ -1,5 +1,5 @@
 /**
- * THE problem error (wire-decisions §Errors): every 4xx/5xx this service answers is an RFC 7807
+ * THE problem error (docs/wire.md §Errors): every 4xx/5xx this service answers is an RFC 7807
  * `application/problem+json` body rendered from a ProblemError. Domain code throws them; the REST API
  * (http/problem.ts) and the webhook ingress (ingress/answer.ts) write them out.
  */

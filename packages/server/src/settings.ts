@@ -1,6 +1,6 @@
 /**
  * Every setting the server reads, parsed and typed in one place (names and defaults:
- * shared/wire-decisions.md §Operating the server). Nothing else reads process.env.
+ * docs/wire.md §Operating the server). Nothing else reads process.env.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

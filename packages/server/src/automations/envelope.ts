@@ -1,6 +1,6 @@
 /**
  * The platform envelope that follows an automation's prompt in every run a webhook delivery starts
- * (seed §Events 3).
+ * (docs/service-spec.md §Events 3).
  *
  * This text is a security boundary: the payload comes from whoever can reach the webhook URL, so the agent
  * must read it as data about the event, never as instructions. Hence:

@@ -1,10 +1,10 @@
 /**
- * Replay (issue 5 §Webhook-started runs; contract: replayWebhookDelivery): re-evaluates a stored Accepted
+ * Replay (contract: replayWebhookDelivery): re-evaluates a stored Accepted
  * delivery against the factory's automations as they are now and starts a run for each match, exactly as
  * the ingress would (same function, same envelope and attachment, the runs carry the delivery id). No new
  * log entry is written and the identity is not checked again.
  *
- * A deleted webhook's automations have stopped firing (seed §Webhook), so its deliveries are not replayed
+ * A deleted webhook's automations have stopped firing (docs/service-spec.md §Webhook), so its deliveries are not replayed
  * (409); a disabled webhook's are (the admin asks explicitly; disabling only turns senders away).
  */
 import type { ServerContext } from '../context';

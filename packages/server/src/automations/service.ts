@@ -1,5 +1,5 @@
 /**
- * Automation rules (issue 5 §Automations; contract tag Automations):
+ * Automation rules (contract tag Automations):
  *
  * - an automation belongs to a factory: name (unique in the factory), prompt, optional AmbientAgentConfig,
  *   enabled, and webhook triggers `{provider: webhook, event: received, filter: {webhook_ids, payload?}}`;

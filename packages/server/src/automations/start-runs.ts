@@ -1,5 +1,5 @@
 /**
- * Starts the factory runs an accepted webhook delivery triggers (seed §Events 2–3).
+ * Starts the factory runs an accepted webhook delivery triggers (docs/service-spec.md §Events 2–3).
  *
  *   candidates (index: automation_webhooks, enabled only) → match (cached compiled filters)
  *     → one run per matching automation, inserted in the CALLER'S transaction

@@ -1,5 +1,5 @@
 /**
- * Test filter (seed §Dashboard behaviors 5): would these triggers start a run for this stored delivery?
+ * Test filter (docs/service-spec.md §Dashboard behaviors 5): would these triggers start a run for this stored delivery?
  * Pure: the caller loads the triggers and the delivery. The payload check uses the compiled filter's
  * explain(), whose verdict is by construction the verdict the ingress reaches with matches().
  */

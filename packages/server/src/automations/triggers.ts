@@ -77,7 +77,7 @@ export interface WebhookReference {
 const fileStem = (file: string): string => file.replace(/^.*\//, '').replace(/\.ya?ml$/i, '');
 
 /**
- * The issue with one `webhook_ids` entry, if any. webhook_ids take UIDs, never file names (seed §Automation
+ * The issue with one `webhook_ids` entry, if any. webhook_ids take UIDs, never file names (docs/service-spec.md §Automation
  * webhook trigger): a file name, a webhook name or anything else that is not UID-shaped is refused, with the
  * UID to use when we can tell which webhook was meant. A well-formed UID that names no webhook of the
  * factory is accepted (contract: createAutomation — shown with state `unknown`, never fires).

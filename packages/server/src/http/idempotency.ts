@@ -1,5 +1,5 @@
 /**
- * ONE middleware for every POST under /api/v1 (wire-decisions §Runs, Idempotency-Key):
+ * ONE middleware for every POST under /api/v1 (docs/wire.md §Runs, Idempotency-Key):
  * - same key + same method, path and body within `windows.idempotencySeconds` → the stored answer again
  *   (status, body, headers) with `idempotent-replayed: true`;
  * - same key + another request → 409 `conflict` (final);

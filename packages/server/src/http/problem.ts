@@ -139,7 +139,7 @@ export function toProblem(err: unknown, log?: Logger, request?: { headers: Recor
       case 413:
         return payloadTooLarge('The request body is too large.');
       case 415:
-        // The code set of wire-decisions §Errors has no 415 code: an unreadable body is an invalid request.
+        // The code set of docs/wire.md §Errors has no 415 code: an unreadable body is an invalid request.
         return invalidRequest('Send the request body as application/json.', errors);
       case 401:
       case 403:

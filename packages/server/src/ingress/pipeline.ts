@@ -1,9 +1,9 @@
 /**
  * The webhook ingress: a lean node:http handler outside the Express stack (no API keys, no JSON parser, no
- * OpenAPI validation — the body is arbitrary JSON; see shared/toolchain-notes.md for what Express costs).
+ * OpenAPI validation — the body is arbitrary JSON, and Express alone costs several times a bare node:http handler).
  *
  * `ingest` reads top to bottom as the pipeline it is; the order of the checks is the contract's
- * (wire-decisions §Factory side, openapi receiveWebhookDelivery): the first failing check answers.
+ * (docs/wire.md §Factory side, openapi receiveWebhookDelivery): the first failing check answers.
  *
  *   route → resolve → failed-auth budget → token / url_token credential → read body → signature →
  *   [delivery rate → parse → identify → log + dedup + start runs] → 202      ([…] = one database transaction)

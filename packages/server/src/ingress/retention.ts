@@ -1,5 +1,5 @@
 /**
- * Delivery-log retention (seed §Dashboard behaviors 4, issue 4 "Delivery log"): per webhook, keep the newest
+ * Delivery-log retention (docs/service-spec.md §Dashboard behaviors 4): per webhook, keep the newest
  * `limits.deliveryRetentionMinimum` (50) entries and everything received in the last
  * `windows.deliveryRetentionDays` (7) days; delete the rest. Runs every `windows.retentionIntervalSeconds`.
  *
@@ -8,7 +8,7 @@
  *
  * Also drops rate-limit counter windows that no limiter reads any more (older than the previous window).
  *
- * SERVICE-WIDE QUERIES (one of the three named in wire-decisions §Tenancy): retention acts for every team.
+ * SERVICE-WIDE QUERIES (one of the three named in docs/wire.md §Tenancy): retention acts for every team.
  */
 import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';

@@ -4,7 +4,7 @@
  *   POST /webhooks/w/<uid>           receiveWebhookDelivery
  *   POST /webhooks/w/<uid>/<token>   receiveWebhookDeliveryWithToken
  *
- * Any other method on those shapes → 405 (checked before the webhook lookup: wire-decisions' check order);
+ * Any other method on those shapes → 405 (checked before the webhook lookup: docs/wire.md's check order);
  * any other path → 404. The token segment is the credential of a url_token webhook, so it never appears
  * in anything we echo or log: `instance` renders it as `{token}`.
  */

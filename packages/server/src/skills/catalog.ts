@@ -1,5 +1,5 @@
 /**
- * The bundled skill catalogue (seed §Skill actions: the 14 stable bundled skill IDs).
+ * The bundled skill catalogue (docs/service-spec.md §Skill actions: the 14 stable bundled skill IDs).
  *
  * The catalogue groups usage; it is not an availability manifest. A bundled skill is available to runs of
  * this server exactly when its SKILL.md ships in `packages/server/skills/bundled/<id>/SKILL.md` — the

@@ -1,7 +1,7 @@
 /**
  * Skill resolution: bundled skills by id, and `skill_spec` references against the skills root.
  *
- * `skill_spec` forms (seed §AmbientAgentConfig) and where they resolve (`SKILLS_DIR` laid out `owner/repo/…`):
+ * `skill_spec` forms (docs/service-spec.md §AmbientAgentConfig) and where they resolve (`SKILLS_DIR` laid out `owner/repo/…`):
  * - `owner/repo:skill-name` → the first file that exists of
  *   `<SKILLS_DIR>/owner/repo/skills/<skill-name>/SKILL.md` (the usual skills-repository layout) and
  *   `<SKILLS_DIR>/owner/repo/<skill-name>/SKILL.md`;
@@ -201,7 +201,7 @@ export async function loadBundledSkill(id: string): Promise<LoadedSkill> {
 }
 
 /**
- * The `read_skill` action input for a load (wire-decisions §Runs): `{name, bundled_skill_id}` for a
+ * The `read_skill` action input for a load (docs/wire.md §Runs): `{name, bundled_skill_id}` for a
  * service-provided skill loaded by id, `{name, skill_path}` for one loaded by path.
  */
 export function readSkillActionInput(skill: LoadedSkill): { name: string; bundled_skill_id?: string; skill_path?: string } {

@@ -1,5 +1,5 @@
 /**
- * Start-up bootstrap (issue 3 §Operating the server), in two steps main.ts runs at different moments:
+ * Start-up bootstrap (docs/wire.md §Operating the server), in two steps main.ts runs at different moments:
  * - `applyBootstrapAdminKey`, before the listener opens: with BOOTSTRAP_ADMIN_KEY set, ensure team `default`
  *   and an active admin key with exactly that value;
  * - `createFirstAdminKey`, once the server is listening: on an empty database (no team yet), create team

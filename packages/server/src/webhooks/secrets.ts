@@ -16,7 +16,7 @@ export function generateTokenSecret(): string {
 
 /**
  * True when `s` can sit in a URL path segment as-is: only RFC 3986 unreserved characters
- * (`A–Z a–z 0–9 . _ ~ -`) and at least 16 of them (seed §Definition apply failures).
+ * (`A–Z a–z 0–9 . _ ~ -`) and at least 16 of them (docs/service-spec.md §Definition apply failures).
  */
 export function isUrlSafeSecret(s: unknown): s is string {
   return typeof s === 'string' && s.length >= 16 && /^[A-Za-z0-9._~-]+$/.test(s);

@@ -1,5 +1,5 @@
 /**
- * Webhook rules (seed §Webhook, §Dashboard behaviors 1–3; wire-decisions §Factory side; openapi Webhooks):
+ * Webhook rules (docs/service-spec.md §Webhook, §Dashboard behaviors 1–3; docs/wire.md §Factory side; openapi Webhooks):
  *
  * - at most `limits.webhooksPerFactory` (20) live webhooks per factory (409 limit_exceeded), names unique
  *   among a factory's live webhooks (409 conflict);
@@ -234,7 +234,7 @@ export async function updateWebhook(
   if (input.enabled !== undefined) {
     changes.enabled = input.enabled ? 1 : 0;
     if (input.enabled && webhook.enabled === 0) {
-      // Enabling re-applies the definition: take the team secret's current value (seed §Dashboard 3).
+      // Enabling re-applies the definition: take the team secret's current value (docs/service-spec.md §Dashboard 3).
       const current = await findTeamSecret(ctx.db, teamId, webhook.secret_name);
       if (current && (webhook.auth_mode !== 'url_token' || isUrlSafeSecret(ctx.secrets.decrypt(current.value)))) {
         changes.secret = current.value;

@@ -1,5 +1,5 @@
 /**
- * Factory definitions as files (issue 5 §Definitions as files; contract: applyFactoryDefinitions) over real
+ * Factory definitions as files (contract: applyFactoryDefinitions) over real
  * HTTP on SQLite and PostgreSQL: stable UIDs, removed files delete, atomic failure (nothing changes) on a
  * missing secret and on a url_token secret that is not URL-safe, managed-secret pickup on re-apply and on an
  * Enabled off/on toggle, file automations firing, and the REST API refusing to change a files factory.

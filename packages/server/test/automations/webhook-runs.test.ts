@@ -1,5 +1,5 @@
 /**
- * Deliveries become runs (issue 5 §Webhook-started runs), over real HTTP on SQLite and PostgreSQL: the run
+ * Deliveries become runs, over real HTTP on SQLite and PostgreSQL: the run
  * a matching delivery starts (source, ids, prompt + envelope, byte-identical attachment, list filters),
  * non-matching and disabled automations, deleted webhooks, the filter cache following changes, crash safety
  * (runs and the Accepted log row commit together), and replay.

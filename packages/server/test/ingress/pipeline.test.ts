@@ -1,6 +1,6 @@
 /**
  * The ingress over real HTTP, on SQLite and PostgreSQL: every status with its log label, the check order of
- * wire-decisions §Factory side, body limits, credentials per mode, identity and dedup, and the two limits.
+ * docs/wire.md §Factory side, body limits, credentials per mode, identity and dedup, and the two limits.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * A tiny HTTP client for server tests (real fetch over loopback) and the assertions every problem answer
- * must pass (wire-decisions §Errors).
+ * must pass (docs/wire.md §Errors).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
@@ -52,7 +52,7 @@ export function apiClient(baseUrl: string, apiKey?: string): ApiClient {
   };
 }
 
-/** Asserts an RFC 7807 answer with this status and code, shaped as wire-decisions §Errors says. */
+/** Asserts an RFC 7807 answer with this status and code, shaped as docs/wire.md §Errors says. */
 export function expectProblem(res: HttpResponse, status: number, code: string): void {
   expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { status } });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);

@@ -1,5 +1,5 @@
 /**
- * Definition apply (contract: applyFactoryDefinitions; seed §Definition apply failures, §Dashboard 3):
+ * Definition apply (contract: applyFactoryDefinitions; docs/service-spec.md §Definition apply failures, §Dashboard 3):
  * the files given are the whole desired state of a `files` factory, applied atomically.
  *
  *   parse every file → (one transaction) lock the factory → check secrets, limits, webhook_ids and

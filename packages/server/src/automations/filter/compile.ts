@@ -2,7 +2,7 @@
  * Payload filter compiler: turns a (validated) filter, once, into a flat conjunction of leaf tests
  * over interned payload paths, so that matching a delivery never re-reads the filter's JSON.
  *
- * Semantics (wire-decisions §Factory side "Payload filter"):
+ * Semantics (docs/wire.md §Factory side "Payload filter"):
  * - every key must match (keys are checked in the filter's key order, depth first; the first failure is
  *   the one explained);
  * - a scalar value means equality, strict and type-aware: 1 ≠ "1", true ≠ "true", null only equals

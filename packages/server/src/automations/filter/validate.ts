@@ -1,5 +1,5 @@
 /**
- * Payload filter validation (wire-decisions §Factory side "Payload filter"; seed §Payload filter).
+ * Payload filter validation (docs/wire.md §Factory side "Payload filter"; docs/service-spec.md §Payload filter).
  *
  * Grammar, applied literally:
  * - The filter is a JSON object (null/undefined = no filter). Its keys name payload fields.

@@ -1,5 +1,5 @@
 /**
- * The runner a server process uses (settings.runner; wire-decisions §Operating the server).
+ * The runner a server process uses (settings.runner; docs/wire.md §Operating the server).
  */
 import type { Settings } from '../../settings';
 import type { Runner } from '../runner';

@@ -16,7 +16,7 @@ import {
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com/, spec.md "Verifying webhook authenticity"), with
- * the Svix-branded headers accepted the same way (seed §Authentication).
+ * the Svix-branded headers accepted the same way (docs/service-spec.md §Authentication).
  *
  * - headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (or `svix-id`, `svix-timestamp`,
  *   `svix-signature`; the unbranded header wins when both are present, field by field, like the libraries);

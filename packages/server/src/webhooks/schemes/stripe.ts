@@ -18,7 +18,7 @@ import {
  * HMAC-SHA256 hex, key = the whole endpoint secret string (`whsec_…` used verbatim, not decoded).
  * Any matching `v1` passes (Stripe sends several during its own secret rolls); other schemes ignored.
  *
- * Timestamp: this is the "one further provider scheme" of seed §Authentication rule 3 / §Limits (5 minutes).
+ * Timestamp: this is the "one further provider scheme" of docs/service-spec.md §Authentication rule 3 / §Limits (5 minutes).
  * Stripe's own library only rejects old timestamps; we also reject ones further than the tolerance in the
  * future, the same symmetric window as Standard Webhooks and Slack, so a pre-dated signature cannot be held
  * back and replayed later.

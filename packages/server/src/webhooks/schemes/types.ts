@@ -1,5 +1,5 @@
 /**
- * Provider signature schemes of the webhook ingress (seed §Authentication, issue 4 "Ingress").
+ * Provider signature schemes of the webhook ingress (docs/service-spec.md §Authentication).
  *
  * Every scheme is a pure function of (raw body bytes, headers, secret, clock): no I/O, no body parsing,
  * never throws on sender-controlled input. A failure is `{ ok: false, reason }` with a short human reason
@@ -8,7 +8,7 @@
 
 import type { components } from '../../generated/api';
 
-/** The scheme names of the contract (`signature_scheme`, wire-decisions §Factory side). */
+/** The scheme names of the contract (`signature_scheme`, docs/wire.md §Factory side). */
 export type SignatureSchemeName = components['schemas']['SignatureScheme'];
 
 /** Request headers with lower-cased names (as node:http delivers them). */
@@ -64,7 +64,7 @@ export type VerifyResult = { ok: true } | { ok: false; reason: RejectionReason }
 export interface SignatureScheme {
   name: SignatureSchemeName;
   verify(input: VerifyInput): VerifyResult;
-  /** The provider's own delivery-id headers, lower-case, in preference order (issue 4, identity (b)). */
+  /** The provider's own delivery-id headers, lower-case, in preference order (docs/service-spec.md §Events 4, identity (b)). */
   deliveryIdHeaders: readonly string[];
   /** True when the request carries this scheme's signature (or token) header at all. */
   hasSignature(headers: IncomingHeaders): boolean;
