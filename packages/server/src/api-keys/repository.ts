@@ -2,7 +2,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { compiledQuery } from '../db/compiled-query';
 import { toCount } from '../db/dialect';
+import { newestFirstPage } from '../db/keyset';
 import type { ApiKeysTable, Database } from '../db/tables';
+import type { KeysetAfter } from '../pagination';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -29,21 +31,10 @@ export async function touchApiKey(db: Kysely<Database>, teamId: string, keyId: s
 export async function listActiveApiKeys(
   db: Kysely<Database>,
   teamId: string,
-  page: { limit: number; after?: { createdAt: string; id: string } }, // newest first
+  page: { limit: number; after?: KeysetAfter | undefined }, // newest first
 ): Promise<ApiKeyRow[]> {
-  let q = db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .where('revoked_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1);
-  if (page.after) {
-    const { createdAt, id } = page.after;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-  }
-  return q.execute();
+  const query = db.selectFrom('api_keys').selectAll().where('team_id', '=', teamId).where('revoked_at', 'is', null);
+  return newestFirstPage(query, 'created_at', page).execute();
 }
 
 export async function findActiveApiKey(db: Kysely<Database>, teamId: string, keyId: string): Promise<ApiKeyRow | undefined> {

@@ -91,7 +91,7 @@ export async function listApiKeys(
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,
-    fetch: (after, limit) => listActiveApiKeys(db, teamId, { limit, ...(after ? { after: { createdAt: after.value, id: after.id } } : {}) }),
+    fetch: (after, limit) => listActiveApiKeys(db, teamId, { limit, after }),
     toItems: (rows) => rows.map(toApiKeyView),
   });
   return { api_keys: items, page_info };

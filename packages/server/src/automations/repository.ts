@@ -4,7 +4,9 @@
  */
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { compiledQuery } from '../db/compiled-query';
+import { newestFirstPage } from '../db/keyset';
 import type { AutomationsTable, Database, WebhookDeliveriesTable, WebhooksTable } from '../db/tables';
+import type { KeysetAfter } from '../pagination';
 
 export type AutomationRow = Selectable<AutomationsTable>;
 
@@ -27,24 +29,15 @@ export async function findAutomation(
     .executeTakeFirst();
 }
 
-/** Newest first; `before` = (created_at, id) of the previous page's last row. Fetches limit + 1. */
+/** Newest first, after `page.after` (the previous page's last row). Fetches limit + 1. */
 export async function listAutomationRows(
   db: Kysely<Database>,
   teamId: string,
   factoryId: string,
-  page: { limit: number; before?: { createdAt: string; id: string } },
+  page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<AutomationRow[]> {
-  let query = db.selectFrom('automations').selectAll().where('team_id', '=', teamId).where('factory_id', '=', factoryId);
-  const before = page.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', before.createdAt),
-        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  const query = db.selectFrom('automations').selectAll().where('team_id', '=', teamId).where('factory_id', '=', factoryId);
+  return newestFirstPage(query, 'created_at', page).execute();
 }
 
 /** Every automation of a factory (definition apply diffs against them). */

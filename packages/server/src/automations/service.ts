@@ -200,8 +200,7 @@ export async function listAutomations(
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,
-    fetch: (before, limit) =>
-      listAutomationRows(ctx.db, teamId, factory.id, { limit, ...(before ? { before: { createdAt: before.value, id: before.id } } : {}) }),
+    fetch: (after, limit) => listAutomationRows(ctx.db, teamId, factory.id, { limit, after }),
     toItems: (rows) => viewsOf(ctx, teamId, factory.id, rows),
   });
   return { automations: items, page_info };

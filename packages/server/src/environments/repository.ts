@@ -1,6 +1,8 @@
 /** environments access: every query is scoped to the caller's team. */
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { newestFirstPage } from '../db/keyset';
 import type { Database, EnvironmentsTable } from '../db/tables';
+import type { KeysetAfter } from '../pagination';
 
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 
@@ -21,20 +23,9 @@ export async function environmentExists(db: Kysely<Database>, teamId: string, id
 export async function listEnvironmentRows(
   db: Kysely<Database>,
   teamId: string,
-  page: { limit: number; after?: { createdAt: string; id: string } },
+  page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<EnvironmentRow[]> {
-  let q = db
-    .selectFrom('environments')
-    .selectAll()
-    .where('team_id', '=', teamId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1);
-  if (page.after) {
-    const { createdAt, id } = page.after;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-  }
-  return q.execute();
+  return newestFirstPage(db.selectFrom('environments').selectAll().where('team_id', '=', teamId), 'created_at', page).execute();
 }
 
 /** Returns the updated row, or undefined when no environment of the team has this id. */

@@ -83,7 +83,7 @@ export async function listEnvironments(
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,
-    fetch: (after, limit) => listEnvironmentRows(deps.db, teamId, { limit, ...(after ? { after: { createdAt: after.value, id: after.id } } : {}) }),
+    fetch: (after, limit) => listEnvironmentRows(deps.db, teamId, { limit, after }),
     toItems: (rows) => rows.map((row) => toCloudEnvironment(deps, row)),
   });
   return { environments: items, page_info };

@@ -1,6 +1,8 @@
 /** Factories table access. Every query is scoped to the caller's team. */
 import type { Kysely, Selectable } from 'kysely';
+import { newestFirstPage } from '../db/keyset';
 import type { Database, FactoriesTable } from '../db/tables';
+import type { KeysetAfter } from '../pagination';
 
 export type FactoryRow = Selectable<FactoriesTable>;
 
@@ -12,23 +14,13 @@ export async function findFactory(db: Kysely<Database>, teamId: string, factoryI
   return db.selectFrom('factories').selectAll().where('team_id', '=', teamId).where('id', '=', factoryId).executeTakeFirst();
 }
 
-/** Newest first; `before` is the (created_at, id) of the last row of the previous page. Fetches limit + 1. */
+/** Newest first, after `page.after` (the previous page's last row). Fetches limit + 1. */
 export async function listFactoryRows(
   db: Kysely<Database>,
   teamId: string,
-  page: { limit: number; before?: { createdAt: string; id: string } },
+  page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<FactoryRow[]> {
-  let query = db.selectFrom('factories').selectAll().where('team_id', '=', teamId);
-  const before = page.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', before.createdAt),
-        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  return newestFirstPage(db.selectFrom('factories').selectAll().where('team_id', '=', teamId), 'created_at', page).execute();
 }
 
 /**

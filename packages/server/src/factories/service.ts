@@ -64,7 +64,7 @@ export async function listFactories(
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,
-    fetch: (before, limit) => listFactoryRows(ctx.db, teamId, { limit, ...(before ? { before: { createdAt: before.value, id: before.id } } : {}) }),
+    fetch: (after, limit) => listFactoryRows(ctx.db, teamId, { limit, after }),
     toItems: (rows) => rows.map(toFactoryView),
   });
   return { factories: items, page_info };

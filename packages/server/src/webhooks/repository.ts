@@ -1,6 +1,8 @@
 /** Webhooks table access. Every query is scoped to the caller's team (the ingress lookup is in ingress/resolve.ts). */
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { newestFirstPage } from '../db/keyset';
 import type { Database, WebhooksTable } from '../db/tables';
+import type { KeysetAfter } from '../pagination';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
@@ -26,29 +28,20 @@ export async function findWebhook(
   return query.executeTakeFirst();
 }
 
-/** Live webhooks of a factory, newest first; `before` = (created_at, id) of the previous page's last row. */
+/** Live webhooks of a factory, newest first, after `page.after` (the previous page's last row). */
 export async function listWebhookRows(
   db: Kysely<Database>,
   teamId: string,
   factoryId: string,
-  page: { limit: number; before?: { createdAt: string; id: string } },
+  page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<WebhookRow[]> {
-  let query = db
+  const query = db
     .selectFrom('webhooks')
     .selectAll()
     .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('deleted_at', 'is', null);
-  const before = page.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', before.createdAt),
-        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  return newestFirstPage(query, 'created_at', page).execute();
 }
 
 export async function countLiveWebhooks(db: Kysely<Database>, teamId: string, factoryId: string): Promise<number> {

@@ -201,8 +201,7 @@ export async function listWebhooks(
   const { items, page_info } = await keysetPage({
     ...query,
     ...newestFirst,
-    fetch: (before, limit) =>
-      listWebhookRows(ctx.db, teamId, factory.id, { limit, ...(before ? { before: { createdAt: before.value, id: before.id } } : {}) }),
+    fetch: (after, limit) => listWebhookRows(ctx.db, teamId, factory.id, { limit, after }),
     toItems: (rows) => rows.map((row) => toWebhookView(ctx, row)),
   });
   return { webhooks: items, page_info };

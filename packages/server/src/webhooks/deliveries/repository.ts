@@ -1,6 +1,8 @@
 /** Delivery log reads. Every query is scoped to the caller's team (the ingress writes in ingress/record.ts). */
 import type { Kysely, Selectable } from 'kysely';
+import { newestFirstPage } from '../../db/keyset';
 import type { Database, WebhookDeliveriesTable } from '../../db/tables';
+import type { KeysetAfter } from '../../pagination';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type DeliveryListRow = Omit<DeliveryRow, 'payload' | 'accepted_identity'>;
@@ -19,24 +21,15 @@ const LIST_COLUMNS = [
   'rejection_reason',
 ] as const;
 
-/** Newest first; `before` = (received_at, id) of the previous page's last entry. Fetches limit + 1. */
+/** Newest first by received_at, after `page.after` (the previous page's last entry). Fetches limit + 1. */
 export async function listDeliveryRows(
   db: Kysely<Database>,
   teamId: string,
   webhookId: string,
-  page: { limit: number; before?: { receivedAt: string; id: string } },
+  page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<DeliveryListRow[]> {
-  let query = db.selectFrom('webhook_deliveries').select(LIST_COLUMNS).where('team_id', '=', teamId).where('webhook_id', '=', webhookId);
-  const before = page.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('received_at', '<', before.receivedAt),
-        eb.and([eb('received_at', '=', before.receivedAt), eb('id', '<', before.id)]),
-      ]),
-    );
-  }
-  return query.orderBy('received_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  const query = db.selectFrom('webhook_deliveries').select(LIST_COLUMNS).where('team_id', '=', teamId).where('webhook_id', '=', webhookId);
+  return newestFirstPage(query, 'received_at', page).execute();
 }
 
 export async function findDeliveryRow(

@@ -74,8 +74,7 @@ export async function listWebhookDeliveries(
     ...query,
     sortKey: 'received_at',
     order: 'desc',
-    fetch: (before, limit) =>
-      listDeliveryRows(ctx.db, teamId, webhookId, { limit, ...(before ? { before: { receivedAt: before.value, id: before.id } } : {}) }),
+    fetch: (after, limit) => listDeliveryRows(ctx.db, teamId, webhookId, { limit, after }),
     keyOf: (row) => ({ value: row.received_at, id: row.id }),
     toItems: (rows) => rows.map(toDeliveryView),
   });
