@@ -19,6 +19,15 @@ export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
+/** True when any candidate equals `expected`: every candidate is compared (no early exit), each in constant time. */
+export function timingSafeEqualAny(candidates: readonly string[], expected: string): boolean {
+  let matched = false;
+  for (const candidate of candidates) {
+    if (timingSafeEqualString(candidate, expected)) matched = true;
+  }
+  return matched;
+}
+
 /** HMAC-SHA256 over the concatenation of `parts` (strings are UTF-8; buffers are used as raw bytes). */
 export function hmacSha256(key: string | Uint8Array, ...parts: (string | Uint8Array)[]): Buffer {
   const h = createHmac('sha256', key);

@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { timingSafeEqualString } from './compare';
-import {
-  MAX_SIGNATURE_HEADER_LENGTH,
-  fail,
-  ok,
-  readHeader,
-  type SignatureScheme,
-  type VerifyInput,
-  type VerifyResult,
-} from './types';
+import { fail, ok, readHeader, signatureHeader, type SignatureScheme, type VerifyInput, type VerifyResult } from './types';
 
 /**
  * GitLab (https://docs.gitlab.com/user/project/integrations/webhooks/#validate-requests-with-a-secret-token):
@@ -18,11 +10,10 @@ import {
 const HEADER = 'x-gitlab-token';
 
 function verify({ headers, secret }: VerifyInput): VerifyResult {
-  const token = readHeader(headers, HEADER);
-  if (token === undefined) return fail('missing token');
-  if (token.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('signature header too large');
+  const token = signatureHeader(readHeader(headers, HEADER), 'missing token');
+  if (!token.ok) return token;
   if (typeof secret !== 'string' || secret.length === 0) return fail('invalid signing secret');
-  return timingSafeEqualString(token, secret) ? ok : fail('wrong token');
+  return timingSafeEqualString(token.value, secret) ? ok : fail('wrong token');
 }
 
 export const gitlabScheme: SignatureScheme = {

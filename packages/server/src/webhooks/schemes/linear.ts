@@ -1,14 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hmacSha256, timingSafeEqualString } from './compare';
-import {
-  MAX_SIGNATURE_HEADER_LENGTH,
-  fail,
-  ok,
-  readHeader,
-  type SignatureScheme,
-  type VerifyInput,
-  type VerifyResult,
-} from './types';
+import { bodyHmacScheme } from './body-hmac';
 
 /**
  * Linear (https://linear.app/developers/webhooks#securing-webhooks):
@@ -20,25 +11,12 @@ import {
  * and additionally check Slack because Slack's own docs require it. Replays of a Linear delivery are
  * caught by delivery-id dedup (`Linear-Delivery`) instead.
  */
-const HEADER = 'linear-signature';
-const HEX = /^[0-9a-fA-F]+$/;
-
-function verify({ rawBody, headers, secret }: VerifyInput): VerifyResult {
-  const header = readHeader(headers, HEADER);
-  if (header === undefined) return fail('missing signature header');
-  if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('signature header too large');
-  const sig = header.trim();
-  if (!HEX.test(sig)) return fail('malformed signature header');
-  if (typeof secret !== 'string' || secret.length === 0) return fail('invalid signing secret');
-  const expected = hmacSha256(secret, rawBody).toString('hex');
-  return timingSafeEqualString(sig.toLowerCase(), expected) ? ok : fail('no signature matched');
-}
-
-export const linearScheme: SignatureScheme = {
+export const linearScheme = bodyHmacScheme({
   name: 'linear',
-  verify,
+  header: 'linear-signature',
+  encoding: 'hex',
+  digestPattern: /^[0-9a-fA-F]+$/,
   deliveryIdHeaders: ['linear-delivery'],
-  hasSignature: (headers) => readHeader(headers, HEADER) !== undefined,
   // Linear issues the real signing secret; this is only a stand-in of equal strength.
   generateSecret: () => randomBytes(32).toString('hex'),
-};
+});

@@ -1,16 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hmacSha256, timingSafeEqualString } from './compare';
-import {
-  MAX_SIGNATURE_HEADER_LENGTH,
-  checkTimestamp,
-  fail,
-  ok,
-  parseUnixSeconds,
-  readHeader,
-  type SignatureScheme,
-  type VerifyInput,
-  type VerifyResult,
-} from './types';
+import { hmacSha256, timingSafeEqualAny } from './compare';
+import { fail, freshTimestamp, ok, readHeader, signatureHeader, type SignatureScheme, type VerifyInput, type VerifyResult } from './types';
 
 /**
  * Stripe (https://docs.stripe.com/webhooks#verify-manually):
@@ -28,13 +18,12 @@ import {
 const HEADER = 'stripe-signature';
 
 function verify({ rawBody, headers, secret, now, toleranceSeconds }: VerifyInput): VerifyResult {
-  const header = readHeader(headers, HEADER);
-  if (header === undefined) return fail('missing signature header');
-  if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('signature header too large');
+  const header = signatureHeader(readHeader(headers, HEADER));
+  if (!header.ok) return header;
 
   let timestampText: string | undefined;
   const candidates: string[] = [];
-  for (const item of header.split(',')) {
+  for (const item of header.value.split(',')) {
     const eq = item.indexOf('=');
     if (eq < 0) continue;
     const k = item.slice(0, eq).trim();
@@ -46,21 +35,14 @@ function verify({ rawBody, headers, secret, now, toleranceSeconds }: VerifyInput
       candidates.push(v);
     }
   }
-  if (timestampText === undefined) return fail('missing timestamp');
-  const timestamp = parseUnixSeconds(timestampText);
-  if (timestamp === undefined) return fail('invalid timestamp');
-  const fresh = checkTimestamp(timestamp, now, toleranceSeconds);
+  const fresh = freshTimestamp(timestampText, now, toleranceSeconds);
   if (!fresh.ok) return fresh;
   if (candidates.length === 0) return fail('no v1 signature');
   if (typeof secret !== 'string' || secret.length === 0) return fail('invalid signing secret');
 
   // Like Stripe's library, the signed payload carries the parsed timestamp as a canonical decimal.
-  const expected = hmacSha256(secret, `${timestamp}.`, rawBody).toString('hex');
-  let matched = false;
-  for (const candidate of candidates) {
-    if (timingSafeEqualString(candidate.toLowerCase(), expected)) matched = true;
-  }
-  return matched ? ok : fail('no signature matched');
+  const expected = hmacSha256(secret, `${fresh.value}.`, rawBody).toString('hex');
+  return timingSafeEqualAny(candidates.map((c) => c.toLowerCase()), expected) ? ok : fail('no signature matched');
 }
 
 export const stripeScheme: SignatureScheme = {

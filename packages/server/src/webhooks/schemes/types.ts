@@ -59,7 +59,10 @@ export const REJECTION_REASONS = [
 
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
-export type VerifyResult = { ok: true } | { ok: false; reason: RejectionReason };
+export type Failure = { ok: false; reason: RejectionReason };
+export type VerifyResult = { ok: true } | Failure;
+/** A value a scheme read from the request, or why the request fails. */
+export type Checked<T> = { ok: true; value: T } | Failure;
 
 export interface SignatureScheme {
   name: SignatureSchemeName;
@@ -84,7 +87,7 @@ export const MAX_SIGNATURE_HEADER_LENGTH = 4096;
 export const MAX_ID_HEADER_LENGTH = 1024;
 
 export const ok: VerifyResult = Object.freeze({ ok: true });
-export const fail = (reason: RejectionReason): VerifyResult => ({ ok: false, reason });
+export const fail = (reason: RejectionReason): Failure => ({ ok: false, reason });
 
 /** A header value, or undefined when absent or empty. Callers pass lower-case names. */
 export function readHeader(headers: IncomingHeaders, name: string): string | undefined {
@@ -92,6 +95,16 @@ export function readHeader(headers: IncomingHeaders, name: string): string | und
   // Defensive: node:http can hand arrays for some headers if a caller forwards them unconverted.
   if (typeof v !== 'string') return undefined;
   return v.length === 0 ? undefined : v;
+}
+
+/**
+ * The first check of every scheme: its signature (or token) header, present and short enough to look at.
+ * `missing` names the absence (GitLab's header is a token).
+ */
+export function signatureHeader(value: string | undefined, missing: RejectionReason = 'missing signature header'): Checked<string> {
+  if (value === undefined) return fail(missing);
+  if (value.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('signature header too large');
+  return { ok: true, value };
 }
 
 /** Parses a Unix-seconds timestamp (decimal digits only); undefined when malformed. */
@@ -111,4 +124,13 @@ export function checkTimestamp(timestampSeconds: number, now: Date, toleranceSec
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (!Number.isFinite(nowSeconds)) return fail('invalid clock');
   return Math.abs(nowSeconds - timestampSeconds) > tolerance ? fail('timestamp outside tolerance') : ok;
+}
+
+/** The timestamp checks of the timestamped schemes, in order: present, Unix seconds, within the tolerance. */
+export function freshTimestamp(text: string | undefined, now: Date, toleranceSeconds: number): Checked<number> {
+  if (text === undefined) return fail('missing timestamp');
+  const timestamp = parseUnixSeconds(text);
+  if (timestamp === undefined) return fail('invalid timestamp');
+  const fresh = checkTimestamp(timestamp, now, toleranceSeconds);
+  return fresh.ok ? { ok: true, value: timestamp } : fresh;
 }
