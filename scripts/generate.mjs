@@ -28,6 +28,8 @@ async function generateTypes() {
     exportType: true,
     rootTypes: false,
     defaultNonNullable: false,
+    // Runtime arrays of every enum's values, so the SDK and CLI list them without hand-written copies.
+    enumValues: true,
   });
   return header + astToString(ast);
 }

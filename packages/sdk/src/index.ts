@@ -35,3 +35,15 @@ export * from './resources/factories/webhooks/deliveries';
 export * from './resources/secrets';
 export * from './resources/api-keys';
 export type { paths, components, operations } from './generated/api';
+// Every value of the contract's enums, generated with the types (for pickers, help texts, validation).
+export {
+  apiKeyRoleValues,
+  authModeValues,
+  definitionSourceValues,
+  deliveryLabelValues,
+  identitySourceValues,
+  messageRoleValues,
+  runSourceTypeValues,
+  runStateValues,
+  signatureSchemeValues,
+} from './generated/api';

@@ -1,12 +1,17 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApplyDefinitionsResponse, CreateFactoryRequest, DefinitionFile, DefinitionSource, Factory } from '@agent-runs/sdk';
+import {
+  type ApplyDefinitionsResponse,
+  type CreateFactoryRequest,
+  type DefinitionFile,
+  type DefinitionSource,
+  definitionSourceValues,
+  type Factory,
+} from '@agent-runs/sdk';
 import { type Command, Option } from 'commander';
 import { addPageOptions, contextOf, factoryOption, type PageOptions, pageQuery } from '../context';
 import { UsageError } from '../errors';
 import { type Column, formatFields, formatPage, formatTable, formatTime } from '../output';
-
-const DEFINITION_SOURCES: readonly DefinitionSource[] = ['api', 'files'];
 
 /** The definition files a factory directory holds: folder and file-name ending, as the API names them. */
 const DEFINITION_KINDS = [
@@ -37,7 +42,7 @@ export function registerFactoriesCommands(program: Command): void {
       new Option(
         '--definition-source <source>',
         'api: changed through the API and these commands; files: only by `factories apply` (server default api)',
-      ).choices(DEFINITION_SOURCES),
+      ).choices(definitionSourceValues),
     )
     .action(async (options: { name: string; definitionSource?: DefinitionSource }, command: Command) => {
       const { client, out } = contextOf(command);

@@ -5,6 +5,7 @@ import {
   isTerminalRunState,
   type RunAgentRequest,
   type RunItem,
+  runStateValues,
 } from '@agent-runs/sdk';
 import type { Command } from 'commander';
 import { type CliContext, contextOf } from '../context';
@@ -19,6 +20,9 @@ interface RunOptions {
   title?: string;
   wait?: boolean;
 }
+
+/** The terminal states `run --wait` exits non-zero on, as the SDK classifies them (for the help). */
+const UNSUCCESSFUL_STATES = runStateValues.filter((state) => isTerminalRunState(state) && state !== 'SUCCEEDED');
 
 /** How often `run --wait` polls when the event stream is unavailable (the SDK's `wait` default). */
 const POLL_INTERVAL_MS = 1000;
@@ -40,7 +44,7 @@ export function addRunCommand(parent: Command, name: string, description: string
     .option(
       '--wait',
       "wait until the run is terminal, showing its progress, then print it and the agent's answer " +
-        `(exit code ${EXIT_RUN_UNSUCCESSFUL} when it ends FAILED, ERROR or CANCELLED)`,
+        `(exit code ${EXIT_RUN_UNSUCCESSFUL} when it ends ${UNSUCCESSFUL_STATES.join(', ')})`,
     )
     .action(async (options: RunOptions, command: Command) => {
       const cli = contextOf(command);

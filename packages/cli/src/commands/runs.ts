@@ -1,22 +1,10 @@
-import type { RunListParams, RunState } from '@agent-runs/sdk';
+import { type RunListParams, type RunState, runStateValues } from '@agent-runs/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
 import { addPageOptions, contextOf, type PageOptions, pageQuery, repeatableOption } from '../context';
 import { interruptible } from '../errors';
 import { formatFields, formatPage } from '../output';
 import { formatConversation, formatEvent, formatRun, RUN_COLUMNS } from '../run-format';
 import { addRunCommand } from './run';
-
-const RUN_STATES: readonly RunState[] = [
-  'QUEUED',
-  'PENDING',
-  'CLAIMED',
-  'INPROGRESS',
-  'SUCCEEDED',
-  'FAILED',
-  'BLOCKED',
-  'ERROR',
-  'CANCELLED',
-];
 
 interface ListOptions extends PageOptions {
   state?: string[];
@@ -31,7 +19,7 @@ export function registerRunsCommands(program: Command): void {
   const list = runs
     .command('list')
     .description('list runs, most recently updated first')
-    .option('--state <state>', `only runs in this state (repeatable: ${RUN_STATES.join(', ')})`, repeatableOption(runState))
+    .option('--state <state>', `only runs in this state (repeatable: ${runStateValues.join(', ')})`, repeatableOption(runState))
     .option('--name <name>', 'only runs whose config name (AmbientAgentConfig.name) is this')
     .option('--model <modelId>', 'only runs of this model_id');
   addPageOptions(list, 'runs', 20).action(async (options: ListOptions, command: Command) => {
@@ -111,8 +99,8 @@ export function registerRunsCommands(program: Command): void {
 
 function runState(value: string): string {
   const state = value.toUpperCase();
-  if (!(RUN_STATES as readonly string[]).includes(state)) {
-    throw new InvalidArgumentError(`'${value}' is not a run state (${RUN_STATES.join(', ')}).`);
+  if (!(runStateValues as readonly string[]).includes(state)) {
+    throw new InvalidArgumentError(`'${value}' is not a run state (${runStateValues.join(', ')}).`);
   }
   return state;
 }

@@ -1,10 +1,12 @@
-import type {
-  AuthMode,
-  CreateWebhookRequest,
-  SignatureScheme,
-  UpdateWebhookRequest,
-  Webhook,
-  WebhookWithSecret,
+import {
+  type AuthMode,
+  authModeValues,
+  type CreateWebhookRequest,
+  type SignatureScheme,
+  signatureSchemeValues,
+  type UpdateWebhookRequest,
+  type Webhook,
+  type WebhookWithSecret,
 } from '@agent-runs/sdk';
 import { type Command, Option } from 'commander';
 import {
@@ -20,17 +22,6 @@ import { UsageError } from '../errors';
 import { type Column, formatFields, formatPage, formatTime, type Output } from '../output';
 
 const WEBHOOK_ARGUMENT = { name: '<webhookUid>', description: 'the webhook (wh_…)' };
-
-const AUTH_MODES: readonly AuthMode[] = ['token', 'url_token', 'signature'];
-const SIGNATURE_SCHEMES: readonly SignatureScheme[] = [
-  'standard-webhooks',
-  'stripe',
-  'slack',
-  'github',
-  'shopify',
-  'linear',
-  'gitlab',
-];
 
 interface CreateOptions {
   factory: string;
@@ -60,10 +51,10 @@ export function registerWebhooksCommands(program: Command): void {
     .requiredOption('--name <name>', 'display name, unique within the factory')
     .addOption(
       new Option('--auth-mode <mode>', 'how senders authenticate (server default token; --scheme implies signature)').choices(
-        AUTH_MODES,
+        authModeValues,
       ),
     )
-    .addOption(new Option('--scheme <scheme>', 'provider signing scheme of a signature webhook').choices(SIGNATURE_SCHEMES))
+    .addOption(new Option('--scheme <scheme>', 'provider signing scheme of a signature webhook').choices(signatureSchemeValues))
     .option('--provider-secret <secret>', "the provider's signing secret (signature webhooks; may be given later with rotate)")
     .option('--secret-name <name>', 'team secret holding the webhook secret (an existing one is used as is)')
     .option('--delivery-id-header <header>', "header carrying the sender's own event id")

@@ -1171,7 +1171,9 @@ export type paths = {
         };
         /**
          * Prometheus metrics
-         * @description Metrics in the Prometheus text exposition format (version 0.0.4).
+         * @description Metrics in the Prometheus text exposition format (version 0.0.4). The `route` label of REST requests
+         *     is the operation's `operationId` (the same for `/api/v1/agent/runs` and any other spelling of its
+         *     path); the ingress is `/webhooks/w/{webhookUid}`; the operational endpoints are their paths.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -4075,3 +4077,35 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsAgentRunsGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_by"]> = ["created_at", "updated_at"];
+export const pathsAgentRunsGetParametersQuerySort_orderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_order"]> = ["asc", "desc"];
+export const runStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunState"]> = ["QUEUED", "PENDING", "CLAIMED", "INPROGRESS", "SUCCEEDED", "FAILED", "BLOCKED", "ERROR", "CANCELLED"];
+export const runSourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunSourceType"]> = ["API", "CLI", "WEB_APP", "SCHEDULED_AGENT", "WEBHOOK", "SLACK", "LINEAR", "GITHUB_ACTION", "CLOUD_MODE", "INTERACTIVE"];
+export const runCreatorInfoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreatorInfo"]["type"]> = ["user", "service_account"];
+export const messageRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageRole"]> = ["user", "assistant", "tool", "system"];
+export const textBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TextBlock"]["type"]> = ["text"];
+export const actionBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionBlock"]["type"]> = ["action"];
+export const actionResultBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionResultBlock"]["type"]> = ["action_result"];
+export const actionResultBlockStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionResultBlock"]["state"]> = ["running", "completed", "failed", "denied"];
+export const eventBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventBlock"]["type"]> = ["event"];
+export const definitionSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DefinitionSource"]> = ["api", "files"];
+export const authModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthMode"]> = ["token", "url_token", "signature"];
+export const signatureSchemeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignatureScheme"]> = ["standard-webhooks", "stripe", "slack", "github", "shopify", "linear", "gitlab"];
+export const deliveryLabelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryLabel"]> = ["Accepted", "Duplicate", "Rejected (auth)", "Rejected (invalid JSON)", "Rejected (too large)"];
+export const identitySourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IdentitySource"]> = ["delivery_id_header", "provider_header", "service_header", "body_hash"];
+export const selectedWebhookStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SelectedWebhook"]["state"]> = ["enabled", "disabled", "deleted", "unknown"];
+export const testFilterResultResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestFilterResult"]["result"]> = ["Would trigger", "Would not trigger"];
+export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyRole"]> = ["admin", "member"];
+export const readinessResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["status"]> = ["ok", "unavailable"];
+export const readinessResponseChecksValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["checks"][string]> = ["ok", "failing"];
+export const sandboxStatusModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["mode"]> = ["bwrap", "none"];
+export const sandboxStatusNetworkValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["network"]> = ["none", "allowlist", "open"];
+export const sandboxStatusLimitsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["limits"]> = ["cgroup v1", "cgroup v2", "rlimit", "none"];

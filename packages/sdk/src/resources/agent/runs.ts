@@ -1,4 +1,4 @@
-import type { components, operations } from '../../generated/api';
+import { runStateValues, type components, type operations } from '../../generated/api';
 import { APIPromise } from '../../core/api-promise';
 import { AgentRunsError, APIUserAbortError } from '../../core/error';
 import type { PagePromise } from '../../core/pagination';
@@ -42,11 +42,24 @@ export type RunContentEvent = Schemas['RunContentEvent'];
 /** Query of `runs.list`: filters, sort and page (`limit`, `cursor`). */
 export type RunListParams = NonNullable<operations['listRuns']['parameters']['query']>;
 
-/** States after which a run never changes again. */
-export const TERMINAL_RUN_STATES: ReadonlySet<string> = new Set(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED']);
+// A Record over RunState: a state added to the contract fails the type check here until it is classified.
+const IS_TERMINAL: Record<RunState, boolean> = {
+  QUEUED: false,
+  PENDING: false,
+  CLAIMED: false,
+  INPROGRESS: false,
+  BLOCKED: false,
+  SUCCEEDED: true,
+  FAILED: true,
+  ERROR: true,
+  CANCELLED: true,
+};
+
+/** States a run ends in: its events stop there (only a follow-up re-queues a SUCCEEDED, FAILED or ERROR run). */
+export const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(runStateValues.filter((state) => IS_TERMINAL[state]));
 
 export function isTerminalRunState(state: string | undefined): boolean {
-  return state !== undefined && TERMINAL_RUN_STATES.has(state);
+  return state !== undefined && (TERMINAL_RUN_STATES as ReadonlySet<string>).has(state);
 }
 
 /** One event of `runs.events()`: `id` is the SSE id to resume after. Unknown event types are skipped. */
