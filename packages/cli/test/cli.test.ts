@@ -791,6 +791,7 @@ describe('agent-runs against a stub API', () => {
             delivery_id: 'dlv_1',
             webhook_uid: WEBHOOK,
             label: 'Accepted',
+            rejection_reason: null,
             size: 120,
             received_at: '2026-05-01T12:00:00Z',
             identity: 'evt_1',
@@ -800,6 +801,7 @@ describe('agent-runs against a stub API', () => {
             delivery_id: 'dlv_2',
             webhook_uid: WEBHOOK,
             label: 'Rejected (auth)',
+            rejection_reason: 'no signature matched',
             size: 12,
             received_at: '2026-05-01T12:01:00Z',
             identity: null,
@@ -816,9 +818,43 @@ describe('agent-runs against a stub API', () => {
       expect(stub.requests[0]!.path).toBe(`/factories/${FACTORY}/webhooks/${WEBHOOK}/deliveries`);
       expect(stub.requests[0]!.query.get('limit')).toBe('2');
       expect(human.code).toBe(0);
-      expect(human.stdout.split('\n')[1]).toMatch(/^dlv_1\s+Accepted\s+2026-05-01 12:00:00Z\s+120\s+evt_1$/);
-      expect(human.stdout.split('\n')[2]).toMatch(/^dlv_2\s+Rejected \(auth\)\s+2026-05-01 12:01:00Z\s+12\s+-$/);
+      expect(human.stdout.split('\n')[0]).toMatch(/^DELIVERY ID\s+LABEL\s+REASON\s+RECEIVED\s+/);
+      expect(human.stdout.split('\n')[1]).toMatch(/^dlv_1\s+Accepted\s+-\s+2026-05-01 12:00:00Z\s+120\s+evt_1$/);
+      expect(human.stdout.split('\n')[2]).toMatch(
+        /^dlv_2\s+Rejected \(auth\)\s+no signature matched\s+2026-05-01 12:01:00Z\s+12\s+-$/,
+      );
       expect(JSON.parse(json.stdout)).toEqual(page);
+    });
+
+    it('get prints the rejection reason with a hint for a known one, and an unknown one as it is', async () => {
+      const rejected = (reason: string) => ({
+        delivery_id: 'dlv_2',
+        webhook_uid: WEBHOOK,
+        label: 'Rejected (auth)',
+        rejection_reason: reason,
+        size: 12,
+        received_at: '2026-05-01T12:01:00Z',
+        identity: null,
+        identity_source: null,
+      });
+      const hints: Array<[reason: string, hint: RegExp | undefined]> = [
+        ['no signature matched', /different secret, or the body changed.*`agent-runs webhooks rotate-secret --factory \S+ wh_\S+ --provider-secret <secret>`/],
+        ['timestamp outside tolerance', /more than 5 minutes .*a replay, or a clock is off/],
+        ['secret not configured', /not set yet: set it with `agent-runs webhooks rotate-secret /],
+        ['missing signature header', /sends no credential: check the provider's signing setting, or that it calls the full ingress URL/],
+        ['missing token', /sends no credential/],
+        ['wrong token', /an old one after a rotation/],
+        ['a reason added later', undefined],
+      ];
+      for (const [reason, hint] of hints) {
+        stub.handler = () => ({ json: rejected(reason) });
+        const result = await runCli(['deliveries', 'get', '--factory', FACTORY, WEBHOOK, 'dlv_2'], env);
+
+        expect(result.code).toBe(0);
+        expect(result.stdout).toMatch(new RegExp(`^rejection_reason:\\s+${reason}$`, 'm'));
+        if (hint) expect(result.stdout.match(/^hint:\s+(.*)$/m)?.[1]).toMatch(hint);
+        else expect(result.stdout).not.toMatch(/^hint:/m);
+      }
     });
   });
 
@@ -1003,6 +1039,30 @@ describe('agent-runs against the real server', () => {
     const deliveries = await runCli(['deliveries', 'list', '--factory', factoryUid, webhook.uid], env);
     expect(deliveries.code).toBe(0);
     expect(deliveries.stdout).toBe('no deliveries\n');
+  });
+
+  it('deliveries list and get show why a delivery was rejected (a wrong token), with a hint', async () => {
+    const F = ['--factory', await createFactory('cli-rejections', 'api')];
+    const hook = (await api('POST', `/factories/${F[1]}/webhooks`, { name: 'rejecting' })) as { uid: string; ingress_url: string };
+    const response = await fetch(hook.ingress_url, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-the-secret', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(401);
+
+    const list = await runCli(['deliveries', 'list', ...F, hook.uid], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[0]).toMatch(/^DELIVERY ID\s+LABEL\s+REASON\s+/);
+    const row = /^(dlv_\S+)\s+Rejected \(auth\)\s+wrong token\s+/m.exec(list.stdout);
+    expect(row).not.toBeNull();
+    const deliveryId = row![1]!;
+
+    const get = await runCli(['deliveries', 'get', ...F, hook.uid, deliveryId], env);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(/^label:\s+Rejected \(auth\)\nrejection_reason:\s+wrong token\nhint:\s+.*old one after a rotation$/m);
+    const json = await runCli(['deliveries', 'get', ...F, hook.uid, deliveryId, '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ delivery_id: deliveryId, rejection_reason: 'wrong token' });
   });
 
   it('factory apply creates definitions from a directory and prints the UID map; an invalid file exits 1 naming it', async () => {

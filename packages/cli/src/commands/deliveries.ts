@@ -35,6 +35,8 @@ export function registerDeliveriesCommands(program: Command): void {
           ['delivery_id', delivery.delivery_id],
           ['webhook_uid', delivery.webhook_uid],
           ['label', delivery.label],
+          ['rejection_reason', delivery.rejection_reason],
+          ['hint', rejectionHint(delivery.rejection_reason, options.factory, webhookUid)],
           ['received_at', formatTime(delivery.received_at)],
           ['size', `${delivery.size} bytes`],
           ['identity', delivery.identity],
@@ -69,8 +71,32 @@ export function registerDeliveriesCommands(program: Command): void {
 const DELIVERY_COLUMNS: Column<WebhookDelivery>[] = [
   { header: 'DELIVERY ID', value: (delivery) => delivery.delivery_id },
   { header: 'LABEL', value: (delivery) => delivery.label },
+  { header: 'REASON', value: (delivery) => delivery.rejection_reason ?? '-' },
   { header: 'RECEIVED', value: (delivery) => formatTime(delivery.received_at) },
   { header: 'SIZE', value: (delivery) => delivery.size },
   { header: 'IDENTITY', value: (delivery) => delivery.identity ?? '-', maxWidth: 40 },
   { header: 'DUPLICATE OF', value: (delivery) => delivery.duplicate_of },
 ];
+
+/**
+ * What to check for a `Rejected (auth)` delivery's reason (the values: openapi/v1.yaml WebhookDelivery);
+ * undefined for the rest, whose reason is shown as it is.
+ */
+function rejectionHint(reason: string | null, factoryUid: string, webhookUid: string): string | undefined {
+  const setSecret = `agent-runs webhooks rotate-secret --factory ${factoryUid} ${webhookUid} --provider-secret <secret>`;
+  switch (reason) {
+    case 'no signature matched':
+      return `the sender signs with a different secret, or the body changed on the way: check the provider's secret, or set it with \`${setSecret}\``;
+    case 'timestamp outside tolerance':
+      return "signed more than 5 minutes (the server's default tolerance) from the server's clock: a replay, or a clock is off";
+    case 'secret not configured':
+      return `the provider's signing secret is not set yet: set it with \`${setSecret}\``;
+    case 'missing signature header':
+    case 'missing token':
+      return "the sender sends no credential: check the provider's signing setting, or that it calls the full ingress URL";
+    case 'wrong token':
+      return 'the sender uses another secret: maybe an old one after a rotation';
+    default:
+      return undefined;
+  }
+}
