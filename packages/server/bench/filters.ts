@@ -13,6 +13,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { AutomationMatcher, type MatchableAutomation } from '../src/automations/matcher';
+import { mulberry32 } from './common';
 
 const AUTOMATIONS = 1_000;
 const N = Number(process.env.BENCH_N ?? 10_000);
@@ -23,16 +24,6 @@ const WEBHOOK = 'wh_01jbench0000000000000000000';
 // ----------------------------------------------------------------------------------------------
 // Deterministic randomness
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(20_240_601);
 const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;

@@ -34,6 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
+import { loadAutocannon } from './common';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -56,19 +57,8 @@ interface LoadResult {
 // ---------------------------------------------------------------------------------------------------
 // Load generator (child process): autocannon against one URL with unique bodies.
 
-/** The part of autocannon's API used here (the package ships no type declarations). */
-type Autocannon = (options: Record<string, unknown>) => Promise<{
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-  latency: { p50: number; p99: number };
-}>;
-
 async function runLoad(url: string, headers: Record<string, string>, seconds: number, tag: string, connections: number): Promise<LoadResult> {
-  const autocannonModule = 'autocannon';
-  const { default: autocannon } = (await import(autocannonModule)) as { default: Autocannon };
+  const autocannon = await loadAutocannon();
   let n = 0;
   const result = await autocannon({
     url,

@@ -72,16 +72,10 @@ import { listRunRows, type RunFilters } from '../src/runs/repository';
 import { openDatabase, type OpenDatabase } from '../src/db/database';
 import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
+import { CLOCK_TICKS, api, envInt, loadAutocannon, loadAverage, onCleanup, percentile, procStatFields, runCleanups, runEvents, sortNumbers } from './common';
 import { pacedWindows, poolPacedLoads, type PacedWindowsResult } from './paced-load';
 import { SEED_NAMES, seedRuns } from './seed-runs';
 import { startServerProcess, type ServerProcess } from './server-process';
-
-const envInt = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
-  return value;
-};
 
 const CLAIM_RUNS = envInt('BENCH_CLAIM_RUNS', 300);
 const THROUGHPUT_RUNS = envInt('BENCH_THROUGHPUT_RUNS', 1000);
@@ -117,81 +111,19 @@ const FILTER_STATE = 'FAILED';
 const FILTER_NAME: string = SEED_NAMES[2];
 
 // ---------------------------------------------------------------------------------------------------
-// Cleanup on every exit path (child processes, temp dirs, the PostgreSQL database).
+// Formatting, CPU accounting and the event stream
 
-const cleanups: Array<() => Promise<void> | void> = [];
-async function runCleanups(): Promise<void> {
-  while (cleanups.length > 0) {
-    const fn = cleanups.pop()!;
-    try {
-      await fn();
-    } catch (err) {
-      console.error('cleanup failed:', err);
-    }
-  }
-}
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void runCleanups().finally(() => process.exit(130));
-});
-
-// ---------------------------------------------------------------------------------------------------
-// Statistics and formatting
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
-}
-const sortNumbers = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const ms = (v: number, digits = 1): string => (Number.isFinite(v) ? `${v.toFixed(digits)} ms` : 'n/a');
-const loadAverage = (): string =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ');
 
-// ---------------------------------------------------------------------------------------------------
 /** CPU seconds (user + system) the process has used so far; undefined where /proc is not available. */
 function cpuSeconds(pid: number): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces): state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
+    const fields = procStatFields(pid);
+    const ticks = fields[11]! + fields[12]!;
     return Number.isFinite(ticks) ? ticks / CLOCK_TICKS : undefined;
   } catch {
     return undefined;
   }
-}
-/** USER_HZ: 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100;
-
-// ---------------------------------------------------------------------------------------------------
-// REST client helpers
-
-async function api<T>(server: ServerProcess, method: string, route: string, body?: unknown): Promise<T> {
-  const send = () =>
-    fetch(`${server.apiUrl}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${server.adminKey}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  let res: Response;
-  try {
-    res = await send();
-  } catch (err) {
-    // A pooled keep-alive connection the server closed while it sat idle (its keepAliveTimeout is 5 s,
-    // e.g. during seeding): a GET is safe to send once more on a new connection.
-    if (method !== 'GET') throw err;
-    res = await send();
-  }
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
 }
 
 interface StateEvent {
@@ -205,32 +137,16 @@ async function readUntilClaimed(server: ServerProcess, runId: string): Promise<{
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`run ${runId}: no CLAIMED event within ${CLAIM_TIMEOUT_MS} ms`)), CLAIM_TIMEOUT_MS);
   try {
-    const res = await fetch(`${server.apiUrl}/agent/runs/${runId}/events`, {
-      headers: { authorization: `Bearer ${server.adminKey}`, accept: 'text/event-stream', 'last-event-id': '0' },
-      signal: controller.signal,
-    });
-    if (!res.ok || !res.body) throw new Error(`GET …/events → ${res.status}`);
-    const decoder = new TextDecoder();
-    let buffer = '';
     let createdAt: string | undefined;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const lines = block.split('\n');
-        const kind = lines.find((l) => l.startsWith('event: '))?.slice(7);
-        const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-        if (kind !== 'state' || data === undefined) continue;
-        const event = JSON.parse(data) as StateEvent;
-        if (event.state === 'QUEUED') createdAt ??= event.updated_at;
-        if (event.state === 'CLAIMED') {
-          if (!createdAt) throw new Error(`run ${runId}: CLAIMED before any QUEUED event`);
-          return { createdAt, claimedAt: event.updated_at, seenAt: performance.now() };
-        }
-        if (event.state !== 'QUEUED') throw new Error(`run ${runId}: ${event.state} without a CLAIMED event`);
+    for await (const { kind, data } of runEvents(server, runId, controller.signal)) {
+      if (kind !== 'state') continue;
+      const event = JSON.parse(data) as StateEvent;
+      if (event.state === 'QUEUED') createdAt ??= event.updated_at;
+      if (event.state === 'CLAIMED') {
+        if (!createdAt) throw new Error(`run ${runId}: CLAIMED before any QUEUED event`);
+        return { createdAt, claimedAt: event.updated_at, seenAt: performance.now() };
       }
+      if (event.state !== 'QUEUED') throw new Error(`run ${runId}: ${event.state} without a CLAIMED event`);
     }
     throw new Error(`run ${runId}: stream ended before CLAIMED`);
   } finally {
@@ -352,17 +268,6 @@ async function benchThroughput(server: ServerProcess, db: OpenDatabase): Promise
 // ---------------------------------------------------------------------------------------------------
 // Phase 3: GET /agent/runs with 100,000 runs
 
-/** The part of autocannon's API used here (the package ships no type declarations). */
-type Autocannon = (options: Record<string, unknown>) => Promise<{
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-  requests: { average: number };
-  latency: { p50: number; p90: number; p99: number; max: number; average: number };
-}>;
-
 /** autocannon against GET /healthz per database: what the machine allows right now. */
 const healthFloor = new Map<Dialect, { rps: number; p50: number; p99: number }>();
 
@@ -403,8 +308,7 @@ interface ListFigures {
 
 /** autocannon against `urlPath` of the server (under the host root), with the admin key. */
 async function autocannonRun(server: ServerProcess, urlPath: string, seconds: number, connections = CONNECTIONS) {
-  const autocannonModule = 'autocannon';
-  const { default: autocannon } = (await import(autocannonModule)) as { default: Autocannon };
+  const autocannon = await loadAutocannon();
   return autocannon({
     url: `${server.baseUrl}${urlPath}`,
     connections,
@@ -576,9 +480,9 @@ async function benchDatabase(dialect: Dialect, databaseUrl: string, dataDir: str
     WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
     ...extraEnv,
   });
-  cleanups.push(server.stop);
+  onCleanup(server.stop);
   const db = await openDatabase({ databaseUrl }, { poolSize: 2 });
-  cleanups.push(() => db.close());
+  onCleanup(() => db.close());
   try {
     const team = await db.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
     console.log(`[${dialect}] server up (child pid ${server.pid}, ${server.baseUrl}); load average ${loadAverage()}`);
@@ -618,7 +522,7 @@ async function benchDatabase(dialect: Dialect, databaseUrl: string, dataDir: str
 
 async function benchSqlite(): Promise<DatabaseFigures> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runs-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
   return benchDatabase('sqlite', `sqlite:${path.join(dir, 'bench.sqlite')}`, dir, {});
 }
 
@@ -634,9 +538,9 @@ async function benchPostgres(adminUrl: string): Promise<DatabaseFigures> {
     }
   };
   await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  onCleanup(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-runs-pg-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return benchDatabase('postgres', url.toString(), dir, { SECRETS_KEY: randomBytes(32).toString('base64') });

@@ -43,14 +43,8 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createSandbox, type Sandbox } from '../src/engine/sandbox';
 import { loadSettings, type SandboxNetwork } from '../src/settings';
+import { CLOCK_TICKS, api, envInt, loadAverage, onCleanup, percentile, procStatFields, runCleanups, runEvents, sortNumbers } from './common';
 import { startServerProcess, type ServerProcess } from './server-process';
-
-const envInt = (name: string, fallback: number, min = 0): number => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}`);
-  return value;
-};
 
 const STARTS = envInt('BENCH_SANDBOX_STARTS', 200, 1);
 const WARMUP_ROUNDS = envInt('BENCH_SANDBOX_WARMUP', 10);
@@ -62,25 +56,6 @@ const GOAL_RUN_RATIO = 1.5;
 /** Upper bounds for every wait (no unbounded loops). */
 const START_TIMEOUT_MS = 10_000;
 const RUN_TIMEOUT_MS = 20_000;
-
-// ---------------------------------------------------------------------------------------------------
-// Cleanup on every exit path (servers, temp dirs, leftover cgroup directories).
-
-const cleanups: Array<() => Promise<void> | void> = [];
-async function runCleanups(): Promise<void> {
-  while (cleanups.length > 0) {
-    const fn = cleanups.pop()!;
-    try {
-      await fn();
-    } catch (err) {
-      console.error('cleanup failed:', err);
-    }
-  }
-}
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void runCleanups().finally(() => process.exit(130));
-});
 
 /**
  * The sandbox keeps its sandboxes' cgroups under `agent-runs-<server pid>` (cgroups.ts) and leaves that
@@ -113,30 +88,14 @@ function removeCgroupParents(pid: number): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Statistics, CPU accounting and formatting
+// CPU accounting and formatting
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
-}
-const sortNumbers = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
 const fmt = (v: number, digits = 1): string => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
-const loadAverage = (): string =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ');
-
-/** USER_HZ: 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100;
 
 /** CPU ms of a process (utime + stime) and of its reaped children (cutime + cstime), from /proc/<pid>/stat. */
 function procCpuMs(pid: number | 'self'): { self: number; children: number } {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces): utime is field 14, stime 15, cutime 16, cstime 17.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const fields = procStatFields(pid);
     const tick = 1000 / CLOCK_TICKS;
     return { self: (fields[11]! + fields[12]!) * tick, children: (fields[13]! + fields[14]!) * tick };
   } catch {
@@ -259,7 +218,7 @@ async function benchStarts(root: string): Promise<{ rows: StartRow[]; notes: str
       SANDBOX_NETWORK: network,
     });
     const sandbox = createSandbox(settings, log);
-    cleanups.push(() => sandbox.close());
+    onCleanup(() => sandbox.close());
     const { status } = sandbox;
     if (!status.available) {
       console.error(`bubblewrap sandbox unavailable: ${status.problems.join('; ')}`);
@@ -308,20 +267,6 @@ async function benchStarts(root: string): Promise<{ rows: StartRow[]; notes: str
 // ---------------------------------------------------------------------------------------------------
 // Part 2: run create → first output through the real server
 
-async function api<T>(server: ServerProcess, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.apiUrl}${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${server.adminKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
 interface RunSample {
   /** POST sent → first assistant content event received (client clock). */
   clientMs: number;
@@ -342,47 +287,30 @@ async function oneRun(server: ServerProcess, i: number): Promise<RunSample> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`run ${created.run_id}: not finished within ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
   try {
-    const res = await fetch(`${server.apiUrl}/agent/runs/${created.run_id}/events`, {
-      headers: { authorization: `Bearer ${server.adminKey}`, accept: 'text/event-stream', 'last-event-id': '0' },
-      signal: controller.signal,
-    });
-    if (!res.ok || !res.body) throw new Error(`GET …/events → ${res.status}`);
-    const decoder = new TextDecoder();
-    let buffer = '';
     let createdAt: string | undefined;
     let first: { seenAt: number; timestamp: string } | undefined;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const lines = block.split('\n');
-        const kind = lines.find((l) => l.startsWith('event: '))?.slice(7);
-        const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-        if (data === undefined) continue;
-        if (kind === 'content') {
-          const event = JSON.parse(data) as { role: string; timestamp: string; block: { type: string; text?: string } };
-          if (!first && event.role === 'assistant') {
-            first = { seenAt: performance.now(), timestamp: event.timestamp };
-            if (event.block.type !== 'text' || !event.block.text?.includes('first-output')) {
-              throw new Error(`run ${created.run_id}: unexpected first output ${JSON.stringify(event.block)}`);
-            }
+    for await (const { kind, data } of runEvents(server, created.run_id, controller.signal)) {
+      if (kind === 'content') {
+        const event = JSON.parse(data) as { role: string; timestamp: string; block: { type: string; text?: string } };
+        if (!first && event.role === 'assistant') {
+          first = { seenAt: performance.now(), timestamp: event.timestamp };
+          if (event.block.type !== 'text' || !event.block.text?.includes('first-output')) {
+            throw new Error(`run ${created.run_id}: unexpected first output ${JSON.stringify(event.block)}`);
           }
-        } else if (kind === 'state') {
-          const event = JSON.parse(data) as { state: string; updated_at: string; status_message?: unknown };
-          if (event.state === 'QUEUED') createdAt ??= event.updated_at;
-          if (TERMINAL.has(event.state)) {
-            if (event.state !== 'SUCCEEDED') throw new Error(`run ${created.run_id}: ${event.state} ${JSON.stringify(event.status_message ?? '')}`);
-            if (!first || !createdAt) throw new Error(`run ${created.run_id}: SUCCEEDED without ${first ? 'a QUEUED event' : 'output'}`);
-            const cpu = procCpuMs(server.pid);
-            return {
-              clientMs: first.seenAt - t0,
-              serverMs: Date.parse(first.timestamp) - Date.parse(createdAt),
-              serverCpuMs: cpu.self - cpu0.self,
-              childCpuMs: cpu.children - cpu0.children,
-            };
-          }
+        }
+      } else if (kind === 'state') {
+        const event = JSON.parse(data) as { state: string; updated_at: string; status_message?: unknown };
+        if (event.state === 'QUEUED') createdAt ??= event.updated_at;
+        if (TERMINAL.has(event.state)) {
+          if (event.state !== 'SUCCEEDED') throw new Error(`run ${created.run_id}: ${event.state} ${JSON.stringify(event.status_message ?? '')}`);
+          if (!first || !createdAt) throw new Error(`run ${created.run_id}: SUCCEEDED without ${first ? 'a QUEUED event' : 'output'}`);
+          const cpu = procCpuMs(server.pid);
+          return {
+            clientMs: first.seenAt - t0,
+            serverMs: Date.parse(first.timestamp) - Date.parse(createdAt),
+            serverCpuMs: cpu.self - cpu0.self,
+            childCpuMs: cpu.children - cpu0.children,
+          };
         }
       }
     }
@@ -420,7 +348,7 @@ async function benchRuns(root: string): Promise<RunRow[]> {
         AGENT_COMMAND,
         ...settings,
       });
-      cleanups.push(async () => {
+      onCleanup(async () => {
         await server.stop();
         removeCgroupParents(server.pid);
       });
@@ -459,8 +387,8 @@ async function benchRuns(root: string): Promise<RunRow[]> {
 async function main(): Promise<void> {
   const benchStart = performance.now();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-bench-sandbox-'));
-  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
-  cleanups.push(() => removeCgroupParents(process.pid));
+  onCleanup(() => fs.rmSync(root, { recursive: true, force: true }));
+  onCleanup(() => removeCgroupParents(process.pid));
   console.log(`bench:sandbox — node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
 
   // Part 1

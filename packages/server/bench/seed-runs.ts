@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, RunsTable } from '../src/db/tables';
+import { mulberry32 } from './common';
 
 export const SEED_NAMES = [
   'triage',
@@ -54,17 +55,6 @@ const WORDS =
   'summarise the open issues triage new bug reports review pull request check failing tests update dependencies write release notes for the last sprint investigate the incident on the payment service reply to the customer ticket fix lint errors in the api package refactor the webhook handler add tests'.split(
     ' ',
   );
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SeedOptions {
   teamId: string;
