@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const ROOT = '/sys/fs/cgroup';
 
@@ -36,6 +37,8 @@ export interface SandboxCgroup {
 export interface CgroupManager {
   readonly version: 1 | 2;
   create(name: string, limits: CgroupLimits): SandboxCgroup;
+  /** Removes this process's parent cgroups if nothing runs in them any more (at shutdown; again at exit). */
+  removeParents(): void;
 }
 
 /** The cgroup layout this process may create sandbox cgroups in, or undefined. */
@@ -44,6 +47,51 @@ export function detectCgroups(parentName: string): CgroupManager | undefined {
     return detectV2(parentName) ?? detectV1(parentName);
   } catch {
     return undefined;
+  }
+}
+
+/** Parent cgroups this process made; removed when it exits, so a host does not collect one per server start. */
+const parents = new Set<string>();
+function ownParent(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  if (parents.size === 0) process.once('exit', removeParentsNow);
+  parents.add(dir);
+}
+
+function removeParentsNow(): void {
+  for (const dir of parents) removeEmptyTree(dir);
+}
+
+/** A process killed before it could tidy up (SIGKILL, a test worker) leaves its parent behind: the next one removes it. */
+function removeParentsOfDeadProcesses(under: string): void {
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync(under);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = /^agent-runs-(\d+)$/.exec(entry)?.[1];
+    if (pid !== undefined && !processExists(Number(pid))) removeEmptyTree(path.join(under, entry));
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** rmdir of a cgroup and its child cgroups; one that still holds a process stays. */
+function removeEmptyTree(dir: string): void {
+  try {
+    for (const child of fs.readdirSync(dir, { withFileTypes: true })) if (child.isDirectory()) fs.rmdirSync(path.join(dir, child.name));
+    fs.rmdirSync(dir);
+  } catch {
+    // still in use, or already gone: nothing to leave tidier
   }
 }
 
@@ -65,11 +113,17 @@ function detectV2(parentName: string): CgroupManager | undefined {
     fs.writeFileSync(path.join(own, 'cgroup.subtree_control'), '+pids +memory');
   }
   const parent = path.join(own, parentName);
-  fs.mkdirSync(parent, { recursive: true });
+  removeParentsOfDeadProcesses(own);
+  ownParent(parent);
   fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '+pids +memory');
   return {
     version: 2,
+    removeParents: removeParentsNow,
     create(name, limits) {
+      if (!fs.existsSync(parent)) {
+        ownParent(parent); // another server of this process removed it at its shutdown
+        fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '+pids +memory');
+      }
       const dir = path.join(parent, name);
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'pids.max'), String(limits.maxProcesses));
@@ -90,11 +144,17 @@ function detectV1(parentName: string): CgroupManager | undefined {
   const pidsParent = path.join(ROOT, 'pids', own.get('pids') ?? '/', parentName);
   const memoryParent = path.join(ROOT, 'memory', own.get('memory') ?? '/', parentName);
   if (!fs.existsSync(path.join(ROOT, 'pids', 'cgroup.procs')) || !fs.existsSync(path.join(ROOT, 'memory', 'cgroup.procs'))) return undefined;
-  fs.mkdirSync(pidsParent, { recursive: true });
-  fs.mkdirSync(memoryParent, { recursive: true });
+  removeParentsOfDeadProcesses(path.dirname(pidsParent));
+  removeParentsOfDeadProcesses(path.dirname(memoryParent));
+  ownParent(pidsParent);
+  ownParent(memoryParent);
   return {
     version: 1,
+    removeParents: removeParentsNow,
     create(name, limits) {
+      // Another server of this process may have removed the parents at its shutdown.
+      ownParent(pidsParent);
+      ownParent(memoryParent);
       const pidsDir = path.join(pidsParent, name);
       const memoryDir = path.join(memoryParent, name);
       fs.mkdirSync(pidsDir);
@@ -151,15 +211,14 @@ function trySetting(file: string, value: string): void {
 
 async function removeDirs(dirs: string[]): Promise<void> {
   for (const dir of dirs) {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    // EBUSY: the kernel has not finished reaping the tree yet; it usually has within a millisecond or two.
+    for (let waitMs = 1; waitMs <= 256; waitMs *= 2) {
       try {
         fs.rmdirSync(dir);
         break;
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') break;
-        // EBUSY: the kernel has not finished reaping the tree yet
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') break;
+        await delay(waitMs);
       }
     }
   }

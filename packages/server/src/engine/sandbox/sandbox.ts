@@ -294,6 +294,7 @@ class BwrapSandbox extends BaseSandbox {
 
   async close(): Promise<void> {
     if (this.#socketDir) fs.rmSync(this.#socketDir, { recursive: true, force: true });
+    this.tools.cgroups?.removeParents();
   }
 }
 
