@@ -10,6 +10,7 @@ import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
 import type { Sandbox } from './engine/sandbox';
+import type { RunSignals } from './runs/signals';
 import type { Settings } from './settings';
 import type { WebhookSecretCache } from './webhooks/secret-cache';
 
@@ -26,6 +27,8 @@ export interface ServerContext {
   matcherCache: MatcherCache;
   /** Where every process a run causes is started (engine/sandbox). */
   sandbox: Sandbox;
+  /** Run-event listeners (SSE) and in-flight executions (cancel) of this server (runs/signals.ts). */
+  runSignals: RunSignals;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */
   notifyRunQueued(): void;
 }

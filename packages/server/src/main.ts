@@ -27,6 +27,7 @@ import { startDeliveryRetention } from './ingress/retention';
 import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
+import { RunSignals } from './runs/signals';
 import { WebhookSecretCache } from './webhooks/secret-cache';
 
 export interface StartOptions {
@@ -77,6 +78,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       webhookSecretCache: new WebhookSecretCache(secrets),
       matcherCache: new MatcherCache(),
       sandbox,
+      runSignals: new RunSignals(),
       notifyRunQueued: () => engine?.notifyRunQueued(),
     };
 

@@ -50,4 +50,3 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
 
 export { sweepExpiredLeases } from './sweeper';
 export { pruneRunWorkDirs } from './workdir-retention';
-export { onRunEvent, notifyRunEvent } from './run-signals';

@@ -17,8 +17,8 @@ import type { ServerContext } from '../context';
 import { createConversationWriter, createFollowupInbox } from '../runs/conversation';
 import { addRunUsage, claimNextRun, extendLease, finishExecution, leaseExpiry, planExecution, releaseClaim, startExecution } from '../runs/executions';
 import { findRun, listAttachments, RunNotOwnedError, type RunRow } from '../runs/repository';
+import { abortKindOf, RunAbortedError } from '../runs/signals';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
-import { abortKindOf, registerInFlight, RunAbortedError } from './run-signals';
 import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
@@ -206,7 +206,7 @@ type Prepared =
 export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps): Promise<void> {
   const { controller, workerId } = deps;
   const log = deps.log.child({ runId: claimed.id, teamId: claimed.team_id });
-  const unregister = registerInFlight(claimed.id, controller);
+  const unregister = ctx.runSignals.registerInFlight(claimed.id, controller);
   const heartbeat = startHeartbeat(ctx, claimed, workerId, deps.heartbeatIntervalMs, controller, log);
   const sandbox = ctx.sandbox.forRun(claimed.id, runWorkDir(ctx, claimed.id));
   try {

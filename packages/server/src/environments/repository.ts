@@ -14,11 +14,6 @@ export async function findEnvironment(db: Kysely<Database>, teamId: string, id: 
   return db.selectFrom('environments').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function environmentExists(db: Kysely<Database>, teamId: string, id: string): Promise<boolean> {
-  const row = await db.selectFrom('environments').select('id').where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more follow. */
 export async function listEnvironmentRows(
   db: Kysely<Database>,

@@ -9,10 +9,9 @@ import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
-import { conflict, resourceNotFound, validationFailed } from '../problems';
+import { conflict, resourceNotFound } from '../problems';
 import {
   deleteEnvironmentRow,
-  environmentExists,
   findEnvironment,
   insertEnvironment,
   listEnvironmentRows,
@@ -117,16 +116,6 @@ export async function updateEnvironment(deps: Deps, teamId: string, id: string, 
 
 export async function deleteEnvironment(deps: Deps, teamId: string, id: string): Promise<void> {
   if (!(await deleteEnvironmentRow(deps.db, teamId, id))) throw notFound(id);
-}
-
-/**
- * For the run create path: `config.environment_id` must name an environment of the caller's team. An
- * unknown id is a well-formed request that breaks a rule: 422 `validation_failed` (as the contract says).
- */
-export async function assertEnvironmentExists(deps: Pick<Deps, 'db'>, teamId: string, id: string): Promise<void> {
-  if (await environmentExists(deps.db, teamId, id)) return;
-  const message = `Environment ${id} does not exist in this team.`;
-  throw validationFailed(message, { errors: [{ path: '$.config.environment_id', message }] });
 }
 
 /** The environment a run selected, decrypted (environment-setup.ts), or undefined if it was deleted. */

@@ -4,10 +4,9 @@
  * - Event numbers come from `UPDATE runs SET event_seq = event_seq + n … RETURNING event_seq`, which
  *   serialises writers of one run on its row lock (PostgreSQL) or the single connection (SQLite).
  * - Events are written in the transaction of the change they record; in-process listeners
- *   (engine/run-signals.ts) are woken only after the commit (`inRunTransaction`).
+ *   (./signals.ts) are woken only after the commit (`inRunTransaction`).
  */
 import type { Timestamp } from '../db/tables';
-import { notifyRunEvent } from '../engine/run-signals';
 import type { ContentBlock, RunRole, RunStatusMessage } from '../engine/runner';
 import type { Db, RunsDeps } from './repository';
 import type { RunState } from './states';
@@ -39,9 +38,9 @@ type RunKey = { id: string; team_id: string };
 const eventTime = (e: EventInput): Timestamp => (e.kind === 'state' ? e.data.updated_at : e.data.timestamp);
 
 /** Runs `fn` in a transaction and wakes the run's in-process listeners after the commit. */
-export async function inRunTransaction<T>(deps: Pick<RunsDeps, 'db'>, runId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+export async function inRunTransaction<T>(deps: Pick<RunsDeps, 'db' | 'runSignals'>, runId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
   const result = await deps.db.transaction().execute(fn);
-  notifyRunEvent(runId);
+  deps.runSignals.notifyRunEvent(runId);
   return result;
 }
 
@@ -93,7 +92,7 @@ export async function appendEvents(
 
 /**
  * Appends one event inside the caller's transaction and returns its number. The caller calls
- * `notifyRunEvent(run.id)` (engine/run-signals.ts) after its commit.
+ * `ctx.runSignals.notifyRunEvent(run.id)` (./signals.ts) after its commit.
  */
 export async function appendEvent(tx: Db, run: RunKey, kind: 'state' | 'content', data: StateEventData | ContentEventData): Promise<number> {
   const seq = await appendEvents(tx, run, [{ kind, data } as EventInput]);

@@ -18,7 +18,7 @@ import { isFollowupResumeState, LEASED_STATES, type ExecutionOutcomeState } from
 export const leaseExpiry = (ctx: Pick<ServerContext, 'settings'>, now: Date): Timestamp =>
   toTimestamp(new Date(now.getTime() + ctx.settings.windows.leaseSeconds * 1000));
 
-export type ClaimDeps = Pick<ServerContext, 'db' | 'dialect' | 'clock' | 'settings'>;
+export type ClaimDeps = Pick<ServerContext, 'db' | 'dialect' | 'clock' | 'settings' | 'runSignals'>;
 
 /** SERVICE-WIDE: claims the oldest QUEUED run of any team for `workerId` (./transitions claimNextQueuedRun). */
 export function claimNextRun(ctx: ClaimDeps, workerId: string, now: Date = ctx.clock.now()): Promise<RunRow | undefined> {

@@ -17,8 +17,11 @@ import { LEASED_STATES, TERMINAL_STATES, type RunState } from './states';
 /** A Kysely instance or a transaction of one (a Transaction<Database> is a Kysely<Database>). */
 export type Db = Kysely<Database>;
 
-/** What the run data modules need; a ServerContext satisfies it. `notifyRunQueued` (when given) wakes workers after a re-queue. */
-export type RunsDeps = Pick<ServerContext, 'db' | 'clock'> & Partial<Pick<ServerContext, 'notifyRunQueued'>>;
+/**
+ * What the run data modules need; a ServerContext satisfies it. `runSignals` wakes listeners after a commit,
+ * `notifyRunQueued` (when given) wakes workers after a re-queue.
+ */
+export type RunsDeps = Pick<ServerContext, 'db' | 'clock' | 'runSignals'> & Partial<Pick<ServerContext, 'notifyRunQueued'>>;
 
 export type RunRow = Selectable<RunsTable>;
 /** The columns a RunItem is made of (service.ts toRunItem); a list reads these and nothing else. */

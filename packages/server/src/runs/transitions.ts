@@ -12,7 +12,6 @@ import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { toTimestamp } from '../clock';
 import type { Database, Timestamp } from '../db/tables';
 import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
-import { abortInFlight, notifyRunEvent } from '../engine/run-signals';
 import type { RunStatusMessage } from '../engine/runner';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
 import { appendEvent, inRunTransaction, insertEvents, type StateEventData } from './events';
@@ -111,7 +110,7 @@ export async function transition(deps: RunsDeps, teamId: string, runId: string, 
  * when nothing is queued (or another claimer won the race).
  */
 export async function claimNextQueuedRun(
-  deps: { db: Db; dialect: Dialect },
+  deps: Pick<RunsDeps, 'db' | 'runSignals'> & { dialect: Dialect },
   now: Date,
   workerId: string,
   leaseExpiresAt: Timestamp,
@@ -123,7 +122,7 @@ export async function claimNextQueuedRun(
       ),
     ),
   );
-  if (claimed) notifyRunEvent(claimed.id);
+  if (claimed) deps.runSignals.notifyRunEvent(claimed.id);
   return claimed;
 }
 
@@ -160,7 +159,7 @@ export async function requestCancel(deps: RunsDeps, teamId: string, runId: strin
     cancelRequestedAt: toTimestamp(now),
   });
   if (result.ok) {
-    abortInFlight(runId, 'cancelled');
+    deps.runSignals.abortInFlight(runId, 'cancelled');
     return { ok: true, run: result.run, alreadyCancelled: false };
   }
   if (result.reason === 'not_found') return result;

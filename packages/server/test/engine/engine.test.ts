@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock';
 import { startEngine, type Engine, type EngineOptions } from '../../src/engine';
-import { abortKindOf } from '../../src/engine/run-signals';
+import { abortKindOf } from '../../src/runs/signals';
 import { readConversation } from '../../src/runs/conversation';
 import { readEvents } from '../../src/runs/events';
 import { acceptFollowup, requestCancel } from '../../src/runs/transitions';

@@ -7,6 +7,7 @@ import type { ServerContext } from '../../src/context';
 import type { SecretBox } from '../../src/crypto/secret-box';
 import type { RunsTable } from '../../src/db/tables';
 import { findRun, type RunRow } from '../../src/runs/repository';
+import { RunSignals } from '../../src/runs/signals';
 import { recordRunCreated } from '../../src/runs/transitions';
 import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
@@ -38,6 +39,7 @@ export function makeContext(
     webhookSecretCache: new WebhookSecretCache(secrets),
     matcherCache: new MatcherCache(),
     sandbox: createSandbox(settings, log),
+    runSignals: new RunSignals(),
     queuedNotifications: 0,
     notifyRunQueued() {
       ctx.queuedNotifications++;

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { onRunEvent } from '../../src/engine/run-signals';
 import { conversationIdFor, createConversationWriter, createFollowupInbox, readConversation } from '../../src/runs/conversation';
 import { readEvents } from '../../src/runs/events';
 import { addRunUsage, claimNextRun, finishExecution, planExecution, startExecution } from '../../src/runs/executions';
@@ -339,7 +338,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
     it('wakes in-process listeners after each commit', async () => {
       const run = await createRun(ctx, team);
       let wakes = 0;
-      const off = onRunEvent(run.id, () => {
+      const off = ctx.runSignals.onRunEvent(run.id, () => {
         wakes++;
       });
       await claimNextRun(ctx, WORKER);

@@ -7,7 +7,6 @@ import http from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent } from '../../src/runs/events';
-import { notifyRunEvent } from '../../src/engine/run-signals';
 import { apiClient, expectProblem, openSse, type SseStream } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -81,7 +80,7 @@ describe('a client that stops reading', () => {
         block: { type: 'text', text },
       });
     }
-    notifyRunEvent(run_id);
+    server.ctx.runSignals.notifyRunEvent(run_id);
 
     const target = new URL(`${server.apiUrl}/agent/runs/${run_id}/events`);
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {

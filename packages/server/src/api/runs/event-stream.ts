@@ -3,7 +3,7 @@
  * numbers as ids.
  * - New stream: the run's latest `state` event first (its current state), then everything after it.
  * - `Last-Event-ID: n`: every event after n.
- * - Then follows the event log: woken at once by commits in this process (run-signals), polling as the
+ * - Then follows the event log: woken at once by commits of this server (ctx.runSignals), polling as the
  *   fallback for writers in other processes; `: keepalive` comments in between.
  * - Ends after a terminal `state` event once nothing newer is in the log; a stream resumed on an already
  *   finished run with nothing newer gets the terminal state again and ends.
@@ -13,7 +13,6 @@
  */
 import type { Response } from 'express';
 import type { ServerContext } from '../../context';
-import { onRunEvent } from '../../engine/run-signals';
 import { resourceNotFound } from '../../problems';
 import { findLatestStateEvent, readEvents, type RunEvent } from '../../runs/events';
 import { findRun } from '../../runs/repository';
@@ -60,7 +59,7 @@ export async function streamRunEvents(
 
   let closed = false;
   let wake: (() => void) | undefined;
-  const unsubscribe = onRunEvent(runId, () => wake?.());
+  const unsubscribe = ctx.runSignals.onRunEvent(runId, () => wake?.());
   // The response closes when the client goes away (or the server shuts down and drops the socket).
   res.on('close', () => {
     closed = true;
