@@ -3,7 +3,7 @@ import type { components } from '../generated/api';
 import { signatureSchemes, type SignatureSchemeName } from './schemes';
 
 /**
- * Webhook secret generation (issue 4 "Management": generated secrets are 32+ random bytes; url_token
+ * Webhook secret generation (generated secrets are 32+ random bytes; url_token
  * secrets are URL-safe; a Standard Webhooks sender gets a `whsec_` base64 secret when left blank).
  */
 
