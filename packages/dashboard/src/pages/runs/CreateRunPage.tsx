@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/Layout';
+
+export function CreateRunPage() {
+  return <PageHeader title="New run" />;
+}

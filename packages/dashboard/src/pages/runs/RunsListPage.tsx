@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/Layout';
+
+export function RunsListPage() {
+  return <PageHeader title="Runs" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/Layout';
+
+export function SecretsPage() {
+  return <PageHeader title="Secrets" />;
+}
