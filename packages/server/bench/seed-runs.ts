@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
+import { openDatabase } from '../src/db/database';
 import type { Database, RunsTable } from '../src/db/tables';
 import { mulberry32 } from './common';
 
@@ -178,4 +179,15 @@ export async function seedRuns(db: Kysely<Database>, options: SeedOptions): Prom
     written += inTx;
   }
   return { rows: written, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** seedRuns for a team found by name, on a database opened (and closed) here: for benchmarks in other packages. */
+export async function seedRunsForTeam(databaseUrl: string, teamName: string, count: number): Promise<SeedResult> {
+  const db = await openDatabase({ databaseUrl }, { poolSize: 1 });
+  try {
+    const team = await db.db.selectFrom('teams').select('id').where('name', '=', teamName).executeTakeFirstOrThrow();
+    return await seedRuns(db.db, { teamId: team.id, count });
+  } finally {
+    await db.close();
+  }
 }

@@ -1,0 +1,191 @@
+/**
+ * pnpm bench:dashboard — the dashboard as a person meets it, in headless Chromium against the real server
+ * (a child process on a fresh SQLite file, echo runner, serving the freshly built dashboard):
+ *
+ * 1. Bundle: gzipped size of the JavaScript the browser loads (goal < 250 KB).
+ * 2. First render: 10,000 runs in the database (seeded straight into `runs`); time from navigation start
+ *    to the first row of the runs page on screen, signed in, cold (new browser context) — median of
+ *    BENCH_RENDERS (default 7) loads, goal < 1 s.
+ * 3. Live list: the runs page open while runs are created through the API so that about 50 run state
+ *    changes per second reach the team's event stream for BENCH_LIVE_SECONDS (default 15). Responsiveness
+ *    is the main thread's delay in answering: a 50 ms timer's lateness (p50/p99/max) and the time long
+ *    tasks took, compared with the same page idle just before (the baseline of this run); then how long
+ *    after the load stops until page 1 shows every run's final state.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { AgentRuns } from '@agent-runs/sdk';
+import { seedRunsForTeam } from '@agent-runs/server/bench/seed-runs';
+import { startServerProcess } from '@agent-runs/server/bench/server-process';
+import { build } from 'vite';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../test/support/browser';
+
+const dashboardRoot = fileURLToPath(new URL('..', import.meta.url));
+const SEED = Number(process.env.BENCH_SEED_RUNS ?? 10_000);
+const RENDERS = Number(process.env.BENCH_RENDERS ?? 7);
+const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 15);
+const STATE_CHANGES_PER_SECOND = 50;
+const SESSION_KEY = 'agent-runs.api-key';
+// The first run row of the runs page (RunsListPage renders a table of runs).
+const FIRST_ROW = 'main table tbody tr';
+
+const percentile = (xs: number[], p: number): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+const ms = (x: number): string => `${x.toFixed(0)} ms`;
+
+function bundleSize(dist: string): { files: number; raw: number; gzip: number } {
+  const dir = path.join(dist, 'assets');
+  const js = readdirSync(dir).filter((f) => f.endsWith('.js'));
+  let raw = 0;
+  let gzip = 0;
+  for (const file of js) {
+    const bytes = readFileSync(path.join(dir, file));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files: js.length, raw, gzip };
+}
+
+async function signedInPage(browser: Browser, baseUrl: string, apiKey: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(([key, value]) => window.sessionStorage.setItem(key!, value!), [SESSION_KEY, apiKey]);
+  return context.newPage();
+}
+
+async function firstRender(browser: Browser, baseUrl: string, apiKey: string): Promise<number> {
+  const page = await signedInPage(browser, baseUrl, apiKey);
+  await page.goto('/runs');
+  await page.waitForSelector(FIRST_ROW, { timeout: 30_000 });
+  // performance.now() counts from the navigation's start.
+  const at = await page.evaluate(() => performance.now());
+  await page.context().close();
+  return at;
+}
+
+/** Installs a 50 ms timer and a long-task observer in the page; `read()` returns what they saw since. */
+async function watchMainThread(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __lags: number[]; __longTasks: number; __timer: number };
+    w.__lags = [];
+    w.__longTasks = 0;
+    let last = performance.now();
+    w.__timer = window.setInterval(() => {
+      const now = performance.now();
+      w.__lags.push(Math.max(0, now - last - 50));
+      last = now;
+    }, 50);
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks += e.duration;
+    }).observe({ type: 'longtask', buffered: false });
+  });
+  return {
+    async read(): Promise<{ lags: number[]; longTasks: number }> {
+      return page.evaluate(() => {
+        const w = window as unknown as { __lags: number[]; __longTasks: number };
+        const out = { lags: w.__lags, longTasks: w.__longTasks };
+        w.__lags = [];
+        w.__longTasks = 0;
+        return out;
+      });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:dashboard — ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  await build({ root: dashboardRoot, logLevel: 'warn' });
+  const dist = path.join(dashboardRoot, 'dist');
+  const size = bundleSize(dist);
+  console.log(`bundle: ${size.files} JS files, ${(size.raw / 1024).toFixed(1)} KB raw, ${(size.gzip / 1024).toFixed(1)} KB gzipped (goal < 250 KB) → ${size.gzip < 250 * 1024 ? 'met' : 'MISSED'}`);
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-dashboard-'));
+  const databaseUrl = `sqlite:${path.join(dataDir, 'bench.db')}`;
+  const server = await startServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DASHBOARD_DIR: dist, ECHO_DELAY_MS: '200', WORKER_CONCURRENCY: '16' });
+  let browser: Browser | undefined;
+  try {
+    const seeded = await seedRunsForTeam(databaseUrl, 'default', SEED);
+    console.log(`seeded ${seeded.rows.toLocaleString('en-US')} runs in ${seeded.seconds.toFixed(1)} s`);
+    browser = await launchBrowser();
+
+    const renders: number[] = [];
+    for (let i = 0; i < RENDERS; i++) renders.push(await firstRender(browser, server.baseUrl, server.adminKey));
+    const median = percentile(renders, 50);
+    console.log(`first render of /runs with ${SEED.toLocaleString('en-US')} runs: median ${ms(median)}, first (cold) ${ms(renders[0]!)}, max ${ms(Math.max(...renders))} over ${RENDERS} loads (goal < 1 s) → ${median < 1000 ? 'met' : 'MISSED'}`);
+
+    await liveList(browser, server.baseUrl, server.apiUrl, server.adminKey);
+  } finally {
+    await browser?.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function liveList(browser: Browser, baseUrl: string, apiUrl: string, apiKey: string): Promise<void> {
+  const client = new AgentRuns({ apiKey, baseURL: apiUrl, maxRetries: 0 });
+  const page = await signedInPage(browser, baseUrl, apiKey);
+  await page.goto('/runs');
+  await page.waitForSelector(FIRST_ROW);
+  const probe = await watchMainThread(page);
+
+  // Baseline: the same page, idle, for 3 s.
+  await new Promise((r) => setTimeout(r, 3_000));
+  const idle = await probe.read();
+
+  // Count what the team stream carries, to report the real rate of state changes.
+  let stateEvents = 0;
+  const stream = client.agent.runs.teamEvents();
+  const counting = (async () => {
+    try {
+      for await (const event of stream) if (event.event === 'state') stateEvents++;
+    } catch {
+      // aborted at the end
+    }
+  })();
+
+  // Each echo run goes through about four states (QUEUED, CLAIMED, INPROGRESS, SUCCEEDED).
+  const runsPerSecond = STATE_CHANGES_PER_SECOND / 4;
+  const created: string[] = [];
+  const started = Date.now();
+  const pending: Array<Promise<unknown>> = [];
+  for (let i = 0; Date.now() - started < LIVE_SECONDS * 1000; i++) {
+    const due = started + (i * 1000) / runsPerSecond;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(client.agent.runs.create({ prompt: `live ${i}`, title: `live ${i}` }).then((r) => created.push(r.run_id)));
+  }
+  await Promise.all(pending);
+  const loadSeconds = (Date.now() - started) / 1000;
+  const busy = await probe.read();
+
+  // Settling: page 1 shows the newest runs; wait until none of them is shown in a non-final state.
+  const settleStart = Date.now();
+  await page.waitForFunction(
+    () => {
+      const rows = Array.from(document.querySelectorAll('main table tbody tr'));
+      return rows.length > 0 && rows.every((row) => /SUCCEEDED|FAILED|CANCELLED|ERROR/.test(row.textContent ?? ''));
+    },
+    undefined,
+    { timeout: 60_000, polling: 100 },
+  );
+  const settle = Date.now() - settleStart;
+  stream.controller.abort();
+  await counting;
+
+  const line = (what: string, x: { lags: number[]; longTasks: number }, seconds: number) =>
+    `${what}: timer lateness p50 ${ms(percentile(x.lags, 50))}, p99 ${ms(percentile(x.lags, 99))}, max ${ms(Math.max(0, ...x.lags))}; long tasks ${(x.longTasks / seconds).toFixed(0)} ms per s`;
+  console.log(`live list: ${created.length} runs created in ${loadSeconds.toFixed(1)} s → ${(stateEvents / loadSeconds).toFixed(1)} state changes/s on the team stream`);
+  console.log(`  ${line('idle (baseline)', idle, 3)}`);
+  console.log(`  ${line('under load', busy, loadSeconds)}`);
+  console.log(`  page 1 showed every run's final state ${ms(settle)} after the load stopped`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
