@@ -90,6 +90,33 @@ describe('SDK against the real server (echo runner)', () => {
     expect(run).toMatchObject({ run_id: created.run_id, state: 'SUCCEEDED', prompt, source: 'API' });
   });
 
+  it("teamEvents: every state change of the team's runs, found by session_id; apiKeys.current names the key and team", { timeout: 30_000 }, async () => {
+    const me = await client.apiKeys.current();
+    expect(me).toMatchObject({ key: { role: 'admin' }, team: { name: 'default', team_id: expect.stringMatching(/^team_/) } });
+
+    const stream = client.agent.runs.teamEvents();
+    const seen: RunEvent[] = [];
+    const reading = (async () => {
+      for await (const event of stream) seen.push(event);
+    })().catch(() => {}); // ends with the abort below
+    // Created right after the stream was asked for, maybe before the server has it: a run's next change
+    // still brings its recent earlier states (the stream's first-sight window), QUEUED included.
+    const runIds = [(await client.agent.runs.create({ prompt: 'team one' })).run_id, (await client.agent.runs.create({ prompt: 'team two' })).run_id];
+    const finished = (id: string) => seen.some((e) => e.event === 'state' && e.data.run_id === id && e.data.state === 'SUCCEEDED');
+    try {
+      await eventually(async () => runIds.every(finished) || undefined, 20_000, 'both runs on the team stream');
+    } finally {
+      stream.controller.abort();
+      await reading;
+    }
+    for (const id of runIds) {
+      expect(seen.filter((e) => e.data.run_id === id).map((e) => (e.event === 'state' ? e.data.state : e.event))).toEqual(['QUEUED', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
+    }
+    const run = await client.agent.runs.retrieve(runIds[0]!);
+    const found = await client.agent.runs.list({ session_id: run.session_id! });
+    expect(found.data.map((r) => r.run_id)).toEqual([runIds[0]]);
+  });
+
   it('createAndWait resolves with the terminal run', { timeout: 30_000 }, async () => {
     const run = await client.agent.runs.createAndWait({ prompt: 'wait for me' }, { maxWaitMs: 20_000, pollIntervalMs: 200 });
     expect(run).toMatchObject({ state: 'SUCCEEDED', prompt: 'wait for me' });

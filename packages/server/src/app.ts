@@ -1,8 +1,8 @@
 /**
  * The Express application: request id → metrics and request log → operational endpoints → REST under
  * /api/v1 (authenticate → JSON body and its depth → OpenAPI validation → role check → idempotency →
- * the contract's operations, api/handlers.ts) → the run page of session links → 404 naming the API root →
- * problem errors.
+ * the contract's operations, api/handlers.ts) → the dashboard's files and pages (http/dashboard.ts) → 404
+ * naming the API root → problem errors.
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -13,13 +13,13 @@ import { pingDatabase } from './db/database';
 import { toCount } from './db/dialect';
 import { isFullyMigrated } from './db/migrate';
 import { authenticate, authorize } from './http/auth';
+import { dashboard } from './http/dashboard';
 import { idempotency } from './http/idempotency';
 import { bodyDepthLimit } from './http/json-depth';
 import { ServerMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
-import { SESSION_PAGE_PATH, sessionPage } from './http/session-page';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
 
 export interface AppOptions {
@@ -70,8 +70,8 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   api.use(operationsRouter(ctx, handlers));
   app.use(REST_BASE_PATH, api);
 
-  // Where a run's session_link leads, until the dashboard renders runs there (http/session-page.ts).
-  app.get(SESSION_PAGE_PATH, sessionPage(ctx));
+  // The web dashboard at the host root, a run's session_link included.
+  app.use(dashboard(ctx.settings, ctx.log));
 
   app.use(notFoundHandler(() => `${ctx.settings.publicBaseUrl}${REST_BASE_PATH}`));
   app.use(problemErrorHandler(ctx.log));

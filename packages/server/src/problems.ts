@@ -20,7 +20,8 @@ export type ProblemCode =
   | 'limit_exceeded'
   | 'validation_failed'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  | 'service_unavailable';
 
 const TITLES: Record<ProblemCode, string> = {
   invalid_request: 'Invalid request',
@@ -34,6 +35,7 @@ const TITLES: Record<ProblemCode, string> = {
   validation_failed: 'Validation failed',
   rate_limited: 'Rate limited',
   internal_error: 'Internal error',
+  service_unavailable: 'Service unavailable',
 };
 
 export interface ProblemExtras {
@@ -85,6 +87,9 @@ export const rateLimited = (detail: string, retryAfterSeconds: number) =>
   new ProblemError(429, 'rate_limited', detail, { retryAfterSeconds });
 export const internalError = (detail = 'The server failed to process the request.') =>
   new ProblemError(500, 'internal_error', detail);
+/** Outside the REST API only (the dashboard before it is built): the contract's operations never answer it. */
+export const serviceUnavailable = (detail: string, retryAfterSeconds: number) =>
+  new ProblemError(503, 'service_unavailable', detail, { retryAfterSeconds });
 
 export type ProblemBody = components['schemas']['Error'];
 

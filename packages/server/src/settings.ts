@@ -30,6 +30,8 @@ export interface Settings {
   modelApiKey: string | undefined;
   defaultModelId: string | undefined;
   skillsDir: string | undefined;
+  /** Vite's build of packages/dashboard (index.html, assets/…), served at `/` (http/dashboard.ts). */
+  dashboardDir: string;
   echoDelayMs: number;
   workerConcurrency: number;
   logLevel: string;
@@ -187,6 +189,7 @@ export function loadSettings(env: Env = process.env): Settings {
     modelApiKey: optional(env, 'MODEL_API_KEY'),
     defaultModelId: optional(env, 'DEFAULT_MODEL_ID'),
     skillsDir: optional(env, 'SKILLS_DIR') ? path.resolve(repositoryRoot, env.SKILLS_DIR as string) : undefined,
+    dashboardDir: path.resolve(repositoryRoot, optional(env, 'DASHBOARD_DIR') ?? 'packages/dashboard/dist'),
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 0),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',

@@ -9,12 +9,20 @@ export type ApiKeyRole = components['schemas']['ApiKeyRole'];
 export type ApiKeyWithValue = components['schemas']['ApiKeyWithValue'];
 export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
 export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
+/** The calling key and its team (`apiKeys.current()`). */
+export type CurrentApiKey = components['schemas']['CurrentApiKey'];
+export type Team = components['schemas']['Team'];
 export type ApiKeyListParams = NonNullable<operations['listApiKeys']['parameters']['query']>;
 
 export class APIKeys extends APIResource {
   /** Creates a key; the answer holds `api_key`, shown only here. `POST /api-keys` (createApiKey). */
   create(body: CreateApiKeyRequest, options?: RequestOptions): APIPromise<ApiKeyWithValue> {
     return this._client._operation('post', '/api-keys', { body }, options);
+  }
+
+  /** The key this client calls with (its role) and its team; any role. `GET /api-keys/current` (getCurrentApiKey). */
+  current(options?: RequestOptions): APIPromise<CurrentApiKey> {
+    return this._client._operation('get', '/api-keys/current', {}, options);
   }
 
   /** `GET /api-keys` (listApiKeys). */

@@ -8,8 +8,8 @@ import { newApiKeyValue, newId, sha256Hex } from '../crypto/ids';
 import type { Database } from '../db/tables';
 import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
-import { conflict, resourceNotFound } from '../problems';
-import { lockTeam } from '../teams/repository';
+import { authenticationRequired, conflict, resourceNotFound } from '../problems';
+import { findTeam, lockTeam } from '../teams/repository';
 import {
   countActiveAdminKeys,
   findActiveApiKey,
@@ -80,6 +80,14 @@ export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, pre
     await touchApiKey(db, row.team_id, row.id, toTimestamp(now));
   }
   return { teamId: row.team_id, keyId: row.id, role: row.role, displayName: displayNameOf(row) };
+}
+
+/** The calling key and its team (getCurrentApiKey). */
+export async function currentApiKey(db: Kysely<Database>, principal: Principal): Promise<Schemas['CurrentApiKey']> {
+  const [key, team] = await Promise.all([findActiveApiKey(db, principal.teamId, principal.keyId), findTeam(db, principal.teamId)]);
+  // The key authenticated this request a moment ago: only a revocation in between takes it away.
+  if (!key || !team) throw authenticationRequired('This API key was deleted.');
+  return { key: toApiKeyView(key), team: { team_id: team.id, name: team.name } };
 }
 
 export async function listApiKeys(

@@ -19,6 +19,7 @@ import { deleteSecretHandler } from './secrets/deleteSecret';
 import { deleteWebhookHandler } from './webhooks/deleteWebhook';
 import { dispatchFactoryRunHandler } from './factories/dispatchFactoryRun';
 import { getAutomationHandler } from './automations/getAutomation';
+import { getCurrentApiKeyHandler } from './api-keys/getCurrentApiKey';
 import { getEnvironmentHandler } from './environments/getEnvironment';
 import { getFactoryHandler } from './factories/getFactory';
 import { getRunAttachmentHandler } from './runs/getRunAttachment';
@@ -39,6 +40,7 @@ import { putSecretHandler } from './secrets/putSecret';
 import { replayWebhookDeliveryHandler } from './deliveries/replayWebhookDelivery';
 import { rotateWebhookSecretHandler } from './webhooks/rotateWebhookSecret';
 import { streamRunEventsHandler } from './runs/streamRunEvents';
+import { streamTeamRunEventsHandler } from './runs/streamTeamRunEvents';
 import { testAutomationFilterHandler } from './automations/testAutomationFilter';
 import { testDraftFilterHandler } from './automations/testDraftFilter';
 import { updateAutomationHandler } from './automations/updateAutomation';
@@ -49,6 +51,7 @@ import type { OperationHandlers } from './operations';
 export const handlers: OperationHandlers = {
   createApiKey: createApiKeyHandler,
   deleteApiKey: deleteApiKeyHandler,
+  getCurrentApiKey: getCurrentApiKeyHandler,
   listApiKeys: listApiKeysHandler,
   createAutomation: createAutomationHandler,
   deleteAutomation: deleteAutomationHandler,
@@ -79,6 +82,7 @@ export const handlers: OperationHandlers = {
   getRunConversation: getRunConversationHandler,
   listRuns: listRunsHandler,
   streamRunEvents: streamRunEventsHandler,
+  streamTeamRunEvents: streamTeamRunEventsHandler,
   deleteSecret: deleteSecretHandler,
   listSecrets: listSecretsHandler,
   putSecret: putSecretHandler,

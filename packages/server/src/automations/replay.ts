@@ -14,6 +14,7 @@ import { conflict, resourceNotFound } from '../problems';
 import { parseJsonBody } from '../json';
 import { findDeliveryRow } from '../webhooks/deliveries/repository';
 import { requireFactory } from '../factories/service';
+import { announceNewRuns } from '../runs/service';
 import { findWebhook } from '../webhooks/repository';
 import { startRunsForDelivery } from './start-runs';
 
@@ -52,7 +53,7 @@ export async function replayWebhookDelivery(
       payload: parsed.payload,
     }),
   );
-  if (runs.length > 0) ctx.notifyRunQueued();
+  announceNewRuns(ctx, teamId, runs.map((r) => r.run_id));
   return {
     delivery_id: delivery.id,
     runs: runs.map((r) => ({ run_id: r.run_id, task_id: r.task_id, state: r.state as ReplayDeliveryResponse['runs'][number]['state'], automation_id: r.automation_id })),

@@ -6,8 +6,8 @@
  *
  * The ingress calls this inside the transaction that writes the Accepted log row (ingress/record.ts), and
  * replay inside its own; either way the runs commit together with what the caller writes, or not at all —
- * a crash between the answer and run creation cannot lose runs. The caller wakes the workers
- * (`ctx.notifyRunQueued()`) after the commit.
+ * a crash between the answer and run creation cannot lose runs. The caller wakes the workers and the
+ * team's run-event listeners (`announceNewRuns`, runs/service.ts) after the commit.
  *
  * Per-automation problems never fail the delivery (that would make the sender retry a delivery that can
  * never succeed): a stored filter that no longer validates never matches (logged), and a configuration

@@ -237,6 +237,45 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/agent/run-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the state changes of every run of the team
+         * @description A Server-Sent Events stream (`text/event-stream`) of the state changes of every run of the caller's
+         *     team, for live run lists. Any role.
+         *
+         *     * `event: state`: data `{run_id, state, updated_at, status_message?}` (schema `RunStateEvent`),
+         *       one per state change of any run of the team as it happens, including a new run's first state
+         *       (`QUEUED`). The events of one run come in the order they happened. No `content` events: follow
+         *       one run's conversation with `GET /agent/runs/{runId}/events`.
+         *     * No replay: the stream starts with the changes after it opened, its events carry no `id:` and
+         *       `Last-Event-ID` is not supported. On connect and on every reconnect, open the stream first and
+         *       then re-read the list (`GET /agent/runs`); a state the list already shows may arrive again.
+         *     * A `: keepalive` comment line is sent every 15 seconds. The stream stays open until the client
+         *       closes it.
+         *     * Per server process today: the stream carries the changes made by the process that serves it,
+         *       which is every change in the single-process deployment (the default). Several processes on one
+         *       PostgreSQL database will share changes through `LISTEN`/`NOTIFY` later.
+         *     * It counts toward the same per-key limit as the per-run streams (16 open streams,
+         *       `SSE_STREAMS_PER_KEY`, per server process); one more answers `429` `rate_limited` with
+         *       `Retry-After`.
+         *     * A client that takes no bytes for two keepalive intervals (30 seconds) while events wait is
+         *       disconnected; it reconnects and re-reads the list.
+         */
+        get: operations["streamTeamRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{runId}/events": {
         parameters: {
             query?: never;
@@ -973,6 +1012,27 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api-keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calling API key and its team
+         * @description The API key the request is made with (without its value) and its team. Any role: a client learns
+         *     whom it acts for and whether it may manage the team's resources (`role`).
+         */
+        get: operations["getCurrentApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys/{keyId}": {
         parameters: {
             query?: never;
@@ -1424,9 +1484,9 @@ export type components = {
             session_id?: string;
             /**
              * Format: uri
-             * @description `PUBLIC_BASE_URL` + `/sessions/{session_id}`: a web page for people. Without an API key (a
-             *     browser has none) it shows only the run id and the API URLs to read the run with a key; the
-             *     dashboard will render the run there.
+             * @description `PUBLIC_BASE_URL` + `/sessions/{session_id}`: the run's page in the dashboard the server
+             *     serves at `PUBLIC_BASE_URL`. A person signs in there with an API key of the run's team and
+             *     lands on the run's page (the dashboard finds the run with `GET /agent/runs?session_id=…`).
              */
             session_link?: string;
             agent_config?: components["schemas"]["AmbientAgentConfig"];
@@ -1987,6 +2047,17 @@ export type components = {
             name?: string;
             role: components["schemas"]["ApiKeyRole"];
         };
+        /** @description The calling API key (without its value) and its team. */
+        CurrentApiKey: {
+            key: components["schemas"]["ApiKey"];
+            team: components["schemas"]["Team"];
+        };
+        /** @description A team, the tenancy boundary; teams are created by operators. */
+        Team: {
+            /** @description `team_…` */
+            team_id: string;
+            name: string;
+        };
         ListApiKeysResponse: {
             api_keys: components["schemas"]["ApiKey"][];
             page_info: components["schemas"]["PageInfo"];
@@ -2427,6 +2498,11 @@ export interface operations {
                 factory_uid?: string;
                 /** @description Only runs started by this automation. */
                 automation_id?: string;
+                /**
+                 * @description Only the run with this `session_id` (a UUIDv4; exact match). The dashboard's page at a run's
+                 *     `session_link` finds the run with it once the person has signed in with a key of the run's team.
+                 */
+                session_id?: string;
                 /** @description Only runs created after this instant. */
                 created_after?: string;
                 /** @description Only runs created before this instant. */
@@ -2698,6 +2774,30 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamTeamRunEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["EventStreamTooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3909,6 +4009,30 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key and its team. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

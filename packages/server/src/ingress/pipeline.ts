@@ -19,6 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
 import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
+import { announceNewRuns } from '../runs/service';
 import type { RejectionReason } from '../webhooks/schemes';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { declaredLength, readRawBody } from './body';
@@ -149,7 +150,7 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);
   if (outcome.label === 'Rejected (invalid JSON)') return answerProblem(res, problems.invalidJson(), route.instance);
-  if (outcome.label === 'Accepted' && outcome.runs.length > 0) ctx.notifyRunQueued();
+  if (outcome.label === 'Accepted') announceNewRuns(ctx, webhook.teamId, outcome.runs.map((r) => r.run_id));
 
   // 10. 202 — only now, after the log row (and any runs) committed.
   answerAccepted(res, outcome.deliveryId);

@@ -183,12 +183,12 @@ export function createConversationWriter(
     async append(role, content) {
       if (content.length === 0) return;
       const now = deps.clock.now();
-      const ok = await inRunTransaction(deps, run.id, (tx) => appendMessage(tx, run, currentStepId, role, content, now, newSortableId('msg', now), { leaseOwner }));
+      const ok = await inRunTransaction(deps, run.team_id, run.id, (tx) => appendMessage(tx, run, currentStepId, role, content, now, newSortableId('msg', now), { leaseOwner }));
       if (!ok) throw new RunNotOwnedError(run.id);
     },
     async startTurn(description) {
       const now = deps.clock.now();
-      currentStepId = await inRunTransaction(deps, run.id, async (tx) => {
+      currentStepId = await inRunTransaction(deps, run.team_id, run.id, async (tx) => {
         if (!(await lockExecutingRun(tx, run, leaseOwner))) throw new RunNotOwnedError(run.id);
         const steps = await loadSteps(tx, run.team_id, run.id);
         const current = steps.find((s) => s.id === currentStepId);

@@ -37,10 +37,15 @@ type RunKey = { id: string; team_id: string };
 
 const eventTime = (e: EventInput): Timestamp => (e.kind === 'state' ? e.data.updated_at : e.data.timestamp);
 
-/** Runs `fn` in a transaction and wakes the run's in-process listeners after the commit. */
-export async function inRunTransaction<T>(deps: Pick<RunsDeps, 'db' | 'runSignals'>, runId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+/** Runs `fn` in a transaction and wakes the run's (and its team's) in-process listeners after the commit. */
+export async function inRunTransaction<T>(
+  deps: Pick<RunsDeps, 'db' | 'runSignals'>,
+  teamId: string,
+  runId: string,
+  fn: (tx: Db) => Promise<T>,
+): Promise<T> {
   const result = await deps.db.transaction().execute(fn);
-  deps.runSignals.notifyRunEvent(runId);
+  deps.runSignals.notifyRunEvent(teamId, runId);
   return result;
 }
 
@@ -92,7 +97,7 @@ export async function appendEvents(
 
 /**
  * Appends one event inside the caller's transaction and returns its number. The caller calls
- * `ctx.runSignals.notifyRunEvent(run.id)` (./signals.ts) after its commit.
+ * `ctx.runSignals.notifyRunEvent(run.team_id, run.id)` (./signals.ts) after its commit.
  */
 export async function appendEvent(tx: Db, run: RunKey, kind: 'state' | 'content', data: StateEventData | ContentEventData): Promise<number> {
   const seq = await appendEvents(tx, run, [{ kind, data } as EventInput]);
@@ -126,6 +131,30 @@ export async function findLatestStateEvent(deps: Pick<RunsDeps, 'db'>, teamId: s
     .limit(1)
     .executeTakeFirst();
   return row ? { seq: Number(row.seq), data: row.data } : undefined;
+}
+
+/**
+ * The run's `state` events after `afterSeq` that were recorded at or after `since`, in order, with their
+ * data as stored (the team-wide stream).
+ */
+export async function readStateEventsSince(
+  deps: Pick<RunsDeps, 'db'>,
+  teamId: string,
+  runId: string,
+  afterSeq: number,
+  since: Timestamp,
+): Promise<Array<{ seq: number; data: string }>> {
+  const rows = await deps.db
+    .selectFrom('run_events')
+    .select(['seq', 'data'])
+    .where('team_id', '=', teamId)
+    .where('run_id', '=', runId)
+    .where('seq', '>', afterSeq)
+    .where('kind', '=', 'state')
+    .where('created_at', '>=', since)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => ({ seq: Number(r.seq), data: r.data }));
 }
 
 /** Every event of one kind, in order. */

@@ -60,7 +60,7 @@ export interface ExecutionPlan {
  */
 export async function planExecution(deps: RunsDeps, run: RunRow, leaseOwner: string): Promise<ExecutionPlan> {
   const now = deps.clock.now();
-  return inRunTransaction(deps, run.id, async (tx) => {
+  return inRunTransaction(deps, run.team_id, run.id, async (tx) => {
     const locked = await lockExecutingRun(tx, run, leaseOwner);
     if (!locked) throw new RunNotOwnedError(run.id);
     let steps = await loadSteps(tx, run.team_id, run.id);
@@ -133,7 +133,7 @@ export async function finishExecution(
   outcome: { state: ExecutionOutcomeState; statusMessage?: RunStatusMessage },
 ): Promise<FinishResult> {
   const now = deps.clock.now();
-  const result = await inRunTransaction(deps, run.id, async (tx): Promise<FinishResult> => {
+  const result = await inRunTransaction(deps, run.team_id, run.id, async (tx): Promise<FinishResult> => {
     if (!(await lockExecutingRun(tx, run, leaseOwner))) return { ok: false, reason: 'not_owned' };
     const finished = await transitionInTransaction(tx, now, run.team_id, run.id, {
       from: ['INPROGRESS'],

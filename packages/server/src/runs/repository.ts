@@ -118,6 +118,8 @@ export interface RunFilters {
   source?: string;
   factoryId?: string;
   automationId?: string;
+  /** Exact, lowercase (session ids are stored so). */
+  sessionId?: string;
   createdAfter?: string;
   createdBefore?: string;
   updatedAfter?: string;
@@ -141,6 +143,7 @@ const FILTER_KEYS = Object.keys({
   source: true,
   factoryId: true,
   automationId: true,
+  sessionId: true,
   createdAfter: true,
   createdBefore: true,
   updatedAfter: true,
@@ -236,6 +239,7 @@ function selectRunsPage(
   if (filters.source !== undefined) q = q.where('source', '=', filters.source);
   if (filters.factoryId !== undefined) q = q.where('factory_id', '=', filters.factoryId);
   if (filters.automationId !== undefined) q = q.where('automation_id', '=', filters.automationId);
+  if (filters.sessionId !== undefined) q = q.where('session_id', '=', filters.sessionId);
   if (filters.createdAfter !== undefined) q = q.where('created_at', '>', filters.createdAfter);
   if (filters.createdBefore !== undefined) q = q.where('created_at', '<', filters.createdBefore);
   if (filters.updatedAfter !== undefined) q = q.where('updated_at', '>', filters.updatedAfter);

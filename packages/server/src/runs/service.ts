@@ -140,7 +140,7 @@ export async function createRun(
       attachments: attachments.map((a) => ({ file_name: a.file_name, mime_type: a.mime_type, bytes: a.bytes })),
     }),
   );
-  ctx.notifyRunQueued();
+  announceNewRuns(ctx, principal.teamId, [created.run_id]);
   return created;
 }
 
@@ -165,9 +165,19 @@ export interface QueuedRunInput {
 }
 
 /**
+ * After the commit that inserted runs of the team: wakes the workers and the team's run-event listeners
+ * (the team-wide stream sends each run's first state).
+ */
+export function announceNewRuns(ctx: Pick<ServerContext, 'runSignals' | 'notifyRunQueued'>, teamId: string, runIds: readonly string[]): void {
+  if (runIds.length === 0) return;
+  for (const runId of runIds) ctx.runSignals.notifyRunEvent(teamId, runId);
+  ctx.notifyRunQueued();
+}
+
+/**
  * Inserts a QUEUED run, its attachments, its first state event and its initial turn using `tx` — the
  * caller's transaction, so the run commits (or not) together with whatever else the caller writes. The
- * caller calls `ctx.notifyRunQueued()` after the commit.
+ * caller calls `announceNewRuns` after the commit.
  */
 export async function insertQueuedRun(
   tx: Kysely<Database>,

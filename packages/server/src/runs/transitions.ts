@@ -96,7 +96,7 @@ export async function transitionInTransaction(tx: Db, now: Date, teamId: string,
 
 /** A state change in its own transaction; wakes listeners (and workers on → QUEUED) after the commit. */
 export async function transition(deps: RunsDeps, teamId: string, runId: string, req: TransitionRequest): Promise<TransitionResult> {
-  const result = await inRunTransaction(deps, runId, (tx) => transitionInTransaction(tx, deps.clock.now(), teamId, runId, req));
+  const result = await inRunTransaction(deps, teamId, runId, (tx) => transitionInTransaction(tx, deps.clock.now(), teamId, runId, req));
   if (result.ok && req.to === 'QUEUED') deps.notifyRunQueued?.();
   return result;
 }
@@ -122,7 +122,7 @@ export async function claimNextQueuedRun(
       ),
     ),
   );
-  if (claimed) deps.runSignals.notifyRunEvent(claimed.id);
+  if (claimed) deps.runSignals.notifyRunEvent(claimed.team_id, claimed.id);
   return claimed;
 }
 
@@ -180,7 +180,7 @@ export type FollowupResult =
  */
 export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: string, message: string): Promise<FollowupResult> {
   const now = deps.clock.now();
-  const result = await inRunTransaction(deps, runId, async (tx): Promise<FollowupResult> => {
+  const result = await inRunTransaction(deps, teamId, runId, async (tx): Promise<FollowupResult> => {
     const locked = await lockRun(tx, teamId, runId);
     if (!locked) return { ok: false, reason: 'not_found' };
     const resume = isFollowupResumeState(locked.state);

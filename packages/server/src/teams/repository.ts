@@ -9,6 +9,10 @@ export async function insertTeam(db: Kysely<Database>, team: Team): Promise<void
   await db.insertInto('teams').values(team).execute();
 }
 
+export async function findTeam(db: Kysely<Database>, teamId: string): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
+}
+
 export async function findTeamByName(db: Kysely<Database>, name: string): Promise<Team | undefined> {
   return db.selectFrom('teams').selectAll().where('name', '=', name).executeTakeFirst();
 }

@@ -67,6 +67,27 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     expect((await member.post('/agent/runs', { prompt: 'members create runs' })).status).toBe(200);
   });
 
+  it('tells any key who it is: GET /api-keys/current answers the calling key and its team', async () => {
+    const admin = await server.createTeamWithKey('whoami-team', 'admin');
+    const created = await apiClient(server.apiUrl, admin.apiKey).post('/api-keys', { role: 'member' });
+    expect(created.status).toBe(201);
+    const other = await server.createTeamWithKey('whoami-other', 'member');
+
+    const asMember = await apiClient(server.apiUrl, created.body.api_key).get('/api-keys/current');
+    expect(asMember.status).toBe(200);
+    expect(asMember.body).toEqual({
+      key: { key_id: created.body.key_id, name: null, role: 'member', created_at: created.body.created_at },
+      team: { team_id: admin.teamId, name: 'whoami-team' },
+    });
+    const asAdmin = await apiClient(server.apiUrl, admin.apiKey).get('/api-keys/current');
+    expect(asAdmin.body).toEqual({
+      key: { key_id: admin.keyId, name: 'whoami-team-admin', role: 'admin', created_at: expect.any(String) },
+      team: { team_id: admin.teamId, name: 'whoami-team' },
+    });
+    expect((await apiClient(server.apiUrl, other.apiKey).get('/api-keys/current')).body.team).toEqual({ team_id: other.teamId, name: 'whoami-other' });
+    expectProblem(await apiClient(server.apiUrl).get('/api-keys/current'), 401, 'authentication_required');
+  });
+
   it("keeps keys per team: another team's key id is 404 and its keys are not listed", async () => {
     const a = await server.createTeamWithKey('team-a-keys', 'admin');
     const b = await server.createTeamWithKey('team-b-keys', 'admin');

@@ -80,7 +80,7 @@ describe('a client that stops reading', () => {
         block: { type: 'text', text },
       });
     }
-    server.ctx.runSignals.notifyRunEvent(run_id);
+    server.ctx.runSignals.notifyRunEvent(teamId, run_id);
 
     const target = new URL(`${server.apiUrl}/agent/runs/${run_id}/events`);
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {

@@ -86,6 +86,22 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expectProblem(await api.get('/agent/runs?limit=501'), 400, 'invalid_request');
   });
 
+  it("finds a run by its session_id (exact, any case), only in the caller's team", async () => {
+    const a = await create({ prompt: 'session a' });
+    const b = await create({ prompt: 'session b' });
+    const sessionOf = async (id: string): Promise<string> => (await api.get(`/agent/runs/${id}`)).body.session_id;
+    const [sessionA, sessionB] = [await sessionOf(a), await sessionOf(b)];
+    expect(await ids(`?session_id=${sessionA}`)).toEqual([a]);
+    expect(await ids(`?session_id=${sessionB.toUpperCase()}`)).toEqual([b]);
+    expect(await ids(`?session_id=${sessionA}&state=SUCCEEDED`)).toEqual([]);
+    expect(await ids('?session_id=00000000-0000-4000-8000-000000000000')).toEqual([]);
+    const stranger = await server.createTeamWithKey('session-strangers', 'member');
+    const theirs = await apiClient(server.apiUrl, stranger.apiKey).get(`/agent/runs?session_id=${sessionA}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.runs).toEqual([]);
+    expectProblem(await api.get('/agent/runs?session_id=not-a-uuid'), 400, 'invalid_request');
+  });
+
   it('sorts by created_at or updated_at in both orders (default updated_at desc, 20 per page)', async () => {
     const t0 = clock.now().toISOString();
     const first = await create({ prompt: 'first' });

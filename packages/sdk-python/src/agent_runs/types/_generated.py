@@ -322,6 +322,18 @@ class CreateWebhookRequest(BaseModel):
     enabled: Optional[bool] = True
 
 
+class CurrentApiKey(BaseModel):
+    """
+    The calling API key (without its value) and its team.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    key: ApiKey
+    team: Team
+
+
 class DefinitionFile(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -906,9 +918,9 @@ class RunItem(BaseModel):
     session_id: Optional[str] = None
     session_link: Optional[str] = None
     """
-    `PUBLIC_BASE_URL` + `/sessions/{session_id}`: a web page for people. Without an API key (a
-    browser has none) it shows only the run id and the API URLs to read the run with a key; the
-    dashboard will render the run there.
+    `PUBLIC_BASE_URL` + `/sessions/{session_id}`: the run's page in the dashboard the server
+    serves at `PUBLIC_BASE_URL`. A person signs in there with an API key of the run's team and
+    lands on the run's page (the dashboard finds the run with `GET /agent/runs?session_id=…`).
 
     """
     agent_config: Optional[AmbientAgentConfig] = None
@@ -1134,6 +1146,21 @@ class Skill(BaseModel):
     """
     Whether this deployment currently offers the skill.
     """
+
+
+class Team(BaseModel):
+    """
+    A team, the tenancy boundary; teams are created by operators.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    team_id: str
+    """
+    `team_…`
+    """
+    name: str
 
 
 class TestAutomationFilterRequest(BaseModel):
@@ -1411,6 +1438,7 @@ __all__ = [
     "CreateEnvironmentRequest",
     "CreateFactoryRequest",
     "CreateWebhookRequest",
+    "CurrentApiKey",
     "DefinitionFile",
     "DefinitionSource",
     "DeliveryAcceptedResponse",
@@ -1464,6 +1492,7 @@ __all__ = [
     "SelectedWebhook",
     "SignatureScheme",
     "Skill",
+    "Team",
     "TestAutomationFilterRequest",
     "TestDraftFilterRequest",
     "TestFilterResult",

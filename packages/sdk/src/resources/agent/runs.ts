@@ -194,6 +194,40 @@ export class Runs extends APIResource {
   }
 
   /**
+   * The state changes of every run of the team as they happen (`state` events of all the team's runs,
+   * a new run's first `QUEUED` included), for live run lists. No replay and no ids: open the stream, then
+   * read the list (`list()`), and re-read the list after a reconnection, since changes made while the
+   * connection was down are not sent. Never ends by itself: stop it with `signal` or
+   * `stream.controller.abort()`. Counts toward the key's open event streams. Per server process today
+   * (see the contract). `GET /agent/run-events` (streamTeamRunEvents).
+   *
+   *     for await (const event of client.agent.runs.teamEvents()) {
+   *       if (event.event === 'state') console.log(event.data.run_id, event.data.state);
+   *     }
+   */
+  teamEvents(options: RunEventsOptions = {}): EventStream<RunEvent> {
+    const { maxReconnects, reconnectDelayMs, signal, ...requestOptions } = options;
+    return new EventStream<RunEvent>({
+      maxReconnects,
+      reconnectDelayMs,
+      signal,
+      connect: (_lastEventId, streamSignal) =>
+        this._client
+          .request<Response>({
+            ...requestOptions,
+            method: 'get',
+            path: '/agent/run-events',
+            headers: headersRecord(requestOptions.headers),
+            signal: streamSignal,
+            stream: true,
+          })
+          .asResponse(),
+      transform: toRunEvent,
+      isTerminal: () => false,
+    });
+  }
+
+  /**
    * Starts a run and resolves with it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED).
    * Follows the event stream, and polls `retrieve` if the stream is unavailable.
    */

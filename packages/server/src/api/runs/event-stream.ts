@@ -1,27 +1,40 @@
 /**
- * The SSE stream of one run (docs/decisions.md §SSE): `state` and `content` events with the run's event
- * numbers as ids.
+ * The SSE streams of runs (docs/decisions.md §SSE).
+ *
+ * `streamRunEvents`, one run: `state` and `content` events with the run's event numbers as ids.
  * - New stream: the run's latest `state` event first (its current state), then everything after it.
  * - `Last-Event-ID: n`: every event after n.
  * - Then follows the event log: woken at once by commits of this server (ctx.runSignals), polling as the
  *   fallback for writers in other processes; `: keepalive` comments in between.
  * - Ends after a terminal `state` event once nothing newer is in the log; a stream resumed on an already
  *   finished run with nothing newer gets the terminal state again and ends.
- * - Back-pressure: when the socket's buffer is full (`write` returns false) nothing more is written until it
- *   drains; a client that takes no bytes for two keepalive intervals (30 s by default) is disconnected, so a
- *   reader that stopped never makes the server buffer the run's events.
+ *
+ * `streamTeamRunEvents`, every run of a team: the `state` events (without ids) of the changes committed by
+ * this server after the stream opened, until the client goes (docs/decisions.md §Dashboard).
+ *
+ * Both: back-pressure — when the socket's buffer is full (`write` returns false) nothing more is written
+ * until it drains; a client that takes no bytes for two keepalive intervals (30 s by default) is
+ * disconnected, so a reader that stopped never makes the server buffer events for it.
  */
 import type { Response } from 'express';
+import { toTimestamp } from '../../clock';
 import type { ServerContext } from '../../context';
 import { resourceNotFound } from '../../problems';
-import { findLatestStateEvent, readEvents, type RunEvent } from '../../runs/events';
+import { findLatestStateEvent, readEvents, readStateEventsSince, type RunEvent } from '../../runs/events';
 import { findRun } from '../../runs/repository';
 import { isTerminalState } from '../../runs/states';
 
 const POLL_INTERVAL_MS = 250;
 const BATCH = 500;
 
-const formatEvent = (seq: number, kind: string, data: string): string => `id: ${seq}\nevent: ${kind}\ndata: ${data}\n\n`;
+/**
+ * A state event recorded this long before the team-wide stream first hears of its run still goes out: its
+ * time is taken when its transaction begins, which may be before the stream opened although it commits after.
+ */
+const FIRST_SIGHT_WINDOW_MS = 10_000;
+
+const formatEvent = (seq: number | undefined, kind: string, data: string): string =>
+  `${seq === undefined ? '' : `id: ${seq}\n`}event: ${kind}\ndata: ${data}\n\n`;
 
 /**
  * Writes `chunk`; when the response's buffer is full, waits for it to drain. False: the response closed, or
@@ -48,22 +61,25 @@ function writeRespectingBackPressure(res: Response, chunk: string, stallMs: numb
   });
 }
 
-export async function streamRunEvents(
-  ctx: ServerContext,
-  res: Response,
-  teamId: string,
-  runId: string,
-  lastEventId: number | undefined,
-): Promise<void> {
-  if (!(await findRun(ctx, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
+/** An open `text/event-stream` response: headers sent, keepalive comments running, writes respecting back-pressure. */
+interface EventStreamResponse {
+  /** The client went away, the server dropped the socket, or a write stalled. */
+  readonly closed: boolean;
+  write(seq: number | undefined, kind: string, data: string): Promise<void>;
+  /** Resolves on `wake()`, when the response closes, or after `timeoutMs` (if given). */
+  sleep(timeoutMs?: number): Promise<void>;
+  wake(): void;
+  end(): void;
+}
 
+function openEventStream(ctx: ServerContext, res: Response): EventStreamResponse {
   let closed = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = ctx.runSignals.onRunEvent(runId, () => wake?.());
+  let wakeSleeper: (() => void) | undefined;
+  const wake = () => wakeSleeper?.();
   // The response closes when the client goes away (or the server shuts down and drops the socket).
   res.on('close', () => {
     closed = true;
-    wake?.();
+    wake();
   });
 
   res.status(200);
@@ -76,10 +92,44 @@ export async function streamRunEvents(
   // A keepalive is only needed when nothing is waiting to go out.
   const keepalive = setInterval(() => res.writableNeedDrain || res.write(': keepalive\n\n'), keepaliveMs);
   const stallMs = 2 * keepaliveMs;
-  const writeEvent = async (seq: number, kind: string, data: string): Promise<void> => {
-    if (!(await writeRespectingBackPressure(res, formatEvent(seq, kind, data), stallMs))) closed = true;
-  };
 
+  return {
+    get closed() {
+      return closed;
+    },
+    async write(seq, kind, data) {
+      if (!(await writeRespectingBackPressure(res, formatEvent(seq, kind, data), stallMs))) closed = true;
+    },
+    sleep(timeoutMs) {
+      if (closed) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = timeoutMs === undefined ? undefined : setTimeout(() => wakeSleeper?.(), timeoutMs);
+        wakeSleeper = () => {
+          clearTimeout(timer);
+          wakeSleeper = undefined;
+          resolve();
+        };
+      });
+    },
+    wake,
+    end() {
+      clearInterval(keepalive);
+      if (!res.writableEnded) res.end();
+    },
+  };
+}
+
+export async function streamRunEvents(
+  ctx: ServerContext,
+  res: Response,
+  teamId: string,
+  runId: string,
+  lastEventId: number | undefined,
+): Promise<void> {
+  if (!(await findRun(ctx, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
+
+  const stream = openEventStream(ctx, res);
+  const unsubscribe = ctx.runSignals.onRunEvent(runId, stream.wake);
   try {
     let cursor = lastEventId ?? 0;
     /** The last event written was a terminal state. */
@@ -87,17 +137,17 @@ export async function streamRunEvents(
     if (lastEventId === undefined) {
       const latest = await findLatestStateEvent(ctx, teamId, runId);
       if (latest) {
-        await writeEvent(latest.seq, 'state', latest.data);
+        await stream.write(latest.seq, 'state', latest.data);
         cursor = latest.seq;
         atTerminal = isTerminalState((JSON.parse(latest.data) as { state: string }).state);
       }
     }
     let first = true;
-    while (!closed) {
+    while (!stream.closed) {
       const events: RunEvent[] = await readEvents(ctx, teamId, runId, cursor, BATCH);
       for (const event of events) {
-        await writeEvent(event.seq, event.kind, JSON.stringify(event.data));
-        if (closed) break;
+        await stream.write(event.seq, event.kind, JSON.stringify(event.data));
+        if (stream.closed) break;
         cursor = event.seq;
         atTerminal = event.kind === 'state' && isTerminalState(event.data.state);
       }
@@ -106,24 +156,56 @@ export async function streamRunEvents(
         // Resumed with nothing newer: if the run is finished, say so once more and end.
         const latest = await findLatestStateEvent(ctx, teamId, runId);
         if (latest && isTerminalState((JSON.parse(latest.data) as { state: string }).state)) {
-          await writeEvent(latest.seq, 'state', latest.data);
+          await stream.write(latest.seq, 'state', latest.data);
           break;
         }
       }
       first = false;
       if (atTerminal) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_INTERVAL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
+      await stream.sleep(POLL_INTERVAL_MS);
     }
   } finally {
-    clearInterval(keepalive);
     unsubscribe();
-    if (!res.writableEnded) res.end();
+    stream.end();
+  }
+}
+
+/**
+ * The state changes of every run of the team that this server commits while the stream is open. A wake
+ * names a run; its `state` events after the last one sent are read from the log, so one run's events go
+ * out in order however its commits' wakes interleave. A run heard of for the first time starts at the
+ * events of the last FIRST_SIGHT_WINDOW_MS. A run is forgotten once that window has passed since it
+ * reached a terminal state (the window then no longer reaches that event, so nothing is sent twice), so
+ * the stream's memory follows the runs in flight.
+ */
+export async function streamTeamRunEvents(ctx: ServerContext, res: Response, teamId: string): Promise<void> {
+  const stream = openEventStream(ctx, res);
+  const woken = new Set<string>();
+  const unsubscribe = ctx.runSignals.onTeamRunEvent(teamId, (runId) => {
+    woken.add(runId);
+    stream.wake();
+  });
+  /** Per run: the number of the last state event sent, and when a terminal one was sent (ms). */
+  const sent = new Map<string, { seq: number; terminalAt?: number }>();
+  try {
+    while (!stream.closed) {
+      const windowStart = ctx.clock.now().getTime() - FIRST_SIGHT_WINDOW_MS;
+      for (const [runId, last] of sent) if (last.terminalAt !== undefined && last.terminalAt < windowStart) sent.delete(runId);
+      for (const runId of woken) {
+        woken.delete(runId);
+        const since = toTimestamp(new Date(windowStart));
+        for (const event of await readStateEventsSince(ctx, teamId, runId, sent.get(runId)?.seq ?? 0, since)) {
+          await stream.write(undefined, 'state', event.data);
+          if (stream.closed) break;
+          const terminal = isTerminalState((JSON.parse(event.data) as { state: string }).state);
+          sent.set(runId, terminal ? { seq: event.seq, terminalAt: ctx.clock.now().getTime() } : { seq: event.seq });
+        }
+        if (stream.closed) break;
+      }
+      if (woken.size === 0) await stream.sleep();
+    }
+  } finally {
+    unsubscribe();
+    stream.end();
   }
 }

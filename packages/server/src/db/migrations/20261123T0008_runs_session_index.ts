@@ -1,6 +1,7 @@
 /**
- * The run page of a session link (`GET /sessions/{sessionId}`, http/session-page.ts) finds its run by
- * session id with no API key: without this index every such request, from anyone, would scan the runs table.
+ * Runs by session id: the dashboard's page at a run's session link (`/sessions/{sessionId}`) finds its run
+ * with `GET /agent/runs?session_id=…` (first written for a server-rendered page that looked runs up with no
+ * API key, where a scan would have been open to anyone).
  */
 import type { Kysely } from 'kysely';
 
