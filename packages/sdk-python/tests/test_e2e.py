@@ -87,6 +87,26 @@ def test_create_then_events_until_terminal(client: AgentRuns) -> None:
     assert conversation.steps and conversation.steps[0].messages
 
 
+def test_team_events_current_key_and_session_filter(client: AgentRuns) -> None:
+    me = client.api_keys.current()
+    assert me.key.role == "admin" and me.team.team_id.startswith("team_")
+
+    with client.agent.runs.team_events() as stream:
+        run_ids = [client.agent.runs.create(prompt=f"team {i}").run_id for i in range(2)]
+        states: dict = {run_id: [] for run_id in run_ids}
+        for event in stream:
+            if event.event == "state" and event.data.run_id in states:
+                states[event.data.run_id].append(event.data.state)
+                assert event.id is None
+            if all(seen and seen[-1] == "SUCCEEDED" for seen in states.values()):
+                break
+    for seen in states.values():
+        assert seen == ["QUEUED", "CLAIMED", "INPROGRESS", "SUCCEEDED"]
+
+    run = client.agent.runs.retrieve(run_ids[0])
+    assert [r.run_id for r in client.agent.runs.list(session_id=run.session_id)] == [run_ids[0]]
+
+
 def test_create_and_wait(client: AgentRuns) -> None:
     run = client.agent.runs.create_and_wait(prompt="wait for me", max_wait=30)
     assert run.state in TERMINAL_RUN_STATES

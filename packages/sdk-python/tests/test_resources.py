@@ -151,7 +151,8 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "createRun": "agent.runs.create", "listRuns": "agent.runs.list", "getRun": "agent.runs.retrieve",
         "createRunFollowup": "agent.runs.followup", "cancelRun": "agent.runs.cancel",
         "getRunConversation": "agent.runs.conversation", "getRunAttachment": "agent.runs.attachment",
-        "streamRunEvents": "agent.runs.events", "listSkills": "agent.skills.list",
+        "streamRunEvents": "agent.runs.events", "streamTeamRunEvents": "agent.runs.team_events",
+        "listSkills": "agent.skills.list",
         "createEnvironment": "agent.environments.create", "listEnvironments": "agent.environments.list",
         "getEnvironment": "agent.environments.retrieve", "updateEnvironment": "agent.environments.update",
         "deleteEnvironment": "agent.environments.delete", "createFactory": "factories.create",
@@ -169,6 +170,7 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "deleteAutomation": "factories.automations.delete", "testAutomationFilter": "factories.automations.test_filter",
         "listSecrets": "secrets.list", "putSecret": "secrets.put", "deleteSecret": "secrets.delete",
         "createApiKey": "api_keys.create", "listApiKeys": "api_keys.list", "deleteApiKey": "api_keys.delete",
+        "getCurrentApiKey": "api_keys.current",
     }
     # Not wrapped on purpose: the deprecated alias, the ingress (senders use sign_webhook + any HTTP
     # client) and the host-root operations (reachable with client.get("http://host/healthz")).

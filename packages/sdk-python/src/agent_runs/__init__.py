@@ -27,7 +27,7 @@ from ._exceptions import (
     UnprocessableEntityError,
 )
 from ._response import APIResponse, AsyncAPIResponse
-from ._streaming import AsyncRunEventStream, RunEventStream, ServerSentEvent
+from ._streaming import AsyncRunEventStream, AsyncTeamRunEventStream, RunEventStream, ServerSentEvent, TeamRunEventStream
 from ._types import NOT_GIVEN, NotGiven, Omit, RequestOptions, Timeout
 from ._version import __title__, __version__
 from .lib.webhooks import WebhookVerificationError, sign_webhook, verify_webhook
@@ -60,6 +60,8 @@ __all__ = [
     "AsyncPaginator",
     "RunEventStream",
     "AsyncRunEventStream",
+    "TeamRunEventStream",
+    "AsyncTeamRunEventStream",
     "ServerSentEvent",
     "NOT_GIVEN",
     "NotGiven",

@@ -285,6 +285,8 @@ class RunEventStream(Stream[_T]):
     event. Raises `APIConnectionError` after ``max_reconnects`` reconnects in a row bring nothing new."""
 
     max_reconnects: int = DEFAULT_MAX_RECONNECTS
+    #: False for the team-wide stream, where one run's terminal state is not the end.
+    ends_at_terminal: bool = True
 
     def __init__(self, *, cast_to: Any, response: httpx.Response, client: "SyncAPIClient",
                  options: "FinalRequestOptions") -> None:
@@ -307,7 +309,7 @@ class RunEventStream(Stream[_T]):
                         self.last_event_id = sse.id
                     failures = 0
                     event = _convert(self._cast_to, sse)
-                    ended_at_terminal = _is_terminal(event)
+                    ended_at_terminal = self.ends_at_terminal and _is_terminal(event)
                     yield event
                 # Ends only when the server closed the stream right after a terminal state: a replayed
                 # terminal state followed by more events (a run resumed by a follow-up) does not end it.
@@ -332,6 +334,7 @@ class AsyncRunEventStream(AsyncStream[_T]):
     """``async for event in client.agent.runs.events(run_id=...)``; see `RunEventStream`."""
 
     max_reconnects: int = DEFAULT_MAX_RECONNECTS
+    ends_at_terminal: bool = True
 
     def __init__(self, *, cast_to: Any, response: httpx.Response, client: "AsyncAPIClient",
                  options: "FinalRequestOptions") -> None:
@@ -354,7 +357,7 @@ class AsyncRunEventStream(AsyncStream[_T]):
                         self.last_event_id = sse.id
                     failures = 0
                     event = _convert(self._cast_to, sse)
-                    ended_at_terminal = _is_terminal(event)
+                    ended_at_terminal = self.ends_at_terminal and _is_terminal(event)
                     yield event
                 # Ends only when the server closed the stream right after a terminal state: a replayed
                 # terminal state followed by more events (a run resumed by a follow-up) does not end it.
@@ -375,3 +378,16 @@ class AsyncRunEventStream(AsyncStream[_T]):
                 self._cast_to, _reconnect_options(self._options, self.last_event_id), stream=True
             )
             self.response = raw.http_response
+
+
+class TeamRunEventStream(RunEventStream[_T]):
+    """``for event in client.agent.runs.team_events()``: the ``state`` events of every run of the team
+    (no ids, no replay), reconnecting when the connection drops; it never ends by itself."""
+
+    ends_at_terminal = False
+
+
+class AsyncTeamRunEventStream(AsyncRunEventStream[_T]):
+    """``async for event in await client.agent.runs.team_events()``; see `TeamRunEventStream`."""
+
+    ends_at_terminal = False

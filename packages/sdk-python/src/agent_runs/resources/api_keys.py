@@ -1,4 +1,4 @@
-"""``client.api_keys``: tag API Keys (admin only)."""
+"""``client.api_keys``: tag API Keys (admin only, except ``current``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .._response import (
 from .._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from .._utils import path_param, strip_not_given
 from ..pagination import AsyncCursorPage, SyncCursorPage
-from ..types import ApiKey, ApiKeyRole, ApiKeyWithValue, ListApiKeysResponse
+from ..types import ApiKey, ApiKeyRole, ApiKeyWithValue, CurrentApiKey, ListApiKeysResponse
 
 __all__ = ["ApiKeys", "AsyncApiKeys"]
 
@@ -47,6 +47,23 @@ class ApiKeys(SyncAPIResource):
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
             ),
             cast_to=ApiKeyWithValue,
+        )
+
+    def current(
+        self,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> CurrentApiKey:
+        """The key this client calls with (its role) and its team (getCurrentApiKey, any role)."""
+        return self._get(
+            "/api-keys/current",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=CurrentApiKey,
         )
 
     def list(
@@ -119,6 +136,23 @@ class AsyncApiKeys(AsyncAPIResource):
             cast_to=ApiKeyWithValue,
         )
 
+    async def current(
+        self,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> CurrentApiKey:
+        """The key this client calls with (its role) and its team (getCurrentApiKey, any role)."""
+        return await self._get(
+            "/api-keys/current",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=CurrentApiKey,
+        )
+
     def list(
         self,
         *,
@@ -163,6 +197,7 @@ class AsyncApiKeys(AsyncAPIResource):
 class ApiKeysWithRawResponse:
     def __init__(self, api_keys: ApiKeys) -> None:
         self.create = to_raw_response_wrapper(api_keys.create)
+        self.current = to_raw_response_wrapper(api_keys.current)
         self.list = to_raw_response_wrapper(api_keys.list)
         self.delete = to_raw_response_wrapper(api_keys.delete)
 
@@ -170,6 +205,7 @@ class ApiKeysWithRawResponse:
 class AsyncApiKeysWithRawResponse:
     def __init__(self, api_keys: AsyncApiKeys) -> None:
         self.create = async_to_raw_response_wrapper(api_keys.create)
+        self.current = async_to_raw_response_wrapper(api_keys.current)
         self.list = async_to_raw_response_wrapper(api_keys.list)
         self.delete = async_to_raw_response_wrapper(api_keys.delete)
 
@@ -177,6 +213,7 @@ class AsyncApiKeysWithRawResponse:
 class ApiKeysWithStreamingResponse:
     def __init__(self, api_keys: ApiKeys) -> None:
         self.create = to_streamed_response_wrapper(api_keys.create)
+        self.current = to_streamed_response_wrapper(api_keys.current)
         self.list = to_streamed_response_wrapper(api_keys.list)
         self.delete = to_streamed_response_wrapper(api_keys.delete)
 
@@ -184,5 +221,6 @@ class ApiKeysWithStreamingResponse:
 class AsyncApiKeysWithStreamingResponse:
     def __init__(self, api_keys: AsyncApiKeys) -> None:
         self.create = async_to_streamed_response_wrapper(api_keys.create)
+        self.current = async_to_streamed_response_wrapper(api_keys.current)
         self.list = async_to_streamed_response_wrapper(api_keys.list)
         self.delete = async_to_streamed_response_wrapper(api_keys.delete)

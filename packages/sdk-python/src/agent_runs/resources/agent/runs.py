@@ -15,7 +15,7 @@ from ..._response import (
     to_raw_response_wrapper,
     to_streamed_response_wrapper,
 )
-from ..._streaming import AsyncRunEventStream, RunEventStream
+from ..._streaming import AsyncRunEventStream, AsyncTeamRunEventStream, RunEventStream, TeamRunEventStream
 from ..._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from ..._utils import path_param, strip_not_given
 from ...pagination import AsyncCursorPage, SyncCursorPage
@@ -106,6 +106,7 @@ class Runs(SyncAPIResource):
         source: Union[RunSourceType, NotGiven] = NOT_GIVEN,
         factory_uid: Union[str, NotGiven] = NOT_GIVEN,
         automation_id: Union[str, NotGiven] = NOT_GIVEN,
+        session_id: Union[str, NotGiven] = NOT_GIVEN,
         created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
         created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
         updated_after: Union[str, Any, NotGiven] = NOT_GIVEN,
@@ -119,7 +120,7 @@ class Runs(SyncAPIResource):
         query = _list_query(
             limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
             model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
-            automation_id=automation_id, created_after=created_after, created_before=created_before,
+            automation_id=automation_id, session_id=session_id, created_after=created_after, created_before=created_before,
             updated_after=updated_after,
         )
         return self._get_api_list(
@@ -252,6 +253,30 @@ class Runs(SyncAPIResource):
             stream_cls=RunEventStream,
         )
 
+    def team_events(
+        self,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> TeamRunEventStream[RunEvent]:
+        """The state changes of every run of the team as they happen (streamTeamRunEvents): ``state``
+        events of all the team's runs, a new run's first ``QUEUED`` included, for live run lists. No
+        replay and no ids: open the stream, then read the list, and re-read it after a reconnection
+        (changes made while the connection was down are not sent). Never ends by itself: use it as a
+        context manager or call ``.close()``. Per server process today (see the contract)."""
+        return self._get(
+            "/agent/run-events",
+            options=make_request_options(
+                extra_headers=_events_accept(extra_headers), extra_query=extra_query, extra_body=extra_body,
+                timeout=timeout,
+            ),
+            cast_to=RunEvent,
+            stream=True,
+            stream_cls=TeamRunEventStream,
+        )
+
     def create_and_wait(
         self,
         *,
@@ -340,6 +365,7 @@ class AsyncRuns(AsyncAPIResource):
         source: Union[RunSourceType, NotGiven] = NOT_GIVEN,
         factory_uid: Union[str, NotGiven] = NOT_GIVEN,
         automation_id: Union[str, NotGiven] = NOT_GIVEN,
+        session_id: Union[str, NotGiven] = NOT_GIVEN,
         created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
         created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
         updated_after: Union[str, Any, NotGiven] = NOT_GIVEN,
@@ -352,7 +378,7 @@ class AsyncRuns(AsyncAPIResource):
         query = _list_query(
             limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
             model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
-            automation_id=automation_id, created_after=created_after, created_before=created_before,
+            automation_id=automation_id, session_id=session_id, created_after=created_after, created_before=created_before,
             updated_after=updated_after,
         )
         return self._get_api_list(
@@ -483,6 +509,30 @@ class AsyncRuns(AsyncAPIResource):
             stream_cls=AsyncRunEventStream,
         )
 
+    async def team_events(
+        self,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> AsyncTeamRunEventStream[RunEvent]:
+        """The state changes of every run of the team as they happen (streamTeamRunEvents): ``state``
+        events of all the team's runs, a new run's first ``QUEUED`` included, for live run lists. No
+        replay and no ids: open the stream, then read the list, and re-read it after a reconnection
+        (changes made while the connection was down are not sent). Never ends by itself: use it as a
+        ``async with`` or call ``.close()``. Per server process today (see the contract)."""
+        return await self._get(
+            "/agent/run-events",
+            options=make_request_options(
+                extra_headers=_events_accept(extra_headers), extra_query=extra_query, extra_body=extra_body,
+                timeout=timeout,
+            ),
+            cast_to=RunEvent,
+            stream=True,
+            stream_cls=AsyncTeamRunEventStream,
+        )
+
     async def create_and_wait(
         self,
         *,
@@ -535,6 +585,7 @@ class RunsWithRawResponse:
         self.conversation = to_raw_response_wrapper(runs.conversation)
         self.attachment = to_raw_response_wrapper(runs.attachment)
         self.events = to_raw_response_wrapper(runs.events)
+        self.team_events = to_raw_response_wrapper(runs.team_events)
 
 
 class AsyncRunsWithRawResponse:
@@ -547,6 +598,7 @@ class AsyncRunsWithRawResponse:
         self.conversation = async_to_raw_response_wrapper(runs.conversation)
         self.attachment = async_to_raw_response_wrapper(runs.attachment)
         self.events = async_to_raw_response_wrapper(runs.events)
+        self.team_events = async_to_raw_response_wrapper(runs.team_events)
 
 
 class RunsWithStreamingResponse:
@@ -559,6 +611,7 @@ class RunsWithStreamingResponse:
         self.conversation = to_streamed_response_wrapper(runs.conversation)
         self.attachment = to_streamed_response_wrapper(runs.attachment)
         self.events = to_streamed_response_wrapper(runs.events)
+        self.team_events = to_streamed_response_wrapper(runs.team_events)
 
 
 class AsyncRunsWithStreamingResponse:
@@ -571,3 +624,4 @@ class AsyncRunsWithStreamingResponse:
         self.conversation = async_to_streamed_response_wrapper(runs.conversation)
         self.attachment = async_to_streamed_response_wrapper(runs.attachment)
         self.events = async_to_streamed_response_wrapper(runs.events)
+        self.team_events = async_to_streamed_response_wrapper(runs.team_events)
