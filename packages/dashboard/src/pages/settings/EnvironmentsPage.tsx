@@ -1,5 +1,194 @@
+import type { CloudEnvironment, CreateEnvironmentRequest } from '@agent-runs/sdk';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
+import { Pager, useCursorPages } from '../../components/Pager';
+import { Time } from '../../components/Time';
+import { useSession } from '../../session';
+import './settings.css';
 
+const PAGE_SIZE = 20;
+
+/** Cloud environments: every key reads them; admins create, edit and delete (x-required-role in the contract). */
 export function EnvironmentsPage() {
-  return <PageHeader title="Environments" />;
+  const { client, isAdmin } = useSession();
+  const pages = useCursorPages();
+  const [creating, setCreating] = useState(false);
+  const environments = useQuery({
+    queryKey: ['environments', pages.cursor],
+    queryFn: () => client.agent.environments.list({ limit: PAGE_SIZE, cursor: pages.cursor }),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <>
+      <PageHeader title="Environments">
+        {isAdmin && !creating && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New environment
+          </button>
+        )}
+      </PageHeader>
+      <p className="hint">An environment's setup commands run before the agent starts; its variables are set for the run (values are write-only).</p>
+      {creating && (
+        <EnvironmentForm
+          onDone={() => {
+            setCreating(false);
+            pages.reset();
+          }}
+        />
+      )}
+      <ErrorNotice error={environments.error} />
+      {environments.data && environments.data.data.length === 0 && !pages.hasPrevious && <p className="muted">No environments yet.</p>}
+      <ul className="environment-list" aria-label="Environments">
+        {environments.data?.data.map((env) => <EnvironmentItem key={env.id} environment={env} />)}
+      </ul>
+      <Pager pages={pages} nextCursor={environments.data?.page_info.next_cursor} what="environments" />
+    </>
+  );
+}
+
+function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }) {
+  const { client, isAdmin } = useSession();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  if (editing) return (
+      <li>
+        <EnvironmentForm environment={env} onDone={() => setEditing(false)} />
+      </li>
+    );
+  return (
+    <li className="card" aria-label={env.name}>
+      <div className="page-header">
+        <h2 className="env-name">{env.name}</h2>
+        {isAdmin && (
+          <div className="actions">
+            <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${env.name}`}>
+              Edit
+            </button>
+            <ConfirmButton
+              label={`Delete ${env.name}`}
+              title={`Delete environment ${env.name}?`}
+              confirmLabel="Delete environment"
+              danger
+              onConfirm={async () => {
+                await client.agent.environments.delete(env.id);
+                await queryClient.invalidateQueries({ queryKey: ['environments'] });
+              }}
+            >
+              <p>
+                Runs already created keep their configuration. A new run that names it is refused, and a run started by an
+                automation that still names it ends in ERROR.
+              </p>
+            </ConfirmButton>
+          </div>
+        )}
+      </div>
+      <dl className="fields">
+        <dt>ID</dt>
+        <dd>
+          <code>{env.id}</code>
+        </dd>
+        <dt>Description</dt>
+        <dd>{env.description || <span className="muted">—</span>}</dd>
+        <dt>Setup commands</dt>
+        <dd>{env.setup_commands.length > 0 ? <pre>{env.setup_commands.join('\n')}</pre> : <span className="muted">none</span>}</dd>
+        <dt>Variables</dt>
+        <dd>
+          {env.env_var_names.length > 0 ? env.env_var_names.map((n) => <code key={n} className="var-name">{n}</code>) : <span className="muted">none</span>}
+        </dd>
+        <dt>Updated</dt>
+        <dd>
+          <Time value={env.updated_at} />
+        </dd>
+      </dl>
+    </li>
+  );
+}
+
+/** `NAME=value` per line → a map; a line without `=` is reported by its number. */
+function parseVariables(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    const eq = line.indexOf('=');
+    if (eq < 1) throw new Error(`Variables, line ${index + 1}: write NAME=value.`);
+    vars[line.slice(0, eq).trim()] = line.slice(eq + 1);
+  });
+  return vars;
+}
+
+const lines = (text: string): string[] => text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+
+/** Create (no `environment`) or edit an environment. Variables are replaced only when asked to. */
+function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironment; onDone(): void }) {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(environment?.name ?? '');
+  const [description, setDescription] = useState(environment?.description ?? '');
+  const [setup, setSetup] = useState(environment?.setup_commands.join('\n') ?? '');
+  const [replaceVars, setReplaceVars] = useState(!environment);
+  const [vars, setVars] = useState('');
+  const idPrefix = environment ? `env-${environment.id}` : 'env-new';
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const body: CreateEnvironmentRequest = { name: name.trim(), description, setup_commands: lines(setup) };
+      if (replaceVars) body.env_vars = parseVariables(vars);
+      return environment ? client.agent.environments.update(environment.id, body) : client.agent.environments.create(body);
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['environments'] });
+      await queryClient.invalidateQueries({ queryKey: ['automation-editor', 'environments'] });
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <form className="card" onSubmit={submit} aria-label={environment ? `Edit ${environment.name}` : 'New environment'}>
+      <h2>{environment ? `Edit ${environment.name}` : 'New environment'}</h2>
+      <label htmlFor={`${idPrefix}-name`}>Name</label>
+      <input id={`${idPrefix}-name`} required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+      <label htmlFor={`${idPrefix}-description`}>Description</label>
+      <input id={`${idPrefix}-description`} maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
+      <label htmlFor={`${idPrefix}-setup`}>Setup commands (one per line)</label>
+      <textarea id={`${idPrefix}-setup`} rows={3} spellCheck={false} value={setup} onChange={(e) => setSetup(e.target.value)} />
+      {environment && (
+        <label className="inline replace-vars">
+          <input type="checkbox" checked={replaceVars} onChange={(e) => setReplaceVars(e.target.checked)} />
+          Replace all variables ({environment.env_var_names.length > 0 ? environment.env_var_names.join(', ') : 'none now'})
+        </label>
+      )}
+      {replaceVars && (
+        <>
+          <label htmlFor={`${idPrefix}-vars`}>Variables (NAME=value per line)</label>
+          <textarea
+            id={`${idPrefix}-vars`}
+            rows={3}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="NPM_TOKEN=…"
+            value={vars}
+            onChange={(e) => setVars(e.target.value)}
+          />
+          <p className="hint">Values are write-only: afterwards only the names are shown.</p>
+        </>
+      )}
+      <ErrorNotice error={save.error} title="Not saved" />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {environment ? 'Save environment' : 'Create environment'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
 }
