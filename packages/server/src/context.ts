@@ -10,6 +10,7 @@ import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
 import type { Sandbox } from './engine/sandbox';
+import type { EventStreamSlots } from './runs/event-stream-slots';
 import type { RunSignals } from './runs/signals';
 import type { Settings } from './settings';
 import type { WebhookSecretCache } from './webhooks/secret-cache';
@@ -29,6 +30,8 @@ export interface ServerContext {
   sandbox: Sandbox;
   /** Run-event listeners (SSE) and in-flight executions (cancel) of this server (runs/signals.ts). */
   runSignals: RunSignals;
+  /** Open SSE streams per API key (SSE_STREAMS_PER_KEY), run and team streams together (runs/event-stream-slots.ts). */
+  eventStreamSlots: EventStreamSlots;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */
   notifyRunQueued(): void;
 }

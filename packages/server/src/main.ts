@@ -27,6 +27,7 @@ import { startDeliveryRetention } from './ingress/retention';
 import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
+import { EventStreamSlots } from './runs/event-stream-slots';
 import { RunSignals } from './runs/signals';
 import { WebhookSecretCache } from './webhooks/secret-cache';
 
@@ -79,6 +80,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       matcherCache: new MatcherCache(),
       sandbox,
       runSignals: new RunSignals(),
+      eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
       notifyRunQueued: () => engine?.notifyRunQueued(),
     };
 

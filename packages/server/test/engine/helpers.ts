@@ -7,6 +7,7 @@ import type { ServerContext } from '../../src/context';
 import type { SecretBox } from '../../src/crypto/secret-box';
 import type { RunsTable } from '../../src/db/tables';
 import { findRun, type RunRow } from '../../src/runs/repository';
+import { EventStreamSlots } from '../../src/runs/event-stream-slots';
 import { RunSignals } from '../../src/runs/signals';
 import { recordRunCreated } from '../../src/runs/transitions';
 import { createSandbox } from '../../src/engine/sandbox';
@@ -40,6 +41,7 @@ export function makeContext(
     matcherCache: new MatcherCache(),
     sandbox: createSandbox(settings, log),
     runSignals: new RunSignals(),
+    eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
     queuedNotifications: 0,
     notifyRunQueued() {
       ctx.queuedNotifications++;
