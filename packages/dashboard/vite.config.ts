@@ -6,8 +6,11 @@ import { defineConfig } from 'vite';
 // writes dist/, which the server serves at `/` (docs/decisions.md, "Dashboard").
 const apiOrigin = process.env.DASHBOARD_API_ORIGIN ?? 'http://127.0.0.1:8080';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  // A build is always the production app, even when started from a process with another NODE_ENV (the
+  // browser tests' vitest sets `test`, which would otherwise bundle React's development build).
+  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -18,4 +21,4 @@ export default defineConfig({
   server: {
     proxy: { '/api': { target: apiOrigin, changeOrigin: false } },
   },
-});
+}));
