@@ -167,7 +167,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
           </section>
 
           <section className="card">
-            <h2>Trigger</h2>
+            <h2 className="card-heading">Trigger</h2>
             <WebhookSelection webhooks={webhooks} selected={form.webhookIds} onChange={(webhookIds) => update({ webhookIds })} />
             <label htmlFor="payload-filter">Payload filter (JSON)</label>
             <textarea
@@ -193,8 +193,8 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
           </section>
 
           <section className="card">
-            <h2>Agent configuration</h2>
-            <div className="filters">
+            <h2 className="card-heading">Agent configuration</h2>
+            <div className="config-grid">
               <div>
                 <label htmlFor="config-name">Run name</label>
                 <input id="config-name" value={form.config.name} onChange={(e) => setConfig('name', e.target.value)} />

@@ -1,6 +1,6 @@
 import type { TestFilterResult, Webhook, WebhookDelivery } from '@agent-runs/sdk';
 import { useMutation, useQueries } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useClient } from '../../session';
 import { triggerFromForm, type AutomationForm } from './automation-form';
@@ -57,9 +57,13 @@ export function TestFilterPanel({ factoryUid, savedAutomationUid, form, webhooks
     },
   });
 
+  // A result belongs to the delivery and the trigger it was run with: any change makes it stale.
+  const { reset } = test;
+  useEffect(() => reset(), [reset, form, deliveryId]);
+
   return (
     <section className="card" aria-labelledby="test-filter-heading">
-      <h2 id="test-filter-heading">Test filter</h2>
+      <h2 id="test-filter-heading" className="card-heading">Test filter</h2>
       <p className="hint">
         {savedAutomationUid
           ? 'Tests the saved automation against a stored delivery. Nothing is started.'
@@ -95,18 +99,12 @@ export function TestFilterPanel({ factoryUid, savedAutomationUid, form, webhooks
   );
 }
 
-function Check({ label, passed, reason, path }: { label: string; passed: boolean; reason: string; path?: string | null }) {
+function Check({ label, passed, reason }: { label: string; passed: boolean; reason: string }) {
   return (
     <>
       <dt>{label}</dt>
       <dd>
         <span className={`badge ${passed ? 'check-passed' : 'check-failed'}`}>{passed ? 'passed' : 'failed'}</span> {reason}
-        {path && (
-          <>
-            {' '}
-            at <code className="break">{path}</code>
-          </>
-        )}
       </dd>
     </>
   );
@@ -121,7 +119,15 @@ function TestResult({ outcome: { tested, result } }: { outcome: Outcome }) {
       </p>
       <dl className="fields">
         <Check label="Webhook check" passed={result.webhook_check.passed} reason={result.webhook_check.reason} />
-        <Check label="Payload check" passed={result.payload_check.passed} reason={result.payload_check.reason} path={result.payload_check.path} />
+        <Check label="Payload check" passed={result.payload_check.passed} reason={result.payload_check.reason} />
+        {result.payload_check.path !== null && (
+          <>
+            <dt>Failed at</dt>
+            <dd>
+              <code className="break">{result.payload_check.path}</code>
+            </dd>
+          </>
+        )}
       </dl>
     </div>
   );

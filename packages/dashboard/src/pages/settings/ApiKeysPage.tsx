@@ -46,7 +46,7 @@ export function ApiKeysPage() {
       <PageHeader title="API keys" />
       {created && (
         <section className="card secret-once" aria-labelledby="new-key-heading">
-          <h2 id="new-key-heading">New {created.role} key{created.name ? ` “${created.name}”` : ''}</h2>
+          <h2 id="new-key-heading" className="card-heading">New {created.role} key{created.name ? ` “${created.name}”` : ''}</h2>
           <p className="notice notice-warning">
             Copy this key now: it is shown only this once and cannot be shown again. Keep it like a password.
           </p>
@@ -63,7 +63,7 @@ export function ApiKeysPage() {
       )}
       {isAdmin && (
         <form className="card" onSubmit={submit} aria-label="Create an API key">
-          <h2>Create an API key</h2>
+          <h2 className="card-heading">Create an API key</h2>
           <div className="form-row">
             <div>
               <label htmlFor="key-name">Name (optional)</label>
@@ -91,58 +91,42 @@ export function ApiKeysPage() {
       )}
       <ErrorNotice error={keys.error} />
       {keys.data && keys.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="API keys">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Role</th>
-                <th>Created</th>
-                <th>ID</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((key) => {
-                const own = key.key_id === current.key.key_id;
-                const label = key.name ?? key.key_id;
-                return (
-                  <tr key={key.key_id}>
-                    <td>
-                      {key.name ?? <span className="muted">unnamed</span>} {own && <span className="badge">this key</span>}
-                    </td>
-                    <td>
-                      <span className={`badge role-${key.role}`}>{key.role}</span>
-                    </td>
-                    <td>
-                      <Time value={key.created_at} />
-                    </td>
-                    <td>
-                      <code className="break">{key.key_id}</code>
-                    </td>
-                    <td>
-                      <ConfirmButton
-                        label={`Revoke ${label}`}
-                        title={`Revoke ${label}?`}
-                        confirmLabel="Revoke key"
-                        danger
-                        onConfirm={async () => {
-                          await client.apiKeys.delete(key.key_id);
-                          if (own) signOut();
-                          else await queryClient.invalidateQueries({ queryKey: ['api-keys'] });
-                        }}
-                      >
-                        <p>Every request made with this key gets 401 from this moment on; this cannot be undone.</p>
-                        {own && <p className="notice notice-warning">This is the key you are signed in with: you will be signed out.</p>}
-                        <p className="hint">The team's last admin key cannot be revoked: create another admin key first.</p>
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ul className="item-list card" aria-label="API keys">
+          {keys.data.data.map((key) => {
+            const own = key.key_id === current.key.key_id;
+            const label = key.name ?? key.key_id;
+            return (
+              <li key={key.key_id} className="item-row">
+                <div className="item-main">
+                  <span className="item-title">
+                    {key.name !== null ? <span>{key.name}</span> : <span className="muted">unnamed</span>} <span className={`badge role-${key.role}`}>{key.role}</span>{' '}
+                    {own && <span className="badge">this key</span>}
+                  </span>
+                  <span className="hint">
+                    <code>{key.key_id}</code> · created <Time value={key.created_at} />
+                  </span>
+                </div>
+                <div className="actions">
+                  <ConfirmButton
+                    label={`Revoke ${label}`}
+                    title={`Revoke ${label}?`}
+                    confirmLabel="Revoke key"
+                    danger
+                    onConfirm={async () => {
+                      await client.apiKeys.delete(key.key_id);
+                      if (own) signOut();
+                      else await queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+                    }}
+                  >
+                    <p>Every request made with this key gets 401 from this moment on; this cannot be undone.</p>
+                    {own && <p className="notice notice-warning">This is the key you are signed in with: you will be signed out.</p>}
+                    <p className="hint">The team's last admin key cannot be revoked: create another admin key first.</p>
+                  </ConfirmButton>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
       )}
       <Pager pages={pages} nextCursor={keys.data?.page_info.next_cursor} what="API keys" />
     </>

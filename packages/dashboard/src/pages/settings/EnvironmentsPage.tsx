@@ -152,7 +152,7 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
 
   return (
     <form className="card" onSubmit={submit} aria-label={environment ? `Edit ${environment.name}` : 'New environment'}>
-      <h2>{environment ? `Edit ${environment.name}` : 'New environment'}</h2>
+      <h2 className="card-heading">{environment ? `Edit ${environment.name}` : 'New environment'}</h2>
       <label htmlFor={`${idPrefix}-name`}>Name</label>
       <input id={`${idPrefix}-name`} required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       <label htmlFor={`${idPrefix}-description`}>Description</label>

@@ -54,7 +54,7 @@ export function SecretsPage() {
       </p>
       {isAdmin && (
         <form className="card" onSubmit={submit} aria-label="Set a secret">
-          <h2>Set a secret</h2>
+          <h2 className="card-heading">Set a secret</h2>
           <div className="form-row">
             <div>
               <label htmlFor="secret-name">Name</label>
@@ -99,54 +99,37 @@ export function SecretsPage() {
       <ErrorNotice error={secrets.error} />
       {secrets.data && secrets.data.data.length === 0 && !pages.hasPrevious && <p className="muted">No secrets yet.</p>}
       {secrets.data && secrets.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="Secrets">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Created</th>
-                <th>Updated</th>
-                {isAdmin && <th>Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.data.data.map((secret) => (
-                <tr key={secret.name}>
-                  <td>
-                    <code className="break">{secret.name}</code>
-                  </td>
-                  <td>
-                    <Time value={secret.created_at} />
-                  </td>
-                  <td>
-                    <Time value={secret.updated_at} />
-                  </td>
-                  {isAdmin && (
-                    <td>
-                      <div className="actions">
-                        <button type="button" onClick={() => replace(secret.name)} aria-label={`Set a new value for ${secret.name}`}>
-                          New value
-                        </button>
-                        <ConfirmButton
-                          label={`Delete ${secret.name}`}
-                          title={`Delete secret ${secret.name}?`}
-                          confirmLabel="Delete secret"
-                          danger
-                          onConfirm={async () => {
-                            await client.secrets.delete(secret.name);
-                            await queryClient.invalidateQueries({ queryKey: ['secrets'] });
-                          }}
-                        >
-                          <p>The value is gone for good. A secret that a webhook uses cannot be deleted: the server names the webhooks.</p>
-                        </ConfirmButton>
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ul className="item-list card" aria-label="Secrets">
+          {secrets.data.data.map((secret) => (
+            <li key={secret.name} className="item-row">
+              <div className="item-main">
+                <code className="item-title">{secret.name}</code>
+                <span className="hint">
+                  updated <Time value={secret.updated_at} /> · created <Time value={secret.created_at} />
+                </span>
+              </div>
+              {isAdmin && (
+                <div className="actions">
+                  <button type="button" onClick={() => replace(secret.name)} aria-label={`Set a new value for ${secret.name}`}>
+                    New value
+                  </button>
+                  <ConfirmButton
+                    label={`Delete ${secret.name}`}
+                    title={`Delete secret ${secret.name}?`}
+                    confirmLabel="Delete secret"
+                    danger
+                    onConfirm={async () => {
+                      await client.secrets.delete(secret.name);
+                      await queryClient.invalidateQueries({ queryKey: ['secrets'] });
+                    }}
+                  >
+                    <p>The value is gone for good. A secret that a webhook uses cannot be deleted: the server names the webhooks.</p>
+                  </ConfirmButton>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
       <Pager pages={pages} nextCursor={secrets.data?.page_info.next_cursor} what="secrets" />
     </>

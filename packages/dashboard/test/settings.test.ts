@@ -1,0 +1,154 @@
+// Secrets, API keys and environments in a real browser against the real server: a secret is set (password
+// input), listed by name only and deleted; an API key's value shows once, works, and stops working when
+// revoked; revoking the last admin key shows the server's 409; a member sees no management controls and
+// the server's 403 on /api-keys; environments are created, listed and edited.
+import { AgentRuns, APIError } from '@agent-runs/sdk';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasBrowser } from './support/browser';
+import { startStack, type Stack } from './support/stack';
+
+const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe.skipIf(!hasBrowser)('settings pages', () => {
+  let stack: Stack;
+  const clientWith = (apiKey: string) => new AgentRuns({ apiKey, baseURL: stack.server.apiUrl, maxRetries: 0 });
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack?.close());
+
+  it('sets, lists and deletes a secret without ever showing its value', async () => {
+    const page = await stack.signIn();
+    await page.getByRole('link', { name: 'Secrets' }).click();
+    const value = 'not-for-your-eyes-1234';
+    expect(await page.getByLabel('Value', { exact: true }).getAttribute('type')).toBe('password');
+    await page.getByLabel('Name', { exact: true }).fill('GITHUB_WEBHOOK_SECRET');
+    await page.getByLabel('Value', { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Store secret' }).click();
+    const list = page.getByRole('list', { name: 'Secrets' });
+    await list.getByText('GITHUB_WEBHOOK_SECRET', { exact: true }).waitFor();
+    expect((await stack.admin.secrets.list()).data.map((s) => s.name)).toEqual(['GITHUB_WEBHOOK_SECRET']);
+    expect(await page.content()).not.toContain(value);
+
+    await page.getByLabel('Name', { exact: true }).fill('OTHER_SECRET');
+    await page.getByLabel('Value', { exact: true }).fill('x');
+    await page.getByRole('button', { name: 'Store secret' }).click();
+    await list.getByText('OTHER_SECRET', { exact: true }).waitFor();
+    await stack.screenshot(page, 'secrets');
+
+    await page.getByRole('button', { name: 'Delete OTHER_SECRET' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete secret' }).click();
+    await list.getByText('OTHER_SECRET', { exact: true }).waitFor({ state: 'detached' });
+    expect((await stack.admin.secrets.list()).data.map((s) => s.name)).toEqual(['GITHUB_WEBHOOK_SECRET']);
+
+    const narrow = await stack.signIn(undefined, { width: 360, height: 740 });
+    await narrow.getByRole('link', { name: 'Secrets' }).click();
+    await narrow.getByRole('list', { name: 'Secrets' }).getByText('GITHUB_WEBHOOK_SECRET', { exact: true }).waitFor();
+    expect(await noSidewaysScroll(narrow)).toBe(true);
+    await stack.screenshot(narrow, 'secrets-360');
+  });
+
+  it('creates an API key shown once, revokes it, and shows the 409 for the last admin key', async () => {
+    const page = await stack.signIn();
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name (optional)').fill('ci');
+    await page.getByLabel('Role').selectOption('member');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const once = page.locator('.secret-once');
+    await once.waitFor();
+    const apiKey = (await once.getByLabel('New API key', { exact: true }).textContent()) ?? '';
+    expect(apiKey).toMatch(/^ar_live_[A-Za-z0-9_-]{43}$/);
+    expect(await once.textContent()).toContain('shown only this once');
+    expect((await clientWith(apiKey).apiKeys.current()).key.role).toBe('member');
+    await page.getByRole('button', { name: 'Copy the new API key' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+    await page.getByRole('list', { name: 'API keys' }).getByText('ci', { exact: true }).waitFor();
+    await stack.screenshot(page, 'api-keys-created');
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.content()).not.toContain(apiKey);
+
+    await page.getByRole('button', { name: 'Revoke ci' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('401');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('list', { name: 'API keys' }).getByText('ci', { exact: true }).waitFor({ state: 'detached' });
+    await expect(clientWith(apiKey).apiKeys.current()).rejects.toMatchObject({ status: 401 });
+
+    // The only admin key: the server refuses, and the dialog shows why.
+    const own = (await stack.admin.apiKeys.current()).key;
+    await page.getByRole('button', { name: `Revoke ${own.name ?? own.key_id}` }).click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    const refusal = dialog.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/admin/i);
+    await stack.screenshot(page, 'api-keys-last-admin');
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    expect((await stack.admin.apiKeys.current()).key.key_id).toBe(own.key_id);
+
+    const narrow = await stack.signIn(undefined, { width: 360, height: 740 });
+    await narrow.getByRole('link', { name: 'API keys' }).click();
+    await narrow.getByRole('list', { name: 'API keys' }).waitFor();
+    expect(await noSidewaysScroll(narrow)).toBe(true);
+    await stack.screenshot(narrow, 'api-keys-360');
+  });
+
+  it('creates, lists and edits an environment', async () => {
+    const page = await stack.signIn();
+    await page.getByRole('link', { name: 'Environments' }).click();
+    await page.getByRole('button', { name: 'New environment' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('node-20');
+    await page.getByLabel('Description').fill('Node 20 with pnpm');
+    await page.getByLabel('Setup commands (one per line)').fill('corepack enable\npnpm install --frozen-lockfile');
+    await page.getByLabel('Variables (NAME=value per line)').fill('NPM_TOKEN=npm_secret_value');
+    await page.getByRole('button', { name: 'Create environment' }).click();
+    const item = page.getByRole('listitem', { name: 'node-20' });
+    await item.getByText('NPM_TOKEN').waitFor();
+    expect(await item.textContent()).toContain('pnpm install --frozen-lockfile');
+    expect(await page.content()).not.toContain('npm_secret_value');
+
+    await item.getByRole('button', { name: 'Edit node-20' }).click();
+    await page.getByLabel('Description').fill('Node 20, pnpm and Playwright');
+    await page.getByRole('button', { name: 'Save environment' }).click();
+    await page.getByRole('listitem', { name: 'node-20' }).getByText('Node 20, pnpm and Playwright').waitFor();
+    const [stored] = (await stack.admin.agent.environments.list()).data;
+    expect(stored).toMatchObject({ name: 'node-20', description: 'Node 20, pnpm and Playwright', env_var_names: ['NPM_TOKEN'] });
+    await stack.screenshot(page, 'environments');
+
+    const narrow = await stack.signIn(undefined, { width: 360, height: 740 });
+    await narrow.getByRole('link', { name: 'Environments' }).click();
+    await narrow.getByRole('listitem', { name: 'node-20' }).waitFor();
+    expect(await noSidewaysScroll(narrow)).toBe(true);
+    await stack.screenshot(narrow, 'environments-360');
+  });
+
+  it('a member sees no management controls and the server’s 403 on /api-keys and /secrets', async () => {
+    const member = await stack.admin.apiKeys.create({ name: 'reader', role: 'member' });
+    const page = await stack.signIn(member.api_key);
+    expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Environments' }).click();
+    await page.getByRole('listitem', { name: 'node-20' }).waitFor();
+    expect(await page.getByRole('button', { name: /New environment|Edit|Delete/ }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Secrets' }).click();
+    const secretsRefusal = page.getByRole('alert');
+    await secretsRefusal.waitFor();
+    expect(await secretsRefusal.textContent()).toMatch(/admin/i);
+    expect(await page.getByRole('button', { name: 'Store secret' }).count()).toBe(0);
+
+    await page.goto('/api-keys');
+    const keysRefusal = page.getByRole('alert');
+    await keysRefusal.waitFor();
+    const detail = await clientWith(member.api_key).apiKeys.list().then(
+      () => 'listed',
+      (err: unknown) => (err instanceof APIError ? err.detail : String(err)),
+    );
+    expect(detail).toMatch(/admin/i);
+    expect(await keysRefusal.textContent()).toBe(detail);
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await stack.screenshot(page, 'api-keys-member');
+  });
+});
