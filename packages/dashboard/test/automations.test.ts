@@ -72,7 +72,7 @@ describe.skipIf(!hasBrowser)('automation editor', () => {
     expect(draftMiss).toContain('$.action');
 
     await page.getByRole('button', { name: 'Create automation' }).click();
-    await page.waitForURL(/\/automations\/[^/]+$/);
+    await page.waitForURL(/\/automations\/(?!new$)[^/]+$/);
     const automationUid = page.url().split('/').pop() ?? '';
     const stored = await stack.admin.factories.automations.retrieve(factory.uid, automationUid);
     expect(stored.name).toBe('Triage opened issues');
