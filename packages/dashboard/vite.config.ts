@@ -6,11 +6,8 @@ import { defineConfig } from 'vite';
 // writes dist/, which the server serves at `/` (docs/decisions.md, "Dashboard").
 const apiOrigin = process.env.DASHBOARD_API_ORIGIN ?? 'http://127.0.0.1:8080';
 
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   plugins: [react()],
-  // A build is always the production app, even when started from a process with another NODE_ENV (the
-  // browser tests' vitest sets `test`, which would otherwise bundle React's development build).
-  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -21,4 +18,4 @@ export default defineConfig(({ command }) => ({
   server: {
     proxy: { '/api': { target: apiOrigin, changeOrigin: false } },
   },
-}));
+});

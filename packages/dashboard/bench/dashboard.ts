@@ -15,16 +15,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { AgentRuns } from '@agent-runs/sdk';
 import { seedRunsForTeam } from '@agent-runs/server/bench/seed-runs';
 import { startServerProcess } from '@agent-runs/server/bench/server-process';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../test/support/browser';
+import { buildDashboard, dashboardRoot } from '../test/support/build';
 
-const dashboardRoot = fileURLToPath(new URL('..', import.meta.url));
 const SEED = Number(process.env.BENCH_SEED_RUNS ?? 10_000);
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 7);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 15);
@@ -99,8 +97,8 @@ async function watchMainThread(page: Page) {
 
 async function main(): Promise<void> {
   console.log(`bench:dashboard — ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  await build({ root: dashboardRoot, logLevel: 'warn' });
   const dist = path.join(dashboardRoot, 'dist');
+  buildDashboard(dist);
   const size = bundleSize(dist);
   console.log(`bundle: ${size.files} JS files, ${(size.raw / 1024).toFixed(1)} KB raw, ${(size.gzip / 1024).toFixed(1)} KB gzipped (goal < 250 KB) → ${size.gzip < 250 * 1024 ? 'met' : 'MISSED'}`);
 

@@ -128,12 +128,13 @@ describe.skipIf(!hasBrowser)('settings pages', () => {
     const member = await stack.admin.apiKeys.create({ name: 'reader', role: 'member' });
     const page = await stack.signIn(member.api_key);
     expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Secrets' }).count()).toBe(0);
 
     await page.getByRole('link', { name: 'Environments' }).click();
     await page.getByRole('listitem', { name: 'node-20' }).waitFor();
     expect(await page.getByRole('button', { name: /New environment|Edit|Delete/ }).count()).toBe(0);
 
-    await page.getByRole('link', { name: 'Secrets' }).click();
+    await page.goto('/secrets');
     const secretsRefusal = page.getByRole('alert');
     await secretsRefusal.waitFor();
     expect(await secretsRefusal.textContent()).toMatch(/admin/i);

@@ -1,5 +1,5 @@
 /**
- * One browser test's world: the real server (fresh SQLite, echo runner) serving the built dashboard on
+ * One browser test's world: the real server (fresh SQLite, echo runner) serving this run's dashboard build on
  * 127.0.0.1, a Chromium page signed in with an API key, and screenshots saved under test-results/.
  *
  *   const stack = await startStack();
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer, type TestServerOverrides } from '@agent-runs/server/test/support/server';
 import { AgentRuns } from '@agent-runs/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { dashboardRoot } from './build';
 import { launchBrowser } from './browser';
 
@@ -33,7 +34,7 @@ export interface Stack {
 export async function startStack(overrides: TestServerOverrides = {}): Promise<Stack> {
   const server = await startTestServer({
     ...overrides,
-    env: { DASHBOARD_DIR: path.join(dashboardRoot, 'dist'), ...overrides.env },
+    env: { DASHBOARD_DIR: inject('dashboardDir'), ...overrides.env },
   });
   const browser = await launchBrowser().catch(async (err: unknown) => {
     await server.close();
