@@ -212,7 +212,22 @@ function RunsTable({ filters }: { filters: RunFilters }) {
   const patchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(patchTimer.current), []);
 
-  const refetch = useThrottle(() => void query.refetch(), REFETCH_INTERVAL_MS);
+  // A re-read asked for while one is under way runs after it (that one may have missed the change); it
+  // never cancels it, so a slow page still arrives under a steady stream of events.
+  const reading = useRef<'idle' | 'reading' | 'again'>('idle');
+  const reread = () => {
+    if (reading.current !== 'idle') {
+      reading.current = 'again';
+      return;
+    }
+    reading.current = 'reading';
+    void query.refetch({ cancelRefetch: false }).finally(() => {
+      const again = reading.current === 'again';
+      reading.current = 'idle';
+      if (again) refetch();
+    });
+  };
+  const refetch = useThrottle(reread, REFETCH_INTERVAL_MS);
   const flushPatches = () => {
     patchTimer.current = undefined;
     const batch = pending.current;
