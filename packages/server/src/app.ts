@@ -21,6 +21,7 @@ import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
+import { methodNotAllowed } from './problems';
 
 export interface AppOptions {
   /** Validate every response against the contract (tests): a breaking response becomes a 500. */
@@ -55,6 +56,11 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   app.get('/metrics', async (_req, res) => {
     const { contentType, body } = await metrics.render();
     res.set('content-type', contentType).send(body);
+  });
+  // Any other method on an operational endpoint is a 405 naming the allowed ones, as on the REST paths.
+  app.all(['/healthz', '/readyz', '/metrics'], (req, res, next) => {
+    if (req.method === 'OPTIONS') return void res.set('Allow', 'GET, HEAD').status(204).end();
+    next(methodNotAllowed('Only GET and HEAD are allowed on this path.', ['GET', 'HEAD']));
   });
 
   const api = express.Router();

@@ -1377,7 +1377,12 @@ export type components = {
             model_id?: string;
             /** @description Shapes the agent's behaviour. */
             base_prompt?: string;
-            /** @description A `CloudEnvironment` of the team (`env_…`); unknown → `422`. */
+            /**
+             * @description A `CloudEnvironment` of the team (`env_…`). One that names no environment of the team answers
+             *     `400 invalid_request` when a run is started through the REST API (`createRun`,
+             *     `createRunLegacy`, `dispatchFactoryRun`), `422 validation_failed` on a saved automation or
+             *     definition file.
+             */
             environment_id?: string;
             /** @description A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`. */
             skill_spec?: string;
@@ -1411,7 +1416,7 @@ export type components = {
              * @example text/plain
              */
             mime_type: string;
-            /** @description The file's bytes, base64. */
+            /** @description The file's bytes, standard base64 (RFC 4648 alphabet, padded, no whitespace). */
             data: string;
         };
         /** @description An attachment of a run; download it with `getRunAttachment`. */
@@ -2408,14 +2413,18 @@ export type components = {
         Limit: number;
         /** @description Maximum number of runs in the page. */
         RunsLimit: number;
-        /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+        /**
+         * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+         *     this list, filters and sort answers `400 invalid_request`.
+         */
         Cursor: string;
         /**
          * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
          *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
          *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
          *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-         *     path.
+         *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+         *     `400 invalid_request`.
          * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
          */
         IdempotencyKey: string;
@@ -2478,7 +2487,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of runs in the page. */
                 limit?: components["parameters"]["RunsLimit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Field to sort by. */
                 sort_by?: "created_at" | "updated_at";
@@ -2541,7 +2553,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2570,7 +2583,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2630,7 +2644,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2669,7 +2684,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2768,9 +2784,11 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                    "*/*": string;
                     "application/json": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2832,6 +2850,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["EventStreamTooManyRequests"];
@@ -2867,7 +2886,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2901,7 +2923,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3005,7 +3028,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3039,7 +3065,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3112,7 +3139,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3161,7 +3189,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3221,7 +3250,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3257,7 +3287,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3298,7 +3331,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3440,7 +3474,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3491,7 +3526,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3578,7 +3616,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3628,7 +3667,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3669,7 +3711,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3811,7 +3854,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3851,7 +3895,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3945,7 +3992,10 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `page_info.next_cursor` of the previous page. Opaque. */
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -3980,7 +4030,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path.
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

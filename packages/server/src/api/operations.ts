@@ -42,6 +42,24 @@ function restOperations(): Array<{ method: (typeof METHODS)[number]; path: strin
   );
 }
 
+/**
+ * `OPTIONS` answers 204 with the methods of the ONE contract path the URL names. Express's own answer
+ * merges every route the URL matches, so `/api-keys/current` would also offer `DELETE` from
+ * `/api-keys/{keyId}`; as in the OpenAPI path matching rules, a concrete path wins over a templated one.
+ */
+function allowedMethodsRoutes(router: Router): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const { method, path } of restOperations()) methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), method.toUpperCase()]);
+  const templatedSegments = (path: string) => path.split('/').filter((segment) => segment.startsWith(':')).length;
+  const concreteFirst = [...methodsByPath].sort(([a], [b]) => templatedSegments(a) - templatedSegments(b));
+  for (const [path, methods] of concreteFirst) {
+    const allow = (methods.includes('GET') ? [...methods, 'HEAD'] : methods).sort().join(', ');
+    router.options(path, (_req, res) => {
+      res.set('Allow', allow).status(204).end();
+    });
+  }
+}
+
 /** One route per operation of the REST contract, in the contract's order. */
 export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers): Router {
   const router = Router();
@@ -57,9 +75,11 @@ export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers
 /**
  * Names the operation of each request (`res.locals.operationId`) before anything answers it, so a 401, a
  * validation error or an idempotent replay is counted under its operation like the handler's own answer.
+ * It answers `OPTIONS` first (without this, Express would answer it from these routes).
  */
 export function operationNames(): Router {
   const router = Router();
+  allowedMethodsRoutes(router);
   for (const { method, path, operationId } of restOperations()) {
     router[method](path, (_req, res, next) => {
       res.locals.operationId = operationId;

@@ -67,9 +67,13 @@ class AmbientAgentConfig(BaseModel):
     """
     Shapes the agent's behaviour.
     """
-    environment_id: Optional[str] = None
+    environment_id: Annotated[Optional[str], Field(min_length=1)] = None
     """
-    A `CloudEnvironment` of the team (`env_…`); unknown → `422`.
+    A `CloudEnvironment` of the team (`env_…`). One that names no environment of the team answers
+    `400 invalid_request` when a run is started through the REST API (`createRun`,
+    `createRunLegacy`, `dispatchFactoryRun`), `422 validation_failed` on a saved automation or
+    definition file.
+
     """
     skill_spec: Annotated[Optional[str], Field(pattern="^[^/\\s]+/[^:\\s]+:\\S.*$")] = (
         None
@@ -831,9 +835,14 @@ class RunAttachmentInput(BaseModel):
     """
     Printable ASCII only (no control characters); served back as the download's `Content-Type`.
     """
-    data: str
+    data: Annotated[
+        str,
+        Field(
+            pattern="^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+        ),
+    ]
     """
-    The file's bytes, base64.
+    The file's bytes, standard base64 (RFC 4648 alphabet, padded, no whitespace).
     """
 
 

@@ -95,7 +95,12 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     """Shapes the agent's behaviour."""
 
     environment_id: str
-    """A `CloudEnvironment` of the team (`env_…`); unknown → `422`."""
+    """
+    A `CloudEnvironment` of the team (`env_…`). One that names no environment of the team answers
+    `400 invalid_request` when a run is started through the REST API (`createRun`,
+    `createRunLegacy`, `dispatchFactoryRun`), `422 validation_failed` on a saved automation or
+    definition file.
+    """
 
     skill_spec: str
     """A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`."""
@@ -122,7 +127,7 @@ class RunAttachmentInputParam(TypedDict, total=False):
     """Printable ASCII only (no control characters); served back as the download's `Content-Type`."""
 
     data: Required[str]
-    """The file's bytes, base64."""
+    """The file's bytes, standard base64 (RFC 4648 alphabet, padded, no whitespace)."""
 
 
 class RunAgentRequestParam(TypedDict, total=False):

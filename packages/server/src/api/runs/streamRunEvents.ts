@@ -10,7 +10,9 @@ export const streamRunEventsHandler: OperationHandler<'streamRunEvents'> =
   async (req, res) => {
     const header = req.get('last-event-id');
     if (header !== undefined && !/^\d{1,15}$/.test(header)) {
-      throw invalidRequest('Last-Event-ID must be a non-negative integer.', [{ path: 'header.Last-Event-ID', message: 'must be an integer ≥ 0' }]);
+      throw invalidRequest('Last-Event-ID must be an integer from 0 to 999999999999999.', [
+        { path: 'header.Last-Event-ID', message: 'must be an integer from 0 to 999999999999999' },
+      ]);
     }
     const { teamId, keyId } = principalOf(req);
     await inEventStreamSlot(ctx, keyId, () => streamRunEvents(ctx, res, teamId, req.params.runId, header === undefined ? undefined : Number(header)));

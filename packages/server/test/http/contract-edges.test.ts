@@ -1,0 +1,167 @@
+/**
+ * The server and openapi/v1.yaml agree at the edges the contract fuzzer (`pnpm test:fuzz`) probes: what the
+ * server refuses the contract's schemas refuse too, with the answer the contract documents, and what the
+ * schemas allow the server takes.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRestSpec } from '../../src/http/validator';
+import { apiClient, expectProblem, type ApiClient } from '../support/http';
+import { startTestServer, type TestServer } from '../support/server';
+
+type Schema = { type?: string; minLength?: number; pattern?: string; format?: string; enum?: unknown[]; $ref?: string; items?: Schema };
+type Parameter = { name: string; in: string; schema?: Schema; $ref?: string };
+type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, unknown> };
+type PathItem = Record<string, Operation> & { parameters?: Parameter[] };
+
+const spec = loadRestSpec() as unknown as {
+  paths: Record<string, PathItem>;
+  components: { parameters: Record<string, Parameter>; schemas: Record<string, { properties: Record<string, Schema> }> };
+};
+const resolveParameter = (p: Parameter): Parameter => (p.$ref ? spec.components.parameters[p.$ref.split('/').pop()!]! : p);
+const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+  (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((method) => {
+    const operation = item[method];
+    if (!operation) return [];
+    const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolveParameter);
+    return [{ path, method, operation, parameters }];
+  }),
+);
+
+/** A request with a method fetch refuses to send (TRACE) or any other, through node:http. */
+function rawRequest(url: string, method: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('contract and server agree at the edges', () => {
+  let server: TestServer;
+  let api: ApiClient;
+  beforeAll(async () => {
+    server = await startTestServer({ engine: false });
+    api = apiClient(server.apiUrl, server.adminKey);
+  });
+  afterAll(() => server?.close());
+
+  it('Idempotency-Key: the keys the contract pattern refuses are the keys the server refuses (400 naming the header)', async () => {
+    const pattern = new RegExp(spec.components.parameters.IdempotencyKey!.schema!.pattern!);
+    const keys = ['k', 'a-b_c.d~!', 'x'.repeat(255), 'with space', 'tab\there', 'ünïcode'];
+    for (const key of keys) {
+      // fetch refuses header values outside Latin-1 only; these all go out as they are.
+      const res = await api.request('POST', '/factories', { body: { name: `idem ${keys.indexOf(key)}` }, headers: { 'idempotency-key': key } });
+      if (pattern.test(key)) {
+        expect(res.status, key).toBe(201);
+      } else {
+        expectProblem(res, 400, 'invalid_request');
+        expect(res.body.errors).toEqual([{ path: expect.stringMatching(/^header\.idempotency-key$/i), message: expect.any(String) }]);
+      }
+    }
+  });
+
+  it('every string query parameter of the contract is non-empty by schema, and every list answers an empty one with 400 naming it', async () => {
+    const lists = operations.filter(({ method, parameters }) => method === 'get' && parameters.some((p) => p.name === 'cursor'));
+    expect(lists.length).toBeGreaterThan(5);
+    for (const { path, parameters } of operations) {
+      for (const p of parameters.filter((q) => q.in === 'query' && q.schema?.type === 'string')) {
+        const schema = p.schema!;
+        expect(schema.minLength ?? (schema.format || schema.enum ? 1 : 0), `${path} ?${p.name}=`).toBeGreaterThanOrEqual(1);
+      }
+    }
+    const factory = await api.post('/factories', { name: 'empty-query' });
+    const webhook = await api.post(`/factories/${factory.body.uid}/webhooks`, { name: 'empty-query', auth_mode: 'url_token' });
+    for (const { path } of lists) {
+      const url = path.replace('{factoryUid}', factory.body.uid).replace('{webhookUid}', webhook.body.uid);
+      const res = await api.get(`${url}?cursor=`);
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors, path).toEqual([{ path: 'query.cursor', message: expect.any(String) }]);
+    }
+    for (const filter of ['name', 'model_id', 'creator', 'factory_uid', 'automation_id']) {
+      const res = await api.get(`/agent/runs?${filter}=`);
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors).toEqual([{ path: `query.${filter}`, message: expect.any(String) }]);
+    }
+    // A cursor the server did not issue: the 400 the Cursor parameter documents.
+    expectProblem(await api.get('/agent/runs?cursor=0'), 400, 'invalid_request');
+  });
+
+  it('run attachments: data that is not base64 and an over-long name answer the documented 400; any mime_type is served as itself', async () => {
+    const attachmentData = spec.components.schemas.RunAttachmentInput!.properties.data!;
+    expect(new RegExp(attachmentData.pattern!).test('bm90ZXM=')).toBe(true);
+    expect(new RegExp(attachmentData.pattern!).test('not base64!')).toBe(false);
+    const notBase64 = await api.post('/agent/runs', { prompt: 'x', attachments: [{ file_name: 'a.txt', mime_type: 'text/plain', data: 'not base64!' }] });
+    expectProblem(notBase64, 400, 'invalid_request');
+    expect(notBase64.body.errors[0].path).toMatch(/attachments\[0\]\.data|attachments\/0\/data/);
+
+    const run = await api.post('/agent/runs', { prompt: 'x', attachments: [{ file_name: 'notes.txt', mime_type: 'text/plain', data: 'bm90ZXM=' }] });
+    expect(run.status).toBe(200);
+    const download = await api.get(`/agent/runs/${run.body.run_id}/attachments/notes.txt`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(download.text).toBe('notes');
+
+    const getAttachment = operations.find((o) => o.operation.operationId === 'getRunAttachment')!;
+    expect(Object.keys(getAttachment.operation.responses)).toContain('400');
+    const tooLong = await api.get(`/agent/runs/${run.body.run_id}/attachments/${'n'.repeat(256)}`);
+    expectProblem(tooLong, 400, 'invalid_request');
+    expect(tooLong.body.errors).toEqual([{ path: 'path.name', message: expect.any(String) }]);
+  });
+
+  it('config.environment_id: empty is refused by the schema, an unknown one by the server, both 400 on run create', async () => {
+    expect(spec.components.schemas.AmbientAgentConfig!.properties.environment_id!.minLength).toBe(1);
+    const empty = await api.post('/agent/runs', { prompt: 'x', config: { environment_id: '' } });
+    expectProblem(empty, 400, 'invalid_request');
+    expect(empty.body.errors).toEqual([{ path: '$.config.environment_id', message: expect.any(String) }]);
+    const unknown = await api.post('/agent/runs', { prompt: 'x', config: { environment_id: 'env_01hzx3k4m5n6p7q8r9s0t1v2w3' } });
+    expectProblem(unknown, 400, 'invalid_request');
+    const environment = await api.post('/agent/environments', { name: 'edges' });
+    const known = await api.post('/agent/runs', { prompt: 'x', config: { environment_id: environment.body.id } });
+    expect(known.status).toBe(200);
+  });
+
+  it('Last-Event-ID: the contract maximum is the server maximum (a larger id answers 400 naming the header)', async () => {
+    const header = operations.find((o) => o.operation.operationId === 'streamRunEvents')!.parameters.find((p) => p.name === 'Last-Event-ID')!;
+    const maximum = (header.schema as { maximum: number }).maximum;
+    const run = await api.post('/agent/runs', { prompt: 'x' });
+    await api.post(`/agent/runs/${run.body.run_id}/cancel`);
+    const tooLarge = await api.get(`/agent/runs/${run.body.run_id}/events`, { 'last-event-id': String(maximum + 1) });
+    expectProblem(tooLarge, 400, 'invalid_request');
+    expect(tooLarge.body.errors).toEqual([{ path: expect.stringMatching(/^header\.last-event-id$/i), message: expect.any(String) }]);
+    const largest = await api.get(`/agent/runs/${run.body.run_id}/events`, { 'last-event-id': String(maximum) });
+    expect(largest.status).toBe(200);
+  });
+
+  it('OPTIONS names the methods of the one contract path the URL is (a concrete path before a templated one)', async () => {
+    const current = await api.request('OPTIONS', '/api-keys/current');
+    expect(current.status).toBe(204);
+    expect(current.headers.get('allow')).toBe('GET, HEAD');
+    const byId = await api.request('OPTIONS', '/api-keys/key_01hzx3k4m5n6p7q8r9s0t1v2w3');
+    expect(byId.headers.get('allow')).toBe('DELETE');
+    expect((await api.request('OPTIONS', '/agent/runs')).headers.get('allow')).toBe('GET, HEAD, POST');
+    const deleteCurrent = await api.delete('/api-keys/current');
+    expectProblem(deleteCurrent, 405, 'method_not_allowed');
+    expect(deleteCurrent.headers.get('allow')).toBe('GET');
+  });
+
+  it('the operational endpoints answer another method with 405 naming GET and HEAD', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      for (const method of ['POST', 'TRACE']) {
+        const res = await rawRequest(`${server.baseUrl}${path}`, method);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.allow).toBe('GET, HEAD');
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(JSON.parse(res.body)).toMatchObject({ type: 'https://agent-runs.dev/errors/method_not_allowed', status: 405 });
+      }
+      const options = await rawRequest(`${server.baseUrl}${path}`, 'OPTIONS');
+      expect(options.status).toBe(204);
+      expect(options.headers.allow).toBe('GET, HEAD');
+    }
+  });
+});
