@@ -1384,7 +1384,12 @@ export type components = {
              *     definition file.
              */
             environment_id?: string;
-            /** @description A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`. */
+            /**
+             * @description A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`: owner
+             *     and repo of letters, digits, `_`, `-` and `.` (not starting with `.` or `-`); a skill name of the
+             *     same characters starting with a letter or digit; or a relative path to a `.md` file without
+             *     backslashes or `.`/`..` segments. One that does not resolve to a skill answers `400` on run create.
+             */
             skill_spec?: string;
             /** @description MCP servers to enable, by name. */
             mcp_servers?: {

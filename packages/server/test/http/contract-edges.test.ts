@@ -126,6 +126,21 @@ describe('contract and server agree at the edges', () => {
     expect(known.status).toBe(200);
   });
 
+  it('config.skill_spec: the contract pattern refuses exactly the specs whose syntax the server refuses', async () => {
+    const pattern = new RegExp(spec.components.schemas.AmbientAgentConfig!.properties.skill_spec!.pattern!);
+    const specs = ['acme/skills:code-review', 'acme/skills:path/to/SKILL.md', 'a.b/c_d:.hidden/x.md', 'acme/skills:../x.md', 'acme/skills:a/./b.md', '-a/b:c', 'a/b:x y', 'a/b:/abs.md', 'Q\u00e9/x:g'];
+    for (const skillSpec of specs) {
+      const res = await api.post('/agent/runs', { prompt: 'x', config: { skill_spec: skillSpec } });
+      if (pattern.test(skillSpec)) {
+        // The syntax is fine; with no skills directory the skill does not resolve (a 400 that is not about syntax).
+        expect(res.body?.detail ?? '', skillSpec).not.toMatch(/is invalid|must match pattern/);
+      } else {
+        expectProblem(res, 400, 'invalid_request');
+        expect(res.body.errors, skillSpec).toEqual([{ path: '$.config.skill_spec', message: expect.any(String) }]);
+      }
+    }
+  });
+
   it('Last-Event-ID: the contract maximum is the server maximum (a larger id answers 400 naming the header)', async () => {
     const header = operations.find((o) => o.operation.operationId === 'streamRunEvents')!.parameters.find((p) => p.name === 'Last-Event-ID')!;
     const maximum = (header.schema as { maximum: number }).maximum;

@@ -75,11 +75,18 @@ class AmbientAgentConfig(BaseModel):
     definition file.
 
     """
-    skill_spec: Annotated[Optional[str], Field(pattern="^[^/\\s]+/[^:\\s]+:\\S.*$")] = (
-        None
-    )
+    skill_spec: Annotated[
+        Optional[str],
+        Field(
+            pattern="^[A-Za-z0-9_][A-Za-z0-9_.-]*/[A-Za-z0-9_][A-Za-z0-9_.-]*:(?:[A-Za-z0-9][A-Za-z0-9_.-]*|(?:(?:[^/\\\\.\\x00]|\\.[^/\\\\.\\x00]|\\.\\.[^/\\\\\\x00])[^/\\\\\\x00]*/)*[^/\\\\\\x00]*\\.[mM][dD])$"
+        ),
+    ] = None
     """
-    A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`.
+    A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`: owner
+    and repo of letters, digits, `_`, `-` and `.` (not starting with `.` or `-`); a skill name of the
+    same characters starting with a letter or digit; or a relative path to a `.md` file without
+    backslashes or `.`/`..` segments. One that does not resolve to a skill answers `400` on run create.
+
     """
     mcp_servers: Optional[dict[str, MCPServerConfig]] = None
     """

@@ -103,7 +103,12 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     """
 
     skill_spec: str
-    """A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`."""
+    """
+    A skill used as the base prompt, `owner/repo:skill-name` or `owner/repo:path/to/SKILL.md`: owner
+    and repo of letters, digits, `_`, `-` and `.` (not starting with `.` or `-`); a skill name of the
+    same characters starting with a letter or digit; or a relative path to a `.md` file without
+    backslashes or `.`/`..` segments. One that does not resolve to a skill answers `400` on run create.
+    """
 
     mcp_servers: Dict[str, Union[MCPStdioServerConfigParam, MCPHttpServerConfigParam]]
     """MCP servers to enable, by name."""
