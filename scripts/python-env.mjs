@@ -1,5 +1,6 @@
 // Creates (once) the Python SDK's virtualenv and installs the package with its dev extras.
-// Shared by `pnpm generate` (datamodel-code-generator) and `pnpm test:python` (pytest).
+// Shared by `pnpm generate` (datamodel-code-generator) and `pnpm test:python` (pytest); `ensureVenv` also
+// makes the contract fuzzer's venv (scripts/schemathesis.mjs).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,18 +24,30 @@ function findSystemPython() {
   throw new Error('Python 3.9+ is required for the Python SDK (python3 not found)');
 }
 
-/** Returns the venv's python, creating the venv and (re)installing when pyproject.toml changed. */
-export function ensurePythonEnv({ quiet = true } = {}) {
-  const pyproject = readFileSync(path.join(pythonPackageDir, 'pyproject.toml'));
-  const stamp = createHash('sha256').update(pyproject).digest('hex');
-  const stampFile = path.join(venvDir, '.installed-pyproject');
-  if (existsSync(venvPython) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
-    return venvPython;
+/**
+ * Returns the python of the virtualenv at `venvDir`, creating it and running `pip install ...installArgs`
+ * when `stamp` (what the installed set depends on) differs from the last install's.
+ */
+export function ensureVenv({ venvDir, stamp, installArgs, quiet = true }) {
+  const python = path.join(venvDir, 'bin', 'python');
+  const stampFile = path.join(venvDir, '.installed-stamp');
+  const digest = createHash('sha256').update(stamp).digest('hex');
+  if (existsSync(python) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === digest) {
+    return python;
   }
   const stdio = quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit';
-  if (!existsSync(venvPython)) execFileSync(findSystemPython(), ['-m', 'venv', venvDir], { stdio });
-  const pip = [venvPython, '-m', 'pip', '--disable-pip-version-check', '-q'];
-  execFileSync(pip[0], [...pip.slice(1), 'install', '-e', `${pythonPackageDir}[dev]`], { stdio });
-  writeFileSync(stampFile, stamp);
-  return venvPython;
+  if (!existsSync(python)) execFileSync(findSystemPython(), ['-m', 'venv', venvDir], { stdio });
+  execFileSync(python, ['-m', 'pip', '--disable-pip-version-check', '-q', 'install', ...installArgs], { stdio });
+  writeFileSync(stampFile, digest);
+  return python;
+}
+
+/** Returns the SDK venv's python, creating the venv and (re)installing when pyproject.toml changed. */
+export function ensurePythonEnv({ quiet = true } = {}) {
+  return ensureVenv({
+    venvDir,
+    stamp: readFileSync(path.join(pythonPackageDir, 'pyproject.toml')),
+    installArgs: ['-e', `${pythonPackageDir}[dev]`],
+    quiet,
+  });
 }
