@@ -36,8 +36,34 @@ export interface ValidatorOptions {
   spec?: SpecDocument;
 }
 
+/**
+ * The spec with `allowReserved` on every query parameter, for the validator only. RFC 3986 lets a query hold
+ * `:`, `/`, `@`, `+`, … unencoded and the query parser decodes them (`+` as a space, as form encoding and
+ * Python's httpx send it); without this the validator would refuse `?created_after=2026-05-01T09:00:00Z`.
+ * Clients are still told to percent-encode (the contract does not set it).
+ */
+function acceptingRawReservedCharacters(spec: SpecDocument): SpecDocument {
+  type Parameter = { in?: string; allowReserved?: boolean };
+  const lenient = (parameter: Parameter) => (parameter.in === 'query' ? { ...parameter, allowReserved: true } : parameter);
+  const components = spec.components as { parameters?: Record<string, Parameter> } | undefined;
+  const paths = Object.fromEntries(
+    Object.entries(spec.paths ?? {}).map(([route, item]) => [
+      route,
+      Object.fromEntries(
+        Object.entries(item).map(([key, value]) => {
+          if (key === 'parameters') return [key, (value as Parameter[]).map(lenient)];
+          const operation = value as { parameters?: Parameter[] } | undefined;
+          return [key, operation?.parameters ? { ...operation, parameters: operation.parameters.map(lenient) } : value];
+        }),
+      ),
+    ]),
+  );
+  const parameters = Object.fromEntries(Object.entries(components?.parameters ?? {}).map(([name, p]) => [name, lenient(p)]));
+  return { ...spec, paths, components: { ...components, parameters } };
+}
+
 export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
-  const spec = options.spec ?? loadRestSpec();
+  const spec = acceptingRawReservedCharacters(options.spec ?? loadRestSpec());
   return OpenApiValidator.middleware({
     apiSpec: spec as never,
     validateApiSpec: false,

@@ -88,6 +88,11 @@ describe('contract and server agree at the edges', () => {
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors).toEqual([{ path: `query.${filter}`, message: expect.any(String) }]);
     }
+    // Reserved characters a query may hold unencoded (RFC 3986), `+` as a space as form encoding sends it.
+    const raw = await api.get('/agent/runs?created_after=2000-01-01T00:00:00Z&name=my+review&model_id=a/b:c@d!$\'()*,;');
+    expect(raw.status).toBe(200);
+    const spaced = await api.post('/agent/runs', { prompt: 'x', config: { name: 'my review' } });
+    expect((await api.get('/agent/runs?name=my+review')).body.runs.map((r: { run_id: string }) => r.run_id)).toEqual([spaced.body.run_id]);
     // A cursor the server did not issue: the 400 the Cursor parameter documents.
     expectProblem(await api.get('/agent/runs?cursor=0'), 400, 'invalid_request');
   });
