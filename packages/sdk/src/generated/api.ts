@@ -1446,7 +1446,7 @@ export type components = {
          *     `agent_identity_uid`, which is rejected with `400` pointing to `POST /factories/{factoryUid}/runs`.
          */
         RunAgentRequest: {
-            /** @description The prompt the agent executes (at most 256 KiB of characters). */
+            /** @description The prompt the agent executes (at most 256 KiB of characters; not only whitespace). */
             prompt: string;
             /** @description Human-readable title; default the first line of the prompt, cut to 80 characters. */
             title?: string;
@@ -1464,7 +1464,7 @@ export type components = {
         };
         /** @description A follow-up message. Unknown fields are accepted and ignored (Oz compatibility). */
         RunFollowupRequest: {
-            /** @description The follow-up message. */
+            /** @description The follow-up message (not only whitespace). */
             message: string;
         } & {
             [key: string]: unknown;
@@ -1689,6 +1689,7 @@ export type components = {
             page_info: components["schemas"]["PageInfo"];
         };
         DispatchFactoryRunRequest: {
+            /** @description The prompt the agent executes (not only whitespace). */
             prompt: string;
             /** @description Human-readable title; default the first line of the prompt, cut to 80 characters. */
             title?: string;

@@ -131,6 +131,23 @@ describe('contract and server agree at the edges', () => {
     expect(known.status).toBe(200);
   });
 
+  it('a prompt or follow-up message of only whitespace is refused by the contract pattern and the server alike', async () => {
+    for (const schema of ['RunAgentRequest', 'DispatchFactoryRunRequest', 'RunFollowupRequest']) {
+      const field = schema === 'RunFollowupRequest' ? 'message' : 'prompt';
+      const pattern = new RegExp(spec.components.schemas[schema]!.properties[field]!.pattern!);
+      expect(pattern.test(' \n\t'), schema).toBe(false);
+      expect(pattern.test(' x '), schema).toBe(true);
+    }
+    const factory = await api.post('/factories', { name: 'blank-prompts' });
+    const run = await api.post('/agent/runs', { prompt: 'x' });
+    const blanks = [
+      await api.post('/agent/runs', { prompt: '\n' }),
+      await api.post(`/factories/${factory.body.uid}/runs`, { prompt: '\n' }),
+      await api.post(`/agent/runs/${run.body.run_id}/followups`, { message: ' ' }),
+    ];
+    for (const res of blanks) expectProblem(res, 400, 'invalid_request');
+  });
+
   it('config.skill_spec: the contract pattern refuses exactly the specs whose syntax the server refuses', async () => {
     const pattern = new RegExp(spec.components.schemas.AmbientAgentConfig!.properties.skill_spec!.pattern!);
     const specs = ['acme/skills:code-review', 'acme/skills:path/to/SKILL.md', 'a.b/c_d:.hidden/x.md', 'acme/skills:../x.md', 'acme/skills:a/./b.md', '-a/b:c', 'a/b:x y', 'a/b:/abs.md', 'Q\u00e9/x:g'];

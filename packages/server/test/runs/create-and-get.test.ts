@@ -97,7 +97,8 @@ describe.each(testDatabases())('createRun and getRun (%s)', (database) => {
     expectProblem(await api.post('/agent/runs', { prompt: '' }), 400, 'invalid_request');
     const blank = await api.post('/agent/runs', { prompt: '  \n ' });
     expectProblem(blank, 400, 'invalid_request');
-    expect(blank.body.errors).toEqual([{ path: '$.prompt', message: 'must not be blank' }]);
+    // The contract's pattern (a non-whitespace character) refuses it first.
+    expect(blank.body.errors).toEqual([{ path: '$.prompt', message: 'must match pattern "\\S"' }]);
     expectProblem(await api.post('/agent/runs', { prompt: 42 }), 400, 'invalid_request');
   });
 

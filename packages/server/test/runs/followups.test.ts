@@ -60,7 +60,8 @@ describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
       expectProblem(await api.post(`/agent/runs/${id}/followups`, { message: '' }), 400, 'invalid_request');
       const blank = await api.post(`/agent/runs/${id}/followups`, { message: '   ' });
       expectProblem(blank, 400, 'invalid_request');
-      expect(blank.body.errors).toEqual([{ path: '$.message', message: 'must not be blank' }]);
+      // The contract's pattern (a non-whitespace character) refuses it first.
+      expect(blank.body.errors).toEqual([{ path: '$.message', message: 'must match pattern "\\S"' }]);
     });
   });
 

@@ -399,7 +399,10 @@ class DispatchFactoryRunRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    prompt: Annotated[str, Field(max_length=262144, min_length=1)]
+    prompt: Annotated[str, Field(max_length=262144, min_length=1, pattern="\\S")]
+    """
+    The prompt the agent executes (not only whitespace).
+    """
     title: Annotated[Optional[str], Field(max_length=200)] = None
     """
     Human-readable title; default the first line of the prompt, cut to 80 characters.
@@ -777,9 +780,9 @@ class RunAgentRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    prompt: Annotated[str, Field(max_length=262144, min_length=1)]
+    prompt: Annotated[str, Field(max_length=262144, min_length=1, pattern="\\S")]
     """
-    The prompt the agent executes (at most 256 KiB of characters).
+    The prompt the agent executes (at most 256 KiB of characters; not only whitespace).
     """
     title: Annotated[Optional[str], Field(max_length=200)] = None
     """
@@ -894,9 +897,9 @@ class RunFollowupRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    message: Annotated[str, Field(min_length=1)]
+    message: Annotated[str, Field(min_length=1, pattern="\\S")]
     """
-    The follow-up message.
+    The follow-up message (not only whitespace).
     """
 
 

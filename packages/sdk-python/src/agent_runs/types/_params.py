@@ -142,7 +142,7 @@ class RunAgentRequestParam(TypedDict, total=False):
     """
 
     prompt: Required[str]
-    """The prompt the agent executes (at most 256 KiB of characters)."""
+    """The prompt the agent executes (at most 256 KiB of characters; not only whitespace)."""
 
     title: str
     """Human-readable title; default the first line of the prompt, cut to 80 characters."""
@@ -156,7 +156,7 @@ class RunFollowupRequestParam(TypedDict, total=False):
     """A follow-up message. Unknown fields are accepted and ignored (Oz compatibility)."""
 
     message: Required[str]
-    """The follow-up message."""
+    """The follow-up message (not only whitespace)."""
 
 
 class CreateApiKeyRequestParam(TypedDict, total=False):
@@ -232,6 +232,7 @@ class ApplyDefinitionsRequestParam(TypedDict, total=False):
 
 class DispatchFactoryRunRequestParam(TypedDict, total=False):
     prompt: Required[str]
+    """The prompt the agent executes (not only whitespace)."""
 
     title: str
     """Human-readable title; default the first line of the prompt, cut to 80 characters."""
