@@ -4,7 +4,7 @@
  *
  * - Files of the build: `/assets/…` (content-hashed names) cached for a year as immutable; anything else
  *   (index.html, favicon.svg, …) `no-cache`, so a new build is picked up at once.
- * - Any other GET/HEAD outside the API, the ingress and the operational endpoints that accepts HTML gets
+ * - Any other GET/HEAD outside the API, the ingress and the operational endpoints that names HTML in Accept gets
  *   index.html: the app routes `/`, `/runs/…`, `/sessions/{sessionId}` (a run's session_link), … itself.
  *   A missing `/assets/…` file, or a request that does not accept HTML, falls through to the 404 problem.
  * - Every answer carries a strict Content-Security-Policy (own origin only, no inline script or style),
@@ -73,7 +73,8 @@ export function dashboard(settings: Pick<Settings, 'dashboardDir' | 'publicBaseU
     if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_DASHBOARD.test(req.path)) return next();
     files(req, res, (err?: unknown) => {
       if (err) return next(err);
-      if (ASSETS.test(req.path) || !req.accepts('html')) return next();
+      // Browsers name text/html when they navigate; an API client's `*/*` gets the 404 problem instead.
+      if (ASSETS.test(req.path) || !/\btext\/html\b/i.test(req.get('accept') ?? '')) return next();
       // Read on every request (it is small and `no-cache`): a rebuild is served without a restart.
       fs.readFile(indexFile, (readError, html) => {
         if (readError) {

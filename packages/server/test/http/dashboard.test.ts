@@ -84,11 +84,14 @@ describe('the dashboard, built', () => {
     expect((await apiClient(server.baseUrl).get('/healthz', html)).body).toEqual({ status: 'ok' });
     for (const p of ['/api', '/webhooks', '/metrics/x']) expectProblem(await apiClient(server.baseUrl).get(p, html), 404, 'resource_not_found');
 
-    // Outside the API, a client that asks for JSON gets the 404 problem naming the API root.
-    for (const p of ['/', '/runs/x', '/favicon.ico']) {
-      const res = await apiClient(server.baseUrl).get(p, { accept: 'application/json' });
-      expectProblem(res, 404, 'resource_not_found');
-      expect(res.body.detail, p).toContain(`The REST API is at ${server.apiUrl} `);
+    // Outside the API, a client that does not name HTML (JSON, or fetch's default */*) gets the 404 problem
+    // naming the API root.
+    for (const accept of ['application/json', '*/*']) {
+      for (const p of ['/', '/runs/x', '/favicon.ico']) {
+        const res = await apiClient(server.baseUrl).get(p, { accept });
+        expectProblem(res, 404, 'resource_not_found');
+        expect(res.body.detail, p).toContain(`The REST API is at ${server.apiUrl} `);
+      }
     }
     // Other methods are never the dashboard's.
     expectProblem(await apiClient(server.baseUrl).post('/runs/x', {}), 404, 'resource_not_found');
