@@ -56,10 +56,14 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
     queryClient.setQueryData(key, next);
     void queryClient.invalidateQueries({ queryKey: webhooksKey(factory.uid) });
   };
+  // The box shows the person's choice while the server is asked (a controlled box would flip back until then).
+  const [enabledAsked, setEnabledAsked] = useState<boolean | null>(null);
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => client.factories.webhooks.update(factory.uid, webhook.uid, { enabled }),
     onSuccess: stored,
+    onSettled: () => setEnabledAsked(null),
   });
+  const enabledShown = enabledAsked ?? webhook.enabled;
   const rotate = async () => {
     const body = newProviderSecret !== '' ? { provider_secret: newProviderSecret } : {};
     const answer = await client.factories.webhooks.rotateSecret(factory.uid, webhook.uid, body);
@@ -125,9 +129,12 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
               <label className="inline">
                 <input
                   type="checkbox"
-                  checked={webhook.enabled}
+                  checked={enabledShown}
                   disabled={toggle.isPending}
-                  onChange={(e) => toggle.mutate(e.target.checked)}
+                  onChange={(e) => {
+                    setEnabledAsked(e.target.checked);
+                    toggle.mutate(e.target.checked);
+                  }}
                 />
                 Enabled
               </label>
