@@ -2,8 +2,8 @@
 // bearer-token webhook, copies its secret once from the clipboard and delivers with it; Recent deliveries
 // shows the accepted delivery (payload, the run it started, replay) and the rejected one with its reason;
 // Enabled off answers senders 404; rotation makes the old secret 401 and the new one 202; delete makes the
-// URL 404. A member sees both pages without management controls, at 360 px; a files factory allows only
-// Enabled.
+// URL 404. A member sees both pages without management controls, at 360 px; a signature webhook gets its
+// provider secret in a second step; a files factory allows only Enabled.
 import type { Factory, WebhookWithSecret } from '@agent-runs/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,7 +128,7 @@ describe.skipIf(!hasBrowser)('factories and webhooks', () => {
     expect(await post(stack, webhookUid, rotated, { deleted: true })).toBe(404);
   });
 
-  it('a member sees both pages read-only at 360 px; a url_token URL shows {token}; a files factory allows only Enabled', async () => {
+  it('a member sees both pages read-only at 360 px; a url_token URL shows {token}; a provider secret is given later; a files factory allows only Enabled', async () => {
     const factory: Factory = await stack.admin.factories.create({ name: 'Forms' });
     const webhook: WebhookWithSecret = await stack.admin.factories.webhooks.create(factory.uid, { name: 'Form posts', auth_mode: 'url_token' });
     const response = await fetch(webhook.ingress_url, { method: 'POST', body: JSON.stringify({ form: 'contact', email: 'a@example.org' }) });
@@ -167,6 +167,16 @@ describe.skipIf(!hasBrowser)('factories and webhooks', () => {
     expect(await card.getByLabel('Ingress URL', { exact: true }).textContent()).toMatch(new RegExp(`/webhooks/w/[^/]+/${secret}$`));
     expect(await noSidewaysScroll(admin)).toBe(true);
     await stack.screenshot(admin, 'webhooks-secret-card-360');
+
+    // A provider that issues its secret only after seeing the URL: the second step sets it.
+    const github = await stack.admin.factories.webhooks.create(factory.uid, { name: 'GitHub', auth_mode: 'signature', signature_scheme: 'github' });
+    expect(github.secret_configured).toBe(false);
+    await admin.goto(`/factories/${factory.uid}/webhooks/${github.uid}`);
+    await admin.getByRole('heading', { name: "Waiting for the provider's signing secret" }).waitFor();
+    await admin.getByLabel('Provider signing secret').fill('issued-by-github');
+    await admin.getByRole('button', { name: 'Save signing secret' }).click();
+    await admin.getByRole('heading', { name: "Waiting for the provider's signing secret" }).waitFor({ state: 'detached' });
+    expect((await stack.admin.factories.webhooks.retrieve(factory.uid, github.uid)).secret_configured).toBe(true);
 
     // A files factory: definitions read-only, Enabled toggles, rotation is refused by the server with its reason.
     await stack.admin.secrets.put('GITHUB_SECRET', { value: 'gh-signing-secret' });

@@ -123,7 +123,7 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
       )}
       <section className="card" aria-label="Webhook details">
         <dl className="fields">
-          <dt>Enabled</dt>
+          <dt>State</dt>
           <dd>
             {isAdmin ? (
               <label className="inline">
@@ -215,8 +215,8 @@ function ProviderSecretStep({ webhook, onStored }: { webhook: Webhook; onStored(
     save.mutate();
   };
   return (
-    <form className="card notice-warning" onSubmit={submit} aria-label="Provider signing secret">
-      <h2 className="card-heading">Waiting for the provider's signing secret</h2>
+    <form className="card notice-warning" onSubmit={submit} aria-labelledby="provider-secret-heading">
+      <h2 id="provider-secret-heading" className="card-heading">Waiting for the provider's signing secret</h2>
       <p>
         Give the provider the ingress URL below; when it shows you its signing secret, enter it here. Until then every delivery is
         rejected with 401.
