@@ -349,6 +349,10 @@ describe('SDK against the real server (echo runner)', () => {
     expect(runs).toHaveLength(2);
     for (const run of runs) expect(run).toMatchObject({ source: 'WEBHOOK', factory_uid: factory.uid, automation_id: automation.uid });
     expect(runs.map((r) => r.delivery_id).sort()).toEqual([signedDelivery, tokenDelivery].sort());
+    // Each delivery's runs, by its delivery_id; an unknown one matches nothing.
+    const bySigned = await client.agent.runs.list({ delivery_id: signedDelivery });
+    expect(bySigned.data.map((r) => r.delivery_id)).toEqual([signedDelivery]);
+    expect((await client.agent.runs.list({ delivery_id: 'dlv_unknown' })).data).toEqual([]);
 
     // The run carries the exact body as event-payload.json, and finishes on the echo runner.
     const signedRun = runs.find((r) => r.delivery_id === signedDelivery)!;

@@ -99,6 +99,8 @@ describe.skipIf(!hasBrowser)('factories and webhooks', () => {
     const replayed = page.getByRole('status', { name: 'Replay result' });
     await replayed.getByText('Replay started:').waitFor();
     expect(await replayed.getByRole('link').count()).toBe(1);
+    // Runs it started now lists the replay's run too (GET /agent/runs?delivery_id=…).
+    await expect.poll(() => accepted.locator('ul.run-links').first().getByRole('link').count(), { timeout: 10_000 }).toBe(2);
 
     await page.getByLabel('Enabled').uncheck();
     await page.getByText('Senders get 404 while disabled').waitFor();

@@ -224,6 +224,9 @@ def test_signed_webhook_delivery_starts_a_run(client: AgentRuns) -> None:
     assert result.result == "Would trigger"
     replay = client.factories.webhooks.deliveries.replay(delivery_id, factory_uid=factory.uid, webhook_uid=webhook.uid)
     assert replay.delivery_id == delivery_id and len(replay.runs) == 1
+    # The delivery's runs: the one it started on arrival and the replay's.
+    started = [r.run_id for r in client.agent.runs.list(delivery_id=delivery_id, sort_by="created_at", sort_order="asc")]
+    assert started == [run.run_id, replay.runs[0].run_id]
 
     # The same delivery again is a duplicate: logged, starts nothing.
     again = httpx.post(ingress(webhook.ingress_url), content=payload, headers={**headers, "content-type": "application/json"})

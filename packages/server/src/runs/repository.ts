@@ -118,6 +118,7 @@ export interface RunFilters {
   source?: string;
   factoryId?: string;
   automationId?: string;
+  deliveryId?: string;
   /** Exact, lowercase (session ids are stored so). */
   sessionId?: string;
   createdAfter?: string;
@@ -143,6 +144,7 @@ const FILTER_KEYS = Object.keys({
   source: true,
   factoryId: true,
   automationId: true,
+  deliveryId: true,
   sessionId: true,
   createdAfter: true,
   createdBefore: true,
@@ -239,6 +241,7 @@ function selectRunsPage(
   if (filters.source !== undefined) q = q.where('source', '=', filters.source);
   if (filters.factoryId !== undefined) q = q.where('factory_id', '=', filters.factoryId);
   if (filters.automationId !== undefined) q = q.where('automation_id', '=', filters.automationId);
+  if (filters.deliveryId !== undefined) q = q.where('delivery_id', '=', filters.deliveryId);
   if (filters.sessionId !== undefined) q = q.where('session_id', '=', filters.sessionId);
   if (filters.createdAfter !== undefined) q = q.where('created_at', '>', filters.createdAfter);
   if (filters.createdBefore !== undefined) q = q.where('created_at', '<', filters.createdBefore);

@@ -115,7 +115,8 @@ function AcceptedDelivery({ delivery, factoryUid, webhookUid }: Scope & { delive
   });
   const started = useQuery({
     queryKey: ['factory', factoryUid, 'delivery-runs', delivery.delivery_id],
-    queryFn: () => runsStartedAtDelivery(client, factoryUid, delivery),
+    // Oldest first: the runs it started on arrival, then those of each replay.
+    queryFn: () => client.agent.runs.list({ delivery_id: delivery.delivery_id, sort_by: 'created_at', sort_order: 'asc', limit: 100 }),
   });
   return (
     <>
@@ -124,10 +125,13 @@ function AcceptedDelivery({ delivery, factoryUid, webhookUid }: Scope & { delive
       {full.data && <JsonView value={full.data.payload} />}
       <h3>Runs it started</h3>
       <ErrorNotice error={started.error} />
-      {started.data && <RunLinks runs={started.data} none="No automation matched: no run was started." />}
+      {started.data && <RunLinks runs={started.data.data} none="No automation matched: no run was started." />}
       {isAdmin && (
         <div className="actions">
-          <ConfirmButton label="Replay" title="Replay this delivery?" confirmLabel="Replay now" onConfirm={async () => setReplayed(await client.factories.webhooks.deliveries.replay(factoryUid, webhookUid, delivery.delivery_id))}>
+          <ConfirmButton label="Replay" title="Replay this delivery?" confirmLabel="Replay now" onConfirm={async () => {
+              setReplayed(await client.factories.webhooks.deliveries.replay(factoryUid, webhookUid, delivery.delivery_id));
+              await started.refetch();
+            }}>
             <p>
               The stored payload is evaluated again against the factory's automations as they are now, and a run starts for each
               match. The delivery's identity is not checked again and no new log entry is written.
@@ -161,25 +165,4 @@ function RunLinks({ runs, none, lead }: { runs: Array<Pick<RunItem, 'run_id' | '
       </ul>
     </>
   );
-}
-
-/** How long after `received_at` the runs of a delivery are created: in the transaction that logs it. */
-const DELIVERY_RUNS_WINDOW_MS = 60_000;
-
-/**
- * The runs a delivery started when it arrived. `GET /agent/runs` has no delivery filter, so this reads the
- * factory's runs created around the delivery's time and keeps those whose `delivery_id` is this delivery
- * (runs from a later Replay are shown by the replay itself).
- */
-async function runsStartedAtDelivery(client: ReturnType<typeof useSession>['client'], factoryUid: string, delivery: WebhookDelivery) {
-  const received = Date.parse(delivery.received_at);
-  const page = await client.agent.runs.list({
-    factory_uid: factoryUid,
-    created_after: new Date(received - 1_000).toISOString(),
-    created_before: new Date(received + DELIVERY_RUNS_WINDOW_MS).toISOString(),
-    sort_by: 'created_at',
-    sort_order: 'asc',
-    limit: 100,
-  });
-  return page.data.filter((run) => run.delivery_id === delivery.delivery_id);
 }

@@ -28,6 +28,7 @@ export const listRunsHandler: OperationHandler<'listRuns'> =
           source: str(q.source),
           factoryId: str(q.factory_uid),
           automationId: str(q.automation_id),
+          deliveryId: str(q.delivery_id),
           sessionId: str(q.session_id)?.toLowerCase(),
           createdAfter: instant(q.created_after),
           createdBefore: instant(q.created_before),

@@ -106,6 +106,7 @@ class Runs(SyncAPIResource):
         source: Union[RunSourceType, NotGiven] = NOT_GIVEN,
         factory_uid: Union[str, NotGiven] = NOT_GIVEN,
         automation_id: Union[str, NotGiven] = NOT_GIVEN,
+        delivery_id: Union[str, NotGiven] = NOT_GIVEN,
         session_id: Union[str, NotGiven] = NOT_GIVEN,
         created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
         created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
@@ -120,7 +121,7 @@ class Runs(SyncAPIResource):
         query = _list_query(
             limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
             model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
-            automation_id=automation_id, session_id=session_id, created_after=created_after, created_before=created_before,
+            automation_id=automation_id, delivery_id=delivery_id, session_id=session_id, created_after=created_after, created_before=created_before,
             updated_after=updated_after,
         )
         return self._get_api_list(
@@ -365,6 +366,7 @@ class AsyncRuns(AsyncAPIResource):
         source: Union[RunSourceType, NotGiven] = NOT_GIVEN,
         factory_uid: Union[str, NotGiven] = NOT_GIVEN,
         automation_id: Union[str, NotGiven] = NOT_GIVEN,
+        delivery_id: Union[str, NotGiven] = NOT_GIVEN,
         session_id: Union[str, NotGiven] = NOT_GIVEN,
         created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
         created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
@@ -378,7 +380,7 @@ class AsyncRuns(AsyncAPIResource):
         query = _list_query(
             limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
             model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
-            automation_id=automation_id, session_id=session_id, created_after=created_after, created_before=created_before,
+            automation_id=automation_id, delivery_id=delivery_id, session_id=session_id, created_after=created_after, created_before=created_before,
             updated_after=updated_after,
         )
         return self._get_api_list(
