@@ -11,7 +11,6 @@ import { useSession } from '../../session';
 import { CreateWebhookForm } from './CreateWebhookForm';
 import { SecretOnceCard } from './SecretOnceCard';
 import { authModeNames, definitionSourceNames } from './webhook-text';
-import '../settings/settings.css';
 import './factories.css';
 
 /** A factory holds at most 20 webhooks (docs/service-spec.md §Limits): one page shows them all. */

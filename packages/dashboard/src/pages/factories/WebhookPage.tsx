@@ -12,7 +12,6 @@ import { factoryKey, webhooksKey } from './FactoryPage';
 import { RecentDeliveries } from './RecentDeliveries';
 import { SecretOnceCard } from './SecretOnceCard';
 import { authModeNames, schemeGeneratesSecret } from './webhook-text';
-import '../settings/settings.css';
 import './factories.css';
 
 const webhookKey = (factoryUid: string, webhookUid: string) => ['factory', factoryUid, 'webhook', webhookUid];

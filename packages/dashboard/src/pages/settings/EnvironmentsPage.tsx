@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useSession } from '../../session';
-import './settings.css';
+import './environments.css';
 
 const PAGE_SIZE = 20;
 

@@ -6,7 +6,6 @@ import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useSession } from '../../session';
-import './settings.css';
 
 const PAGE_SIZE = 50;
 
