@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `pnpm start`: builds the dashboard (packages/dashboard → its dist/, which the server serves at /) when the
-// build is missing or older than its sources, then runs the server as `tsx packages/server/src/main.ts`,
-// forwarding signals and its exit code. No dependencies: plain Node.
+// `pnpm start`: compiles the server (packages/server → its dist/, `pnpm build`) and builds the dashboard
+// (packages/dashboard → its dist/, which the server serves at /) when a build is missing or older than its
+// sources, then runs the compiled server as `node packages/server/dist/main.js`, forwarding signals and its
+// exit code. No dependencies: plain Node.
 //
 // The server runs in its own process group and gets each signal from here exactly once: a Ctrl-C that
 // reached it from the terminal as well would count as a second signal, which ends it without a graceful
@@ -12,10 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const serverDir = path.join(root, 'packages/server');
+const serverEntry = path.join(serverDir, 'dist/main.js');
 const dashboardDir = path.join(root, 'packages/dashboard');
-const builtIndex = path.join(dashboardDir, 'dist/index.html');
-/** What the build is made from; `public/` is copied into it as is. */
-const dashboardSources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(dashboardDir, p));
 
 /** The newest modification time (ms) of a file or of any file under a directory; 0 when it does not exist. */
 function newestMtime(target) {
@@ -25,30 +25,61 @@ function newestMtime(target) {
   return readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
 }
 
-function buildDashboardIfStale() {
-  if (!existsSync(path.join(dashboardDir, 'package.json'))) {
-    console.error('start: packages/dashboard does not exist; skipping the dashboard build (the server answers / with 503).');
-    return;
-  }
-  const builtAt = newestMtime(builtIndex);
-  const changedAt = Math.max(...dashboardSources.map(newestMtime));
-  if (builtAt > 0 && builtAt >= changedAt) return;
-  const vite = path.join(dashboardDir, 'node_modules/.bin/vite');
-  if (!existsSync(vite)) {
-    console.error('start: the dashboard needs a build but its dependencies are not installed (run `pnpm install`); starting without it.');
-    return;
-  }
-  console.error(builtAt === 0 ? 'start: building the dashboard (first start)…' : 'start: the dashboard changed since its last build; rebuilding…');
-  const build = spawnSync(vite, ['build'], { cwd: dashboardDir, stdio: 'inherit' });
+/**
+ * Runs `tool` (a binary of the package's node_modules/.bin) in `dir` when `output` is missing or older than
+ * any of `sources` (paths relative to `dir`). Returns false when a build is due but the tool is not
+ * installed; exits with the build's status when it fails.
+ */
+function buildIfStale({ name, dir, output, sources, tool, args, failureHint = '' }) {
+  const builtAt = newestMtime(output);
+  const changedAt = Math.max(...sources.map((source) => newestMtime(path.join(dir, source))));
+  if (builtAt > 0 && builtAt >= changedAt) return true;
+  const bin = path.join(dir, 'node_modules/.bin', tool);
+  if (!existsSync(bin)) return false;
+  console.error(builtAt === 0 ? `start: building the ${name} (first start)…` : `start: the ${name} changed since its last build; rebuilding…`);
+  const build = spawnSync(bin, args, { cwd: dir, stdio: 'inherit' });
   if (build.status !== 0) {
-    console.error('start: the dashboard build failed (see above). Fix it, or run the server alone with `pnpm exec tsx packages/server/src/main.ts`.');
+    console.error(`start: the ${name} build failed (see above).${failureHint}`);
     process.exit(build.status ?? 1);
+  }
+  return true;
+}
+
+const serverBuilt = buildIfStale({
+  name: 'server',
+  dir: serverDir,
+  output: serverEntry,
+  sources: ['src', 'tsup.config.ts', 'package.json'],
+  tool: 'tsup',
+  args: [],
+});
+if (!serverBuilt) {
+  if (!existsSync(serverEntry)) {
+    console.error('start: the server needs a build but its dependencies are not installed: run `pnpm install`.');
+    process.exit(1);
+  }
+  console.error('start: the server changed since its last build but tsup is not installed (`pnpm install`); starting the last build.');
+}
+
+if (!existsSync(path.join(dashboardDir, 'package.json'))) {
+  console.error('start: packages/dashboard does not exist; skipping the dashboard build (the server answers / with 503).');
+} else {
+  const dashboardBuilt = buildIfStale({
+    name: 'dashboard',
+    dir: dashboardDir,
+    output: path.join(dashboardDir, 'dist/index.html'),
+    // What the build is made from; `public/` is copied into it as is.
+    sources: ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'],
+    tool: 'vite',
+    args: ['build'],
+    failureHint: ' Fix it, or run the server alone with `node packages/server/dist/main.js`.',
+  });
+  if (!dashboardBuilt) {
+    console.error('start: the dashboard needs a build but its dependencies are not installed (run `pnpm install`); starting without it.');
   }
 }
 
-buildDashboardIfStale();
-
-const server = spawn(path.join(root, 'node_modules/.bin/tsx'), ['packages/server/src/main.ts', ...process.argv.slice(2)], {
+const server = spawn(process.execPath, ['--enable-source-maps', serverEntry, ...process.argv.slice(2)], {
   cwd: root,
   // The server reads nothing from the terminal; in its own process group it could not anyway.
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -6,6 +6,7 @@
  *   pnpm admin create-team <name>                                   → {"team_uid", "api_key"}
  *   pnpm admin create-key --team <name> --role admin|member [--name …] → {"team_uid", "api_key", "key_id"}
  */
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiKey, type Role } from './api-keys/service';
 import { findTeamByName } from './teams/repository';
@@ -99,8 +100,14 @@ async function run(argv: string[]): Promise<void> {
   process.stdout.write(JSON.stringify(await handler(args)) + '\n');
 }
 
-run(process.argv.slice(2)).catch((err: unknown) => {
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `error: ${message}\n${USAGE}\n` : `error: ${message}\n`);
-  process.exit(err instanceof UnknownCommandError ? 2 : 1);
-});
+/** One operator command (`argv`: the command and its options); sets the exit status described above. */
+export function runAdmin(argv: string[]): void {
+  run(argv).catch((err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `error: ${message}\n${USAGE}\n` : `error: ${message}\n`);
+    process.exit(err instanceof UnknownCommandError ? 2 : 1);
+  });
+}
+
+// Run as a program (`tsx src/admin.ts`, `node dist/admin.js`), not when imported (bin/agent-runs-server.mjs).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runAdmin(process.argv.slice(2));

@@ -275,9 +275,13 @@ async function main(): Promise<void> {
   if (signalled) void shutdown(running);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** The server process (`pnpm start`, `agent-runs-server`): exits 1 with the reason when it cannot start. */
+export function runServer(): void {
   main().catch((err: unknown) => {
     process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });
 }
+
+// Run as a program (`tsx src/main.ts`, `node dist/main.js`), not when imported (tests, bin/agent-runs-server.mjs).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runServer();

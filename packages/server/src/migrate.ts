@@ -1,4 +1,5 @@
-/** `pnpm --filter @agent-runs/server migrate`: applies pending migrations to DATABASE_URL and exits. */
+/** `pnpm migrate`, `agent-runs-server migrate`: applies pending migrations to DATABASE_URL and exits. */
+import { pathToFileURL } from 'node:url';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { loadSettings } from './settings';
@@ -14,7 +15,13 @@ async function run(): Promise<void> {
   }
 }
 
-run().catch((err: unknown) => {
-  process.stderr.write(`migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+/** Prints `{"applied": [names]}`; exits 1 with the reason when a migration fails. */
+export function runMigrations(): void {
+  run().catch((err: unknown) => {
+    process.stderr.write(`migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+// Run as a program (`tsx src/migrate.ts`, `node dist/migrate.js`), not when imported (bin/agent-runs-server.mjs).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runMigrations();

@@ -3,9 +3,7 @@
  * docs/wire.md §Operating the server). Nothing else reads process.env.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const repositoryRoot = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
+import { repositoryRoot } from './package-root';
 
 export type RunnerName = 'echo' | 'command' | 'model';
 

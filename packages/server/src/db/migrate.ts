@@ -6,10 +6,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { codeRoot } from '../package-root';
 
-export const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** `.ts` files under src/, their compiled `.js` under dist/ (the build emits each as its own module). */
+export const migrationFolder = path.join(codeRoot, 'db/migrations');
 
 class MigrationFolderProvider implements MigrationProvider {
   constructor(private readonly folder: string) {}

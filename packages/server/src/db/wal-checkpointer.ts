@@ -15,9 +15,11 @@
  * fails, SQLite's default threshold comes back.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Logger } from 'pino';
+import { codeRoot } from '../package-root';
 
 const CHECKPOINT_INTERVAL_MS = 200;
 /** SQLite's default `wal_autocheckpoint`. */
@@ -31,7 +33,7 @@ export interface WalCheckpointer {
 }
 
 export function startWalCheckpointer(sqlite: BetterSqlite3.Database, file: string, log: Logger): WalCheckpointer {
-  const worker = new Worker(new URL('./wal-checkpoint-worker.cjs', import.meta.url), {
+  const worker = new Worker(path.join(codeRoot, 'db/wal-checkpoint-worker.cjs'), {
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   // A checkpointer alone must not keep the process alive.

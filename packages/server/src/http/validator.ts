@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import YAML from 'yaml';
-import { repositoryRoot } from '../settings';
+import { repositoryRoot } from '../package-root';
 
 export const specPath = path.join(repositoryRoot, 'openapi', 'v1.yaml');
 export const REST_BASE_PATH = '/api/v1';

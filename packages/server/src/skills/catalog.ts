@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverPackageRoot } from '../package-root';
 
 export interface BundledSkill {
   /** Stable bundled skill ID (what `read_skill` records as `bundled_skill_id`). */
@@ -57,10 +57,7 @@ export const BUNDLED_SKILLS: readonly BundledSkill[] = [
 ];
 
 /** `packages/server/skills/bundled`: one directory per bundled skill id holding its SKILL.md. */
-export const bundledSkillsRoot = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../skills/bundled',
-);
+export const bundledSkillsRoot = path.join(serverPackageRoot, 'skills/bundled');
 
 export const bundledSkillFile = (id: string): string => path.join(bundledSkillsRoot, id, 'SKILL.md');
 
