@@ -3,7 +3,7 @@
  * it is not a timed test and asserts nothing beyond sanity checks.
  *
  * The server is the real thing (bench/server-process.ts): a child process `node --import tsx
- * packages/server/src/main.ts` (what `pnpm start` runs) on 127.0.0.1:<free port>, with a temp SQLite
+ * packages/server/src/main.ts` (the server `pnpm start` runs, from its sources) on 127.0.0.1:<free port>, with a temp SQLite
  * file (DATABASE_URL=sqlite:<tmp>, WAL), DATA_DIR=<tmp>, BOOTSTRAP_ADMIN_KEY, RUNNER=echo, ECHO_DELAY_MS=0,
  * WORKER_CONCURRENCY=4, LOG_LEVEL=warn.
  * The per-key REST budget (REST_REQUESTS_PER_MINUTE, default 6000/min) is RAISED through its setting, not

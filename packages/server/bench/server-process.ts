@@ -1,6 +1,6 @@
 /**
  * The server under test of the benchmarks that need a real one (bench:runs, bench:sdk): a child process
- * `node --import tsx packages/server/src/main.ts` (what `pnpm start` runs) on 127.0.0.1:<free port>, in a
+ * `node --import tsx packages/server/src/main.ts` (the server `pnpm start` runs, from its sources) on 127.0.0.1:<free port>, in a
  * clean environment with BOOTSTRAP_ADMIN_KEY, RUNNER=echo and LOG_LEVEL=warn, the per-key REST budget
  * (REST_REQUESTS_PER_MINUTE) RAISED through its setting rather than bypassed, and the caller's `settings`
  * (DATABASE_URL, DATA_DIR, …) over those. BENCH_SERVER_ARGS adds node flags (e.g. `--cpu-prof`).

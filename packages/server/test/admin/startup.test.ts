@@ -104,7 +104,7 @@ describe.each(testDatabases())('start-up bootstrap (%s)', (kind) => {
   });
 });
 
-describe('pnpm start (src/main.ts as a process)', () => {
+describe('the server as a process (src/main.ts)', () => {
   let t: TestDatabase | undefined;
   afterEach(async () => {
     await t?.close();
