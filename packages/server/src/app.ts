@@ -3,6 +3,10 @@
  * /api/v1 (authenticate → JSON body and its depth → OpenAPI validation → role check → idempotency →
  * the contract's operations, api/handlers.ts) → the dashboard's files and pages (http/dashboard.ts) → 404
  * naming the API root → problem errors.
+ *
+ * A process without the `api` role (ROLE, docs/architecture.md §Several processes) serves only the
+ * operational endpoints: the REST API and the dashboard answer 404 problems naming the role that serves
+ * them (as does the webhook ingress where it reaches the app: a process without the `ingress` role).
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -21,7 +25,9 @@ import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
-import { methodNotAllowed } from './problems';
+import { INGRESS_PATH_PREFIX } from './ingress/mount';
+import { methodNotAllowed, resourceNotFound } from './problems';
+import type { ProcessRole } from './settings';
 
 export interface AppOptions {
   /** Validate every response against the contract (tests): a breaking response becomes a 500. */
@@ -38,7 +44,8 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const metrics = new ServerMetrics(() => runsByState(ctx));
+  const { roles } = ctx.settings;
+  const metrics = new ServerMetrics(() => runsByState(ctx), roles);
 
   app.use(requestId(ctx.log));
   app.use(metrics.middleware());
@@ -51,7 +58,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
     const checks = await readinessChecks(ctx);
     const ready = Object.values(checks).every((c) => c === 'ok');
     if (!ready) res.setHeader('Retry-After', '5');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks, sandbox: ctx.sandbox.status });
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', roles: [...roles], checks, sandbox: ctx.sandbox.status });
   });
   app.get('/metrics', async (_req, res) => {
     const { contentType, body } = await metrics.render();
@@ -63,6 +70,21 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
     next(methodNotAllowed('Only GET and HEAD are allowed on this path.', ['GET', 'HEAD']));
   });
 
+  if (!roles.has('ingress')) app.use(INGRESS_PATH_PREFIX, roleNotServed(ctx, 'ingress', 'the webhook ingress'));
+  if (!roles.has('api')) {
+    app.use(roleNotServed(ctx, 'api', 'the REST API and the dashboard'));
+  } else {
+    app.use(REST_BASE_PATH, restApi(ctx, options));
+    // The web dashboard at the host root, a run's session_link included.
+    app.use(dashboard(ctx.settings, ctx.log));
+  }
+
+  app.use(notFoundHandler(() => `${ctx.settings.publicBaseUrl}${REST_BASE_PATH}`));
+  app.use(problemErrorHandler(ctx.log));
+  return { app, metrics };
+}
+
+function restApi(ctx: ServerContext, options: AppOptions): express.Router {
   const api = express.Router();
   api.use(operationNames());
   api.use(authenticate(ctx));
@@ -74,14 +96,14 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   api.use(authorize);
   api.use(idempotency(ctx));
   api.use(operationsRouter(ctx, handlers));
-  app.use(REST_BASE_PATH, api);
+  return api;
+}
 
-  // The web dashboard at the host root, a run's session_link included.
-  app.use(dashboard(ctx.settings, ctx.log));
-
-  app.use(notFoundHandler(() => `${ctx.settings.publicBaseUrl}${REST_BASE_PATH}`));
-  app.use(problemErrorHandler(ctx.log));
-  return { app, metrics };
+/** Every request here belongs to a role this process does not serve: a 404 problem saying so. */
+function roleNotServed(ctx: ServerContext, role: ProcessRole, what: string): RequestHandler {
+  const served = [...ctx.settings.roles].join(',');
+  return (req, _res, next) =>
+    next(resourceNotFound(`No route for ${req.method} ${req.originalUrl.split('?')[0]}: this process serves ROLE=${served}; ${what} is served by processes with the ${role} role.`));
 }
 
 /** One JSON log line per request (no headers or bodies: they may hold credentials). */

@@ -1,6 +1,10 @@
 /**
  * Start-up: settings → database → migrations → bootstrap → run engine → HTTP listener; graceful shutdown
  * on SIGTERM/SIGINT (stop accepting, stop the engine — it finishes or releases its claims — close the DB).
+ * ROLE picks what this process serves (docs/architecture.md §Several processes): `api` the REST API,
+ * dashboard and event streams, `ingress` the webhook ingress, `worker` the run engine; every process serves
+ * /healthz, /readyz and /metrics. On PostgreSQL, processes serving `api` or `worker` LISTEN for the run
+ * notices of the others (runs/signals.ts).
  *
  * `startServer` is the composition root shared by `pnpm start` and the test harness.
  */
@@ -15,6 +19,7 @@ import { systemClock, type Clock } from './clock';
 import type { ServerContext } from './context';
 import { createSecretBox } from './crypto/secret-box';
 import { openDatabase } from './db/database';
+import { listenForNotifications, type NotificationListener } from './db/notifications';
 import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
 import { createSandbox } from './engine/sandbox';
@@ -28,7 +33,7 @@ import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
 import { EventStreamSlots } from './runs/event-stream-slots';
-import { RunSignals } from './runs/signals';
+import { RUN_NOTICE_CHANNEL, RunSignals } from './runs/signals';
 import { WebhookSecretCache } from './webhooks/secret-cache';
 
 export interface StartOptions {
@@ -36,7 +41,7 @@ export interface StartOptions {
   log?: Logger;
   /** Validate responses against the contract (tests). */
   validateResponses?: boolean;
-  /** Run-engine options (tests: a runner, no sweeper…), or false to start no workers. */
+  /** Run-engine options (tests: a runner, no sweeper…), or false to start no workers (as without the worker role). */
   engine?: false | EngineOptions;
 }
 
@@ -45,12 +50,14 @@ export interface RunningServer {
   /** http://host:port of the REST listener (the actual port when PORT=0). */
   url: string;
   port: number;
-  /** http://host:port the webhook ingress listens on: `url`, or the INGRESS_PORT listener. */
+  /** http://host:port the webhook ingress listens on: `url`, or the INGRESS_PORT listener (`url` without the ingress role). */
   ingressUrl: string;
   /** Set when this start created the default team's admin key (print it once). */
   generatedAdminKey?: string;
   /** The run engine of this process (undefined when started without workers). */
   engine: Engine | undefined;
+  /** The LISTEN connection for other processes' run notices (PostgreSQL, roles api or worker). */
+  notifications: NotificationListener | undefined;
   close(): Promise<void>;
 }
 
@@ -58,7 +65,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const log = options.log ?? createLogger(settings);
   const clock = options.clock ?? systemClock;
   const database = await openDatabase(settings, { backgroundCheckpoints: { log } });
+  const { roles } = settings;
   let engine: Engine | undefined;
+  let notifications: NotificationListener | undefined;
   let startedSandbox: ReturnType<typeof createSandbox> | undefined;
   // Listeners already open when a later step fails: closed again so the caller's error is the whole story.
   const opened: http.Server[] = [];
@@ -86,25 +95,37 @@ export async function startServer(settings: Settings, options: StartOptions = {}
 
     // The operator's key is ensured before the listener opens, so it works from the first request.
     if (settings.bootstrapAdminKey !== undefined) await applyBootstrapAdminKey(ctx.db, clock, settings.bootstrapAdminKey);
+    // Before the engine: runs queued while it starts already wake it.
+    if (database.dialect === 'postgres' && (roles.has('api') || roles.has('worker'))) {
+      notifications = listenForNotifications({
+        databaseUrl: settings.databaseUrl,
+        channel: RUN_NOTICE_CHANNEL,
+        log,
+        onNotification: (payload) => ctx.runSignals.receive(payload),
+        onListening: () => ctx.runSignals.wakeWorkers(),
+      });
+    }
     // The engine warns at start when the echo runner is active.
-    if (options.engine !== false) engine = startEngine(ctx, options.engine ?? {});
+    if (roles.has('worker') && options.engine !== false) engine = startEngine(ctx, options.engine ?? {});
 
     const { app, metrics } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
 
     // The webhook ingress is a lean node:http handler outside Express. Without INGRESS_PORT it shares the
     // REST listener (paths under /webhooks/ never reach Express); with it, it has its own listener and the
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
-    const ingress = createIngressHandler(ctx, metrics);
+    // Without the ingress role there is neither (the app answers /webhooks/ with a 404 naming the role).
+    const ingress = roles.has('ingress') ? createIngressHandler(ctx, metrics) : undefined;
     // Every listener gets the header and request timeouts and the per-address cap (http/connection-limits.ts).
     const listener = listenerOptions(settings.connections);
-    const ingressServer = settings.ingressPort === undefined ? undefined : http.createServer(listener, ingress);
-    const server = ingressServer
-      ? createExpressServer(app, app, { server: listener })
-      : createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url), server: listener });
+    const ingressServer = ingress && settings.ingressPort !== undefined ? http.createServer(listener, ingress) : undefined;
+    const server =
+      ingress && !ingressServer
+        ? createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url), server: listener })
+        : createExpressServer(app, app, { server: listener });
     for (const s of ingressServer ? [server, ingressServer] : [server]) limitConnectionsPerAddress(s, settings.connections.maxPerAddress);
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;
-    await listen(server, settings.port, settings.host, 'PORT', 'the REST API');
+    await listen(server, settings.port, settings.host, 'PORT', roles.has('api') ? 'the REST API' : 'the operational endpoints');
     opened.push(server);
     const { port } = server.address() as AddressInfo;
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
@@ -117,7 +138,15 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // Logged once every listener is up, with URLs a terminal makes clickable (a wildcard HOST as loopback).
     const url = `http://${browsableHost(settings.host)}:${port}`;
     log.info(
-      { host: settings.host, port, url, api_url: `${url}${REST_BASE_PATH}`, dashboard_url: `${url}/`, runner: settings.runner, dialect: database.dialect },
+      {
+        host: settings.host,
+        port,
+        url,
+        roles: [...roles],
+        ...(roles.has('api') ? { api_url: `${url}${REST_BASE_PATH}`, dashboard_url: `${url}/` } : {}),
+        runner: settings.runner,
+        dialect: database.dialect,
+      },
       'listening',
     );
     if (ingressServer) {
@@ -125,9 +154,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       log.info({ host: settings.host, port: ingressPort, url: `http://${browsableHost(settings.host)}:${ingressPort}/webhooks/` }, 'webhook ingress listening');
     }
     // Only now: a start that could not listen must not have created a key it never shows (teams/bootstrap.ts).
-    const generatedAdminKey = settings.bootstrapAdminKey === undefined ? await createFirstAdminKey(ctx.db, clock) : undefined;
-    const retention = startDeliveryRetention(ctx);
-    const restRetention = startRestRetention(ctx);
+    // The key is for the REST API: a process that does not serve it shows none.
+    const generatedAdminKey = settings.bootstrapAdminKey === undefined && roles.has('api') ? await createFirstAdminKey(ctx.db, clock) : undefined;
+    const retention = ingress ? startDeliveryRetention(ctx) : undefined;
+    const restRetention = roles.has('api') ? startRestRetention(ctx) : undefined;
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -138,9 +168,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         // Webhook ingress: stop its listener and the retention job.
         const ingressStopped = new Promise<void>((resolve) => (ingressServer ? ingressServer.close(() => resolve()) : resolve()));
         ingressServer?.closeIdleConnections();
-        await retention.stop();
-        await restRetention.stop();
+        await retention?.stop();
+        await restRetention?.stop();
         await engine?.stop();
+        await notifications?.stop();
         // Long-lived responses (SSE) end now; their clients reconnect elsewhere with Last-Event-ID.
         server.closeAllConnections();
         ingressServer?.closeAllConnections();
@@ -148,7 +179,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         await ingressStopped;
         // Deliveries already handed to a commit land before the database closes (their senders, cut off,
         // retry and find a Duplicate: nothing accepted is lost).
-        await ingress.drain();
+        await ingress?.drain();
         await sandbox.close();
         await database.close();
         log.info('stopped');
@@ -161,6 +192,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       ingressUrl,
       ...(generatedAdminKey ? { generatedAdminKey } : {}),
       engine,
+      notifications,
       close,
     };
   } catch (err) {
@@ -169,6 +201,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       s.closeAllConnections();
     }
     await engine?.stop().catch(() => {});
+    await notifications?.stop().catch(() => {});
     await startedSandbox?.close().catch(() => {});
     await database.close();
     throw err;

@@ -7,7 +7,13 @@ import { repositoryRoot } from './package-root';
 
 export type RunnerName = 'echo' | 'command' | 'model';
 
+/** What one process serves (ROLE; docs/architecture.md §Several processes). */
+export const PROCESS_ROLES = ['api', 'ingress', 'worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
 export interface Settings {
+  /** ROLE: `api` (REST API, dashboard, event streams), `ingress` (webhook ingress), `worker` (run engine); `all` is every one. */
+  roles: ReadonlySet<ProcessRole>;
   port: number;
   host: string;
   /** Separate ingress listener; undefined = the ingress shares the REST listener. */
@@ -133,6 +139,19 @@ function optional(env: Env, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+/** ROLE: `all` (default) or a comma list of roles. */
+function roles(env: Env): ReadonlySet<ProcessRole> {
+  const raw = optional(env, 'ROLE') ?? 'all';
+  if (raw.trim() === 'all') return new Set(PROCESS_ROLES);
+  const named = list(env, 'ROLE');
+  const unknown = named.filter((role) => !(PROCESS_ROLES as readonly string[]).includes(role));
+  if (named.length === 0 || unknown.length > 0) {
+    throw new SettingsError(`ROLE must be all or a comma list of ${PROCESS_ROLES.join(', ')}, got "${raw}"`);
+  }
+  // In the canonical order, whatever order the list gave.
+  return new Set(PROCESS_ROLES.filter((role) => named.includes(role)));
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /** Resolves `sqlite:<relative path>` against the repository root; leaves other URLs alone. */
@@ -172,6 +191,7 @@ export function loadSettings(env: Env = process.env): Settings {
   }
 
   return {
+    roles: roles(env),
     port,
     host: optional(env, 'HOST') ?? '127.0.0.1',
     ingressPort,

@@ -182,6 +182,13 @@ export interface RateLimitCountersTable {
   count: number;
 }
 
+/** REST requests per API key and fixed window (http/rate-limit.ts). */
+export interface RestRateCountersTable {
+  key_id: string;
+  window_start: number; // epoch seconds of the window
+  count: number;
+}
+
 export interface AutomationsTable {
   id: string; // aut_…
   team_id: string;
@@ -228,6 +235,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   rate_limit_counters: RateLimitCountersTable;
+  rest_rate_counters: RestRateCountersTable;
   automations: AutomationsTable;
   automation_webhooks: AutomationWebhooksTable;
   environments: EnvironmentsTable;

@@ -14,7 +14,7 @@ import { startWorkerPool, type WorkerOptions } from './worker';
 
 export interface Engine {
   readonly workerId: string;
-  /** Wakes an idle worker at once (a run was queued in this process). */
+  /** Wakes an idle worker at once (a run was queued in this process; other processes' runs wake it through ctx.runSignals). */
   notifyRunQueued(): void;
   stop(): Promise<void>;
   /** Ids of the runs executing in this process. */
@@ -34,6 +34,8 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
     ctx.log.warn('RUNNER=echo: runs only echo their prompt (development runner); set AGENT_COMMAND or MODEL_BASE_URL for real work');
   }
   const pool = startWorkerPool(ctx, { ...options, runner });
+  // Runs queued by other processes wake the idle workers too (their notices: runs/signals.ts).
+  const stopWaking = ctx.runSignals.onRunQueuedElsewhere(pool.notifyRunQueued);
   const sweeper = options.sweeper === false ? undefined : startSweeper(ctx, ctx.settings.windows.sweepIntervalSeconds);
   const workDirRetention = options.workDirRetention === false ? undefined : startWorkDirRetention(ctx);
   return {
@@ -41,6 +43,7 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
     notifyRunQueued: pool.notifyRunQueued,
     inFlight: pool.inFlight,
     async stop() {
+      stopWaking();
       await sweeper?.stop();
       await workDirRetention?.stop();
       await pool.stop();

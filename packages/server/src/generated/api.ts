@@ -1212,6 +1212,8 @@ export type paths = {
          *     `sandbox` says how run processes are isolated here (`SANDBOX`, `SANDBOX_NETWORK`): an unavailable
          *     sandbox does not make the process unready (runs that need no process still work), but every run
          *     that needs one fails with `sandbox_unavailable` until the operator fixes what `problems` names.
+         *     `roles` says what this process serves (`ROLE`): several processes may share one PostgreSQL
+         *     database, each serving some of `api`, `ingress` and `worker`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1234,6 +1236,7 @@ export type paths = {
          * @description Metrics in the Prometheus text exposition format (version 0.0.4). The `route` label of REST requests
          *     is the operation's `operationId` (the same for `/api/v1/agent/runs` and any other spelling of its
          *     path); the ingress is `/webhooks/w/{webhookUid}`; the operational endpoints are their paths.
+         *     `process_role` has the value 1 for each role this process serves (`ROLE`).
          */
         get: operations["getMetrics"];
         put?: never;
@@ -2080,6 +2083,12 @@ export type components = {
         ReadinessResponse: {
             /** @enum {string} */
             status: "ok" | "unavailable";
+            /**
+             * @description What this process serves (`ROLE`): `api` the REST API, the dashboard and the event streams,
+             *     `ingress` the webhook ingress, `worker` the run engine. A process answers the routes of a role
+             *     it does not serve with `404`.
+             */
+            roles: ("api" | "ingress" | "worker")[];
             /** @description Outcome of each check by name (`database`, `migrations`, `secrets_key`). */
             checks: {
                 [key: string]: "ok" | "failing";
@@ -2516,6 +2525,12 @@ export interface operations {
                 factory_uid?: string;
                 /** @description Only runs started by this automation. */
                 automation_id?: string;
+                /**
+                 * @description Only runs started from this webhook delivery (`dlv_…`, exact match): the runs its automations
+                 *     started when it was accepted and those its replays started. The dashboard lists them under the
+                 *     delivery in Recent deliveries.
+                 */
+                delivery_id?: string;
                 /**
                  * @description Only the run with this `session_id` (a UUIDv4; exact match). The dashboard's page at a run's
                  *     `session_link` finds the run with it once the person has signed in with a key of the run's team.
@@ -4286,6 +4301,7 @@ export const selectedWebhookStateValues: ReadonlyArray<FlattenedDeepRequired<com
 export const testFilterResultResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestFilterResult"]["result"]> = ["Would trigger", "Would not trigger"];
 export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyRole"]> = ["admin", "member"];
 export const readinessResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["status"]> = ["ok", "unavailable"];
+export const readinessResponseRolesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["roles"]> = ["api", "ingress", "worker"];
 export const readinessResponseChecksValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["checks"][string]> = ["ok", "failing"];
 export const sandboxStatusModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["mode"]> = ["bwrap", "none"];
 export const sandboxStatusNetworkValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["network"]> = ["none", "allowlist", "open"];

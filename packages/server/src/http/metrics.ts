@@ -1,13 +1,15 @@
 /**
  * Prometheus metrics of one server on prom-client, in a registry of its own (not prom-client's global one:
  * tests run several servers in one process): requests and their duration by method, route and status (REST
- * and ingress), webhook deliveries by delivery-log label, and runs by state sampled at scrape time.
+ * and ingress), webhook deliveries by delivery-log label, runs by state sampled at scrape time, and the
+ * roles of the process (ROLE).
  *
  * `route` has bounded cardinality: a REST request's contract operationId (api/operations.ts), the ingress's
  * fixed pattern, an operational endpoint's path, or `unmatched`.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ProcessRole } from '../settings';
 
 const REQUEST_LABELS = ['method', 'route', 'status'] as const;
 type RequestLabel = (typeof REQUEST_LABELS)[number];
@@ -36,7 +38,14 @@ export class ServerMetrics {
     registers: [this.#registry],
   });
 
-  constructor(runsByState: RunsByState) {
+  constructor(runsByState: RunsByState, roles: Iterable<ProcessRole>) {
+    const processRole = new Gauge<'role'>({
+      name: 'process_role',
+      help: 'The roles this process serves (ROLE).',
+      labelNames: ['role'],
+      registers: [this.#registry],
+    });
+    for (const role of roles) processRole.set({ role }, 1);
     new Gauge({
       name: 'runs_in_state',
       help: 'Runs currently in each state.',

@@ -9,6 +9,7 @@
 import type { Timestamp } from '../db/tables';
 import type { ContentBlock, RunRole, RunStatusMessage } from '../engine/runner';
 import type { Db, RunsDeps } from './repository';
+import type { RunNoticeKind } from './signals';
 import type { RunState } from './states';
 
 export interface StateEventData {
@@ -37,14 +38,23 @@ type RunKey = { id: string; team_id: string };
 
 const eventTime = (e: EventInput): Timestamp => (e.kind === 'state' ? e.data.updated_at : e.data.timestamp);
 
-/** Runs `fn` in a transaction and wakes the run's (and its team's) in-process listeners after the commit. */
+/**
+ * Runs `fn` in a transaction that also announces the change to other processes (`kindOf` its result says
+ * what kind of change: default `events`), and wakes the run's (and its team's) listeners of this process
+ * after the commit.
+ */
 export async function inRunTransaction<T>(
   deps: Pick<RunsDeps, 'db' | 'runSignals'>,
   teamId: string,
   runId: string,
   fn: (tx: Db) => Promise<T>,
+  kindOf: (result: T) => RunNoticeKind = () => 'events',
 ): Promise<T> {
-  const result = await deps.db.transaction().execute(fn);
+  const result = await deps.db.transaction().execute(async (tx) => {
+    const done = await fn(tx);
+    await deps.runSignals.announceInTransaction(tx, kindOf(done), teamId, runId);
+    return done;
+  });
   deps.runSignals.notifyRunEvent(teamId, runId);
   return result;
 }
@@ -96,8 +106,8 @@ export async function appendEvents(
 }
 
 /**
- * Appends one event inside the caller's transaction and returns its number. The caller calls
- * `ctx.runSignals.notifyRunEvent(run.team_id, run.id)` (./signals.ts) after its commit.
+ * Appends one event inside the caller's transaction and returns its number. The caller announces it in
+ * the transaction and calls `ctx.runSignals.notifyRunEvent(run.team_id, run.id)` after its commit (./signals.ts).
  */
 export async function appendEvent(tx: Db, run: RunKey, kind: 'state' | 'content', data: StateEventData | ContentEventData): Promise<number> {
   const seq = await appendEvents(tx, run, [{ kind, data } as EventInput]);

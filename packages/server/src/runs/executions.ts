@@ -11,7 +11,7 @@ import type { ConversationMessage, ConversationTurn, RunInput, RunStatusMessage,
 import { groupMessages, hasUndeliveredFollowup, listFollowups, loadContentEvents, loadSteps, openInitialTurn, setFollowupsDelivered } from './conversation';
 import { inRunTransaction, readEventsOfKind } from './events';
 import { lockExecutingRun, lockRun, RunNotOwnedError, runUsage, type ExpiredLease, type RunRow, type RunsDeps } from './repository';
-import { claimNextQueuedRun, transition, transitionInTransaction, type TransitionResult } from './transitions';
+import { claimNextQueuedRun, requeuedNotice, transition, transitionInTransaction, type TransitionResult } from './transitions';
 import { isFollowupResumeState, LEASED_STATES, type ExecutionOutcomeState } from './states';
 
 /** When a lease taken or extended now runs out (settings.windows.leaseSeconds). */
@@ -146,7 +146,7 @@ export async function finishExecution(
     const requeued = await transitionInTransaction(tx, now, run.team_id, run.id, { from: [outcome.state], to: 'QUEUED', claimCount: 0 });
     if (!requeued.ok) throw new Error(`run ${run.id} changed state while locked`);
     return { ok: true, run: requeued.run, requeued: true };
-  });
+  }, requeuedNotice);
   if (result.ok && result.requeued) deps.notifyRunQueued?.();
   return result;
 }

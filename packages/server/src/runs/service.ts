@@ -166,7 +166,7 @@ export interface QueuedRunInput {
 
 /**
  * After the commit that inserted runs of the team: wakes the workers and the team's run-event listeners
- * (the team-wide stream sends each run's first state).
+ * of this process (the team-wide stream sends each run's first state).
  */
 export function announceNewRuns(ctx: Pick<ServerContext, 'runSignals' | 'notifyRunQueued'>, teamId: string, runIds: readonly string[]): void {
   if (runIds.length === 0) return;
@@ -176,12 +176,12 @@ export function announceNewRuns(ctx: Pick<ServerContext, 'runSignals' | 'notifyR
 
 /**
  * Inserts a QUEUED run, its attachments, its first state event and its initial turn using `tx` — the
- * caller's transaction, so the run commits (or not) together with whatever else the caller writes. The
- * caller calls `announceNewRuns` after the commit.
+ * caller's transaction, so the run commits (or not) together with whatever else the caller writes — and
+ * announces it to other processes on commit. The caller calls `announceNewRuns` after the commit.
  */
 export async function insertQueuedRun(
   tx: Kysely<Database>,
-  ctx: Pick<ServerContext, 'clock'>,
+  ctx: Pick<ServerContext, 'clock' | 'runSignals'>,
   input: QueuedRunInput,
 ): Promise<RunAgentResponse> {
   const now = toTimestamp(ctx.clock.now());
@@ -229,6 +229,7 @@ export async function insertQueuedRun(
     })),
   );
   await recordRunCreated(tx, run);
+  await ctx.runSignals.announceInTransaction(tx, 'queued', run.team_id, run.id);
   return { run_id: run.id, task_id: run.id, state: 'QUEUED' };
 }
 

@@ -1,11 +1,19 @@
 /**
- * In-process signals between the run data modules (runs/), the workers and the SSE streams of ONE server:
- * a `RunSignals` is built with the server context (`ctx.runSignals`, main.ts) and lives as long as it.
+ * Signals between the run data modules (runs/), the workers and the SSE streams: a `RunSignals` is built
+ * with the server context (`ctx.runSignals`, main.ts) and lives as long as it.
  *
- * Across processes (and across servers in one test process) the database is the source of truth: workers
- * notice a cancel on their next heartbeat, a run's SSE stream falls back to polling. The team-wide stream
- * has no such fallback: it carries the changes of this server only (docs/decisions.md §Dashboard).
+ * - In this process: the run data modules call `notifyRunEvent` after each commit that changed a run.
+ * - Across processes on one PostgreSQL database: the same transactions also queue a notice
+ *   (`announceInTransaction`, a NOTIFY delivered on commit); each process LISTENs (db/notifications.ts) and
+ *   hands what arrives to `receive`, which wakes this process's SSE streams, aborts the in-flight execution
+ *   of a cancelled run, and wakes idle workers for a queued run (docs/architecture.md §Several processes).
+ *   Notices are best effort: a worker still notices a cancel on its next heartbeat, a run's SSE stream and
+ *   an idle worker still poll. On SQLite nothing crosses processes: the team-wide stream then carries the
+ *   changes of this process only (docs/decisions.md §Dashboard).
  */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { notifyOnCommit } from '../db/notifications';
 
 /** Why a runner's AbortSignal fired; runners read it as `signal.reason`. */
 export type RunAbortKind = 'cancelled' | 'shutdown' | 'lease_lost';
@@ -22,22 +30,38 @@ export const abortKindOf = (signal: AbortSignal): RunAbortKind | undefined =>
 
 export type RunEventListener = (runId: string) => void;
 
+/** The PostgreSQL channel of run notices. */
+export const RUN_NOTICE_CHANNEL = 'agent_runs';
+
+/**
+ * What a committed transaction did to a run, as far as other processes care: appended events (every
+ * change does), queued it (workers may claim it) or cancelled it (its worker must stop).
+ */
+export type RunNoticeKind = 'events' | 'queued' | 'cancelled';
+
+const KIND_CODES: Record<RunNoticeKind, string> = { events: 'e', queued: 'q', cancelled: 'c' };
+const KINDS_BY_CODE = new Map(Object.entries(KIND_CODES).map(([kind, code]) => [code, kind as RunNoticeKind]));
+
 export class RunSignals {
-  /** Run events by run: wake that run's SSE streams without polling when the event was committed by this server. */
+  /** Names this process in its notices, so it skips its own (it has already woken its listeners). */
+  private readonly origin = randomBytes(4).toString('hex');
+  /** Idle workers of this process, woken by runs queued elsewhere. */
+  private readonly queuedListeners = new Set<() => void>();
+  /** Run events by run: wake that run's SSE streams without waiting for their next poll. */
   private readonly runListeners = new Map<string, Set<RunEventListener>>();
   /** Run events by team: wake the team-wide SSE streams (state changes of every run of the team). */
   private readonly teamListeners = new Map<string, Set<RunEventListener>>();
-  /** In-flight executions: a cancel aborts this server's runner at once. */
+  /** In-flight executions of this process: a cancel aborts the runner at once. */
   private readonly inFlight = new Map<string, AbortController>();
 
-  /** Calls `listener` after each commit that appended events to the run (on this server). Returns an unsubscribe function. */
+  /** Calls `listener` after each commit that appended events to the run (here, or announced by another process). Returns an unsubscribe function. */
   onRunEvent(runId: string, listener: RunEventListener): () => void {
     return subscribe(this.runListeners, runId, listener);
   }
 
   /**
-   * Calls `listener` with the run's id after each commit that appended events to any run of the team (on
-   * this server), from the run's creation on. Returns an unsubscribe function.
+   * Calls `listener` with the run's id after each commit that appended events to any run of the team
+   * (here, or announced by another process), from the run's creation on. Returns an unsubscribe function.
    */
   onTeamRunEvent(teamId: string, listener: RunEventListener): () => void {
     return subscribe(this.teamListeners, teamId, listener);
@@ -51,6 +75,39 @@ export class RunSignals {
   notifyRunEvent(teamId: string, runId: string): void {
     wake(this.runListeners.get(runId), runId);
     wake(this.teamListeners.get(teamId), runId);
+  }
+
+  /**
+   * Inside the transaction that changed the run: tells the other processes once it commits (a NOTIFY
+   * of a few dozen bytes: `<kind> <origin> <team id> <run id>`; nothing on SQLite). Still call
+   * `notifyRunEvent` (and wake this process's workers) after the commit.
+   */
+  announceInTransaction(tx: Kysely<any>, kind: RunNoticeKind, teamId: string, runId: string): Promise<void> {
+    return notifyOnCommit(tx, RUN_NOTICE_CHANNEL, `${KIND_CODES[kind]} ${this.origin} ${teamId} ${runId}`);
+  }
+
+  /** A notice from the database (db/notifications.ts): wakes what this process has waiting on that run. */
+  receive(payload: string): void {
+    const [code, origin, teamId, runId, extra] = payload.split(' ');
+    const kind = KINDS_BY_CODE.get(code ?? '');
+    if (!kind || !origin || !teamId || !runId || extra !== undefined || origin === this.origin) return;
+    this.notifyRunEvent(teamId, runId);
+    if (kind === 'cancelled') this.abortInFlight(runId, 'cancelled');
+    if (kind === 'queued') this.wakeWorkers();
+  }
+
+  /** Calls `listener` when another process queued a run. Returns an unsubscribe function. */
+  onRunQueuedElsewhere(listener: () => void): () => void {
+    this.queuedListeners.add(listener);
+    return () => void this.queuedListeners.delete(listener);
+  }
+
+  /**
+   * Wakes this process's idle workers: a run was queued elsewhere, or the notification connection came
+   * (back) up and may have missed such a notice.
+   */
+  wakeWorkers(): void {
+    for (const listener of [...this.queuedListeners]) listener();
   }
 
   registerInFlight(runId: string, controller: AbortController): () => void {

@@ -16,6 +16,7 @@ import type { RunStatusMessage } from '../engine/runner';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
 import { appendEvent, inRunTransaction, insertEvents, type StateEventData } from './events';
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
+import type { RunNoticeKind } from './signals';
 import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
 
 export interface TransitionRequest {
@@ -94,9 +95,21 @@ export async function transitionInTransaction(tx: Db, now: Date, teamId: string,
   return current ? { ok: false, reason: 'unexpected_state', run: current } : { ok: false, reason: 'not_found' };
 }
 
+/** The notice of a change that may have re-queued the run (a follow-up, a finished execution). */
+export const requeuedNotice = (result: { ok: boolean; requeued?: boolean }): RunNoticeKind => (result.ok && result.requeued ? 'queued' : 'events');
+
+/** What other processes are told about a transition that happened (./signals.ts). */
+const noticeOf = (to: RunState): RunNoticeKind => (to === 'QUEUED' ? 'queued' : to === 'CANCELLED' ? 'cancelled' : 'events');
+
 /** A state change in its own transaction; wakes listeners (and workers on → QUEUED) after the commit. */
 export async function transition(deps: RunsDeps, teamId: string, runId: string, req: TransitionRequest): Promise<TransitionResult> {
-  const result = await inRunTransaction(deps, teamId, runId, (tx) => transitionInTransaction(tx, deps.clock.now(), teamId, runId, req));
+  const result = await inRunTransaction(
+    deps,
+    teamId,
+    runId,
+    (tx) => transitionInTransaction(tx, deps.clock.now(), teamId, runId, req),
+    (done) => (done.ok ? noticeOf(req.to) : 'events'),
+  );
   if (result.ok && req.to === 'QUEUED') deps.notifyRunQueued?.();
   return result;
 }
@@ -115,13 +128,15 @@ export async function claimNextQueuedRun(
   workerId: string,
   leaseExpiresAt: Timestamp,
 ): Promise<RunRow | undefined> {
-  const claimed = await deps.db.transaction().execute((tx) =>
-    changeState(tx, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
+  const claimed = await deps.db.transaction().execute(async (tx) => {
+    const run = await changeState(tx, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
       q.where('id', '=', (eb) =>
         forUpdateSkipLocked(eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').orderBy('created_at').orderBy('id').limit(1), deps.dialect),
       ),
-    ),
-  );
+    );
+    if (run) await deps.runSignals.announceInTransaction(tx, 'events', run.team_id, run.id);
+    return run;
+  });
   if (claimed) deps.runSignals.notifyRunEvent(claimed.team_id, claimed.id);
   return claimed;
 }
@@ -146,9 +161,9 @@ export type CancelResult =
   | { ok: false; reason: 'conflict'; run: RunRow };
 
 /**
- * POST …/cancel. A cancellable run → CANCELLED at once (lease cleared) and the in-process runner is
- * aborted; CANCELLED answers again (idempotent); SUCCEEDED/FAILED/ERROR → conflict. A worker in another
- * process notices on its next heartbeat.
+ * POST …/cancel. A cancellable run → CANCELLED at once (lease cleared) and its runner is aborted: here at
+ * once, in another process when the transaction's notice arrives (on SQLite, or if the notice is lost: at
+ * that worker's next heartbeat); CANCELLED answers again (idempotent); SUCCEEDED/FAILED/ERROR → conflict.
  */
 export async function requestCancel(deps: RunsDeps, teamId: string, runId: string): Promise<CancelResult> {
   const now = deps.clock.now();
@@ -196,7 +211,7 @@ export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: stri
     await tx.updateTable('runs').set({ updated_at: toTimestamp(now) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
     const run = await findRun({ db: tx }, teamId, runId);
     return { ok: true, run: run!, followupId, requeued: false };
-  });
+  }, requeuedNotice);
   if (result.ok && result.requeued) deps.notifyRunQueued?.();
   return result;
 }

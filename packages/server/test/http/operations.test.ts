@@ -38,7 +38,7 @@ describe('operational endpoints', () => {
   it('GET /readyz is 200 when the database answers and every migration is applied, else 503 with Retry-After', async () => {
     const ready = await apiClient(server.baseUrl).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ok', checks: { database: 'ok', migrations: 'ok', secrets_key: 'ok' }, sandbox: server.ctx.sandbox.status });
+    expect(ready.body).toEqual({ status: 'ok', roles: ['api', 'ingress', 'worker'], checks: { database: 'ok', migrations: 'ok', secrets_key: 'ok' }, sandbox: server.ctx.sandbox.status });
 
     // Pretend the latest migration has not been applied (as after deploying code before migrating).
     const applied = await server.ctx.db
@@ -51,6 +51,6 @@ describe('operational endpoints', () => {
     const notReady = await apiClient(server.baseUrl).get('/readyz');
     expect(notReady.status).toBe(503);
     expect(notReady.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(notReady.body).toEqual({ status: 'unavailable', checks: { database: 'ok', migrations: 'failing', secrets_key: 'ok' }, sandbox: server.ctx.sandbox.status });
+    expect(notReady.body).toEqual({ status: 'unavailable', roles: ['api', 'ingress', 'worker'], checks: { database: 'ok', migrations: 'failing', secrets_key: 'ok' }, sandbox: server.ctx.sandbox.status });
   });
 });

@@ -2,6 +2,7 @@
  * The full server on 127.0.0.1:<random port> with a fresh database, for HTTP tests:
  *
  *   const server = await startTestServer();              // SQLite; or { database: kind } from testDatabases()
+ *   const worker = await startTestServer({ sharing: server, env: { ROLE: 'worker' } }); // a second process on its database
  *   const { apiKey } = await server.createTeamWithKey('acme', 'member');
  *   await fetch(`${server.apiUrl}/agent/runs`, { headers: { authorization: `Bearer ${apiKey}` } });
  *   await server.close();
@@ -17,6 +18,7 @@ import type { ServerContext } from '../../src/context';
 import { createApiKey, type Role } from '../../src/api-keys/service';
 import { createTeam } from '../../src/teams/service';
 import { newApiKeyValue } from '../../src/crypto/ids';
+import type { NotificationListener } from '../../src/db/notifications';
 import type { Engine, EngineOptions } from '../../src/engine/index';
 import { startServer } from '../../src/main';
 import { loadSettings } from '../../src/settings';
@@ -29,6 +31,12 @@ export interface TestServerOverrides {
   clock?: Clock;
   /** Which database kind (from testDatabases()); default: a fresh SQLite file. */
   database?: TestDatabaseKind;
+  /**
+   * Another test server whose database, data directory, secrets key and admin key this one shares, as
+   * several processes on one database do (`database` is then ignored). Closing this server leaves the
+   * database to the other.
+   */
+  sharing?: TestServer;
   /** Run-engine options (a test runner, `sweeper: false`, …), or false for no workers. Default: echo runner. */
   engine?: false | EngineOptions;
   /** The server's logger (e.g. pino writing into a buffer the test searches for secrets). */
@@ -53,23 +61,26 @@ export interface TestServer {
   adminKey: string;
   ctx: ServerContext;
   database: TestDatabase;
-  /** The run engine (undefined with `engine: false`). */
+  /** The run engine (undefined with `engine: false` or without the worker role). */
   engine: Engine | undefined;
+  /** The LISTEN connection for other servers' run notices (PostgreSQL only). */
+  notifications: NotificationListener | undefined;
   createTeamWithKey(name: string, role?: Role): Promise<TeamWithKey>;
   close(): Promise<void>;
 }
 
 export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
-  const kind = overrides.database ?? sqliteKind;
+  const { sharing } = overrides;
   // The server migrates on start, exactly as in production.
-  const database = await kind.create({ migrate: false });
-  const adminKey = newApiKeyValue();
+  const database = sharing ? sharing.database : await (overrides.database ?? sqliteKind).create({ migrate: false });
+  const closeDatabase = sharing ? async () => {} : () => database.close();
+  const adminKey = sharing ? sharing.adminKey : newApiKeyValue();
   const env: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: database.databaseUrl,
     DATA_DIR: database.dataDir,
-    SECRETS_KEY: randomBytes(32).toString('base64'),
+    SECRETS_KEY: sharing?.ctx.settings.secretsKey ?? randomBytes(32).toString('base64'),
     BOOTSTRAP_ADMIN_KEY: adminKey,
     RUNNER: 'echo',
     ECHO_DELAY_MS: '50',
@@ -88,7 +99,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
       ...(overrides.log ? { log: overrides.log } : {}),
     });
   } catch (err) {
-    await database.close();
+    await closeDatabase();
     throw err;
   }
   // Links the server renders (session_link, ingress_url) point at this listener unless the test set them.
@@ -104,6 +115,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
     ctx,
     database,
     engine: running.engine,
+    notifications: running.notifications,
     async createTeamWithKey(name, role = 'admin') {
       const team = await createTeam(ctx.db, ctx.clock, name);
       const key = await createApiKey(ctx.db, ctx.clock, { teamId: team.id, name: `${name}-${role}`, role, createdBy: 'operator' });
@@ -113,7 +125,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
       try {
         await running.close();
       } finally {
-        await database.close();
+        await closeDatabase();
       }
     },
   };

@@ -735,6 +735,13 @@ class ReadinessResponse(BaseModel):
         extra="allow",
     )
     status: Literal["ok", "unavailable"]
+    roles: Annotated[list[Literal["api", "ingress", "worker"]], Field(min_length=1)]
+    """
+    What this process serves (`ROLE`): `api` the REST API, the dashboard and the event streams,
+    `ingress` the webhook ingress, `worker` the run engine. A process answers the routes of a role
+    it does not serve with `404`.
+
+    """
     checks: dict[str, Literal["ok", "failing"]]
     """
     Outcome of each check by name (`database`, `migrations`, `secrets_key`).
