@@ -28,7 +28,7 @@ export interface ServerContext {
   matcherCache: MatcherCache;
   /** Where every process a run causes is started (engine/sandbox). */
   sandbox: Sandbox;
-  /** Run-event listeners (SSE) and in-flight executions (cancel) of this server (runs/signals.ts). */
+  /** Run-event listeners (SSE), in-flight executions (cancel) and run notices between processes (runs/signals.ts). */
   runSignals: RunSignals;
   /** Open SSE streams per API key (SSE_STREAMS_PER_KEY), run and team streams together (runs/event-stream-slots.ts). */
   eventStreamSlots: EventStreamSlots;

@@ -10,10 +10,10 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { dialectOfDb } from './dialect';
 
-/** PostgreSQL refuses longer payloads. */
-export const MAX_NOTIFICATION_BYTES = 7999;
-
-/** Queues `payload` on `channel` in the transaction `tx`; delivered to every listener when it commits. Nothing on SQLite. */
+/**
+ * Queues `payload` on `channel` in the transaction `tx`; delivered to every listener when it commits.
+ * Nothing on SQLite. Keep payloads small: PostgreSQL refuses 8000 bytes and more.
+ */
 export async function notifyOnCommit(tx: Kysely<any>, channel: string, payload: string): Promise<void> {
   if (dialectOfDb(tx) !== 'postgres') return;
   await tx.executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, payload]));

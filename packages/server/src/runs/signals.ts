@@ -117,7 +117,7 @@ export class RunSignals {
     };
   }
 
-  /** Aborts the run's runner if it executes on this server; returns whether one was found. */
+  /** Aborts the run's runner if it executes in this process; returns whether one was found. */
   abortInFlight(runId: string, kind: RunAbortKind): boolean {
     const controller = this.inFlight.get(runId);
     if (!controller) return false;

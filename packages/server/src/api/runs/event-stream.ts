@@ -4,13 +4,15 @@
  * `streamRunEvents`, one run: `state` and `content` events with the run's event numbers as ids.
  * - New stream: the run's latest `state` event first (its current state), then everything after it.
  * - `Last-Event-ID: n`: every event after n.
- * - Then follows the event log: woken at once by commits of this server (ctx.runSignals), polling as the
- *   fallback for writers in other processes; `: keepalive` comments in between.
+ * - Then follows the event log: woken at once by commits of this process and, on PostgreSQL, by the run
+ *   notices of other processes (ctx.runSignals), polling as the fallback (SQLite, a notice lost while the
+ *   LISTEN connection was down); `: keepalive` comments in between.
  * - Ends after a terminal `state` event once nothing newer is in the log; a stream resumed on an already
  *   finished run with nothing newer gets the terminal state again and ends.
  *
  * `streamTeamRunEvents`, every run of a team: the `state` events (without ids) of the changes committed by
- * this server after the stream opened, until the client goes (docs/decisions.md §Dashboard).
+ * this process, or announced by another one, after the stream opened, until the client goes
+ * (docs/decisions.md §Dashboard).
  *
  * Both: back-pressure — when the socket's buffer is full (`write` returns false) nothing more is written
  * until it drains; a client that takes no bytes for two keepalive intervals (30 s by default) is
@@ -171,12 +173,12 @@ export async function streamRunEvents(
 }
 
 /**
- * The state changes of every run of the team that this server commits while the stream is open. A wake
- * names a run; its `state` events after the last one sent are read from the log, so one run's events go
- * out in order however its commits' wakes interleave. A run heard of for the first time starts at the
- * events of the last FIRST_SIGHT_WINDOW_MS. A run is forgotten once that window has passed since it
- * reached a terminal state (the window then no longer reaches that event, so nothing is sent twice), so
- * the stream's memory follows the runs in flight.
+ * The state changes of every run of the team that this process commits, or hears of from another one,
+ * while the stream is open. A wake names a run; its `state` events after the last one sent are read from
+ * the log, so one run's events go out in order however its commits' wakes interleave. A run heard of for
+ * the first time starts at the events of the last FIRST_SIGHT_WINDOW_MS. A run is forgotten once that
+ * window has passed since it reached a terminal state (the window then no longer reaches that event, so
+ * nothing is sent twice), so the stream's memory follows the runs in flight.
  */
 export async function streamTeamRunEvents(ctx: ServerContext, res: Response, teamId: string): Promise<void> {
   const stream = openEventStream(ctx, res);
