@@ -8,6 +8,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock';
+import { deletePastRateWindows } from '../../src/http/rate-limit';
 import { loadSettings, SettingsError } from '../../src/settings';
 import { apiClient, expectProblem, openSse, waitForRunState, type ApiClient, type SseEvent } from '../support/http';
 import { testDatabases } from '../support/databases';
@@ -191,6 +192,12 @@ describe.each(testDatabases())('several processes on one database (%s)', (kind) 
 
       clock.advance(50_000);
       expect((await a.get('/agent/runs')).status).toBe(200);
+
+      // The REST retention job drops the past window's counter, keeps the current one.
+      const counters = () => first.ctx.db.selectFrom('rest_rate_counters').select(['window_start', 'count']).orderBy('window_start').execute();
+      expect((await counters()).map((c) => Number(c.count))).toEqual([6, 1]);
+      expect(await deletePastRateWindows(first.ctx.db, clock.now(), 60)).toBe(1);
+      expect((await counters()).map((c) => Number(c.count))).toEqual([1]);
     });
   });
 });
