@@ -1,12 +1,16 @@
+import { isUtf8 } from 'node:buffer';
+
 /** JSON helpers shared by the ingress, the REST API and the domain: parsing bytes, measuring depth without recursion. */
 
 /**
  * Any JSON value (object, array or scalar) from raw bytes. A UTF-8 byte order mark is tolerated, as
- * JSON.parse of the decoded text would otherwise refuse it.
+ * JSON.parse of the decoded text would otherwise refuse it. Bytes that are not UTF-8 are not JSON (RFC
+ * 8259 §8.1): decoding would turn them into U+FFFD, so a payload would no longer be the bytes it was sent as.
  */
 export type ParsedBody = { ok: true; payload: unknown } | { ok: false };
 
 export function parseJsonBody(rawBody: Buffer): ParsedBody {
+  if (!isUtf8(rawBody)) return { ok: false };
   try {
     let text = rawBody.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
