@@ -50,6 +50,31 @@ export function answerProblem(res: ServerResponse, problem: ProblemError, instan
     ...(options.close ? { connection: 'close' } : {}),
   });
   res.end(text);
+  if (options.close && !res.req.complete) lingerBeforeClosing(res);
+}
+
+/** How long a connection answered before its body ended keeps draining (not buffering) that body. */
+const LINGER_MS = 2_000;
+
+/**
+ * A lingering close (RFC 9112 §9.6): closing a socket with unread bytes sends a reset, and a sender still
+ * writing its body then loses the answer it was sent. So the rest of the body is read and dropped (never
+ * buffered) until the sender stops or LINGER_MS pass; node:http's own close after the answer would destroy
+ * the socket as soon as the answer is written.
+ */
+function lingerBeforeClosing(res: ServerResponse): void {
+  const { req, socket } = res;
+  if (!socket) return;
+  req.removeAllListeners('data');
+  req.resume();
+  res.once('finish', () => {
+    // node:http has just ended the socket (destroySoon: end, then destroy once the answer is written).
+    socket.removeListener('finish', socket.destroy);
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(timer));
+    req.once('end', close);
+  });
 }
 
 // The ingress's problems, one per answer of the contract (openapi/v1.yaml, Ingress responses).
