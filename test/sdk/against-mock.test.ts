@@ -132,6 +132,12 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     if (first.event === 'state') expect(first.data.state).toEqual(expect.any(String));
     expect(events.some((e) => e.event === 'content' && e.data.block.type === 'text')).toBe(true);
   },
+  'agent.runs.teamEvents': async (c) => {
+    const events: RunEvent[] = await take(c.agent.runs.teamEvents(), 1, 5_000);
+    const first = events[0]!;
+    expect(first.event).toBe('state');
+    if (first.event === 'state') expect(first.data).toMatchObject({ run_id: expect.any(String), state: expect.any(String) });
+  },
   // ---------------------------------------------------------------- agent.skills / environments
   'agent.skills.list': async (c) => {
     const { skills }: ListSkillsResponse = await c.agent.skills.list();
@@ -294,6 +300,11 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     const page = await c.apiKeys.list({ limit: 10 });
     const key: ApiKey | undefined = page.data[0];
     expect(key?.role).toMatch(/^(admin|member)$/);
+  },
+  'apiKeys.current': async (c) => {
+    const current = await c.apiKeys.current();
+    expect(current.key.role).toMatch(/^(admin|member)$/);
+    expect(current.team.name).toEqual(expect.any(String));
   },
   'apiKeys.delete': async (c) => {
     const response = await c.apiKeys.delete(KEY).asResponse();
