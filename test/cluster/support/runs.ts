@@ -2,9 +2,10 @@
  * What the cluster tests read of runs straight from the database (the runs' own records, not a test hook):
  * their state events with timestamps, and the executions their output witnesses.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../packages/server/src/db/tables';
+import type { TestDatabase } from '../../../packages/server/test/support/databases';
 import { executionWitness } from './cluster';
+
+type Db = TestDatabase['db'];
 
 export interface StateChange {
   state: string;
@@ -12,7 +13,7 @@ export interface StateChange {
 }
 
 /** Each run's state events in order (`run_id` → changes), for the runs of `runIds` or every run. */
-export async function stateHistories(db: Kysely<Database>, runIds?: string[]): Promise<Map<string, StateChange[]>> {
+export async function stateHistories(db: Db, runIds?: string[]): Promise<Map<string, StateChange[]>> {
   let query = db.selectFrom('run_events').select(['run_id', 'data', 'created_at']).where('kind', '=', 'state');
   if (runIds) query = query.where('run_id', 'in', runIds);
   const rows = await query.orderBy('run_id').orderBy('seq').execute();
@@ -25,7 +26,7 @@ export async function stateHistories(db: Kysely<Database>, runIds?: string[]): P
 }
 
 /** How many executions each run's output witnesses (`run_id` → count; runs without one are absent). */
-export async function witnessedExecutions(db: Kysely<Database>, runIds?: string[]): Promise<Map<string, number>> {
+export async function witnessedExecutions(db: Db, runIds?: string[]): Promise<Map<string, number>> {
   let query = db.selectFrom('run_events').select(['run_id', 'data']).where('kind', '=', 'content');
   if (runIds) query = query.where('run_id', 'in', runIds);
   const counts = new Map<string, number>();
@@ -39,7 +40,7 @@ export async function witnessedExecutions(db: Kysely<Database>, runIds?: string[
 }
 
 /** Run counts by state. */
-export async function countByState(db: Kysely<Database>): Promise<Record<string, number>> {
+export async function countByState(db: Db): Promise<Record<string, number>> {
   const rows = await db.selectFrom('runs').select(['state']).select((eb) => eb.fn.countAll<string>().as('count')).groupBy('state').execute();
   return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
 }
