@@ -443,7 +443,7 @@ class Error(BaseModel):
     """
     instance: str
     """
-    The request path.
+    The request path (`*` for a request refused before it could be read).
     """
     error: str
     """
