@@ -25,6 +25,7 @@ import { startEngine, type Engine, type EngineOptions } from './engine/index';
 import { createSandbox } from './engine/sandbox';
 import { createExpressServer } from './http/express-server';
 import { limitConnectionsPerAddress, listenerOptions } from './http/connection-limits';
+import { answerClientErrorsAsProblems } from './http/client-errors';
 import { createLogger } from './logger';
 import { createIngressHandler } from './ingress/pipeline';
 import { dispatchIngressFirst, isIngressPath } from './ingress/mount';
@@ -115,14 +116,18 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
     // Without the ingress role there is neither (the app answers /webhooks/ with a 404 naming the role).
     const ingress = roles.has('ingress') ? createIngressHandler(ctx, metrics) : undefined;
-    // Every listener gets the header and request timeouts and the per-address cap (http/connection-limits.ts).
+    // Every listener gets the header and request timeouts and the per-address cap (http/connection-limits.ts),
+    // and answers node:http's own refusals as problems (http/client-errors.ts).
     const listener = listenerOptions(settings.connections);
     const ingressServer = ingress && settings.ingressPort !== undefined ? http.createServer(listener, ingress) : undefined;
     const server =
       ingress && !ingressServer
         ? createExpressServer(app, dispatchIngressFirst(ingress, app), { plainResponse: (req) => isIngressPath(req.url), server: listener })
         : createExpressServer(app, app, { server: listener });
-    for (const s of ingressServer ? [server, ingressServer] : [server]) limitConnectionsPerAddress(s, settings.connections.maxPerAddress);
+    for (const s of ingressServer ? [server, ingressServer] : [server]) {
+      limitConnectionsPerAddress(s, settings.connections.maxPerAddress);
+      answerClientErrorsAsProblems(s);
+    }
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;
     await listen(server, settings.port, settings.host, 'PORT', roles.has('api') ? 'the REST API' : 'the operational endpoints');

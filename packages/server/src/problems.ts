@@ -15,10 +15,12 @@ export type ProblemCode =
   | 'not_authorized'
   | 'resource_not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'payload_too_large'
   | 'limit_exceeded'
   | 'validation_failed'
+  | 'request_header_fields_too_large'
   | 'rate_limited'
   | 'internal_error'
   | 'service_unavailable';
@@ -29,10 +31,12 @@ const TITLES: Record<ProblemCode, string> = {
   not_authorized: 'Not authorized',
   resource_not_found: 'Resource not found',
   method_not_allowed: 'Method not allowed',
+  request_timeout: 'Request timeout',
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
   limit_exceeded: 'Limit exceeded',
   validation_failed: 'Validation failed',
+  request_header_fields_too_large: 'Request header fields too large',
   rate_limited: 'Rate limited',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
@@ -87,9 +91,16 @@ export const rateLimited = (detail: string, retryAfterSeconds: number) =>
   new ProblemError(429, 'rate_limited', detail, { retryAfterSeconds });
 export const internalError = (detail = 'The server failed to process the request.') =>
   new ProblemError(500, 'internal_error', detail);
-/** Outside the REST API only (the dashboard before it is built): the contract's operations never answer it. */
 export const serviceUnavailable = (detail: string, retryAfterSeconds: number) =>
   new ProblemError(503, 'service_unavailable', detail, { retryAfterSeconds });
+/** How long a client waits before retrying a write refused for a full disk. */
+const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+/** A write the database refused for lack of space (db/dialect.ts isOutOfStorage): retryable once space returns. */
+export const storageFull = () =>
+  serviceUnavailable('The server cannot store anything right now: its storage is full. Retry later.', STORAGE_FULL_RETRY_AFTER_SECONDS);
+// node:http's own refusals (http/client-errors.ts).
+export const requestTimeout = (detail: string) => new ProblemError(408, 'request_timeout', detail, { retryable: true });
+export const requestHeaderFieldsTooLarge = (detail: string) => new ProblemError(431, 'request_header_fields_too_large', detail);
 
 export type ProblemBody = components['schemas']['Error'];
 

@@ -53,7 +53,7 @@ export async function openDatabase(
   if (dialect === 'sqlite') {
     const { sqlite, file } = openSqlite(settings.databaseUrl);
     if (file && options.backgroundCheckpoints) checkpointer = startWalCheckpointer(sqlite, file, options.backgroundCheckpoints.log);
-    db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }) });
+    db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect(sqlite) });
   } else {
     db = openPostgres(settings.databaseUrl, options);
   }
@@ -96,20 +96,40 @@ function openSqlite(databaseUrl: string): { sqlite: BetterSqlite3.Database; file
  */
 class ImmediateTransactionsDialect extends SqliteDialect {
   private readonly driverConfig: SqliteDialectConfig;
+  private readonly sqlite: BetterSqlite3.Database;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(sqlite: BetterSqlite3.Database) {
+    const config = { database: withStatementCache(sqlite) };
     super(config);
     this.driverConfig = config;
+    this.sqlite = sqlite;
   }
 
   override createDriver(): Driver {
-    return new ImmediateTransactionsDriver(this.driverConfig);
+    return new ImmediateTransactionsDriver(this.driverConfig, this.sqlite);
   }
 }
 
 class ImmediateTransactionsDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly sqlite: BetterSqlite3.Database,
+  ) {
+    super(config);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /**
+   * SQLite rolls a transaction back by itself when a statement in it fails with SQLITE_FULL, SQLITE_IOERR,
+   * SQLITE_BUSY or SQLITE_NOMEM. A ROLLBACK after that fails ("no transaction is active"), and Kysely would
+   * throw that error in place of the one that caused it: a full disk would read as an internal error
+   * instead of a 503 (problems.ts storageFull).
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 

@@ -47,6 +47,18 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
+/**
+ * True when the database refused a write for lack of space: SQLite's SQLITE_FULL (the disk holding the file
+ * or its WAL is full) and its SQLITE_IOERR family (a write or fsync that failed), PostgreSQL's SQLSTATE
+ * 53100 disk_full. Such a write may succeed once space returns (problems.ts storageFull).
+ */
+export function isOutOfStorage(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  return code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code === '53100';
+}
+
 /** `count(…)` comes back as a number from SQLite and as a bigint string from PostgreSQL. */
 export function toCount(value: unknown): number {
   if (typeof value === 'number') return value;

@@ -6,6 +6,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { REST_BASE_PATH } from './validator';
+import { isOutOfStorage } from '../db/dialect';
 import {
   authenticationRequired,
   internalError,
@@ -15,6 +16,7 @@ import {
   ProblemError,
   renderProblem,
   resourceNotFound,
+  storageFull,
 } from '../problems';
 
 /** Writes a problem response. `instance` is the request path, `trace_id` the response's x-request-id. */
@@ -151,6 +153,11 @@ export function toProblem(err: unknown, log?: Logger, request?: { headers: Recor
       default:
         return new ProblemError(err.status >= 500 ? 500 : 400, err.status >= 500 ? 'internal_error' : 'invalid_request', summary || 'The request is invalid.', { errors });
     }
+  }
+
+  if (isOutOfStorage(err)) {
+    log?.error({ err }, 'the database is out of storage');
+    return storageFull();
   }
 
   log?.error({ err }, 'unhandled error');

@@ -14,6 +14,7 @@ import {
   rateLimited,
   renderProblem,
   resourceNotFound,
+  storageFull,
 } from '../problems';
 
 /** Same rule as http/request-id.ts: echo a safe incoming id, else generate one. */
@@ -90,4 +91,5 @@ export const problems = {
     rateLimited(`This webhook's delivery rate is spent; retry after ${retryAfterSeconds} seconds.`, retryAfterSeconds),
   invalidJson: () => invalidRequest('The body is not valid JSON.'),
   internal: () => internalError('The delivery could not be processed; retry later.'),
+  storageFull,
 };
