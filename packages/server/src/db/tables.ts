@@ -71,6 +71,8 @@ export interface RunsTable {
   factory_id: string | null;
   automation_id: string | null;
   delivery_id: string | null;
+  metadata: JsonText | null; // RunMetadata (string → string), fixed at creation
+  parent_run_id: string | null; // the run that spawned it, same team
   usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens}
   event_seq: number; // last event sequence number; incremented atomically per event
   lease_owner: string | null;

@@ -16,6 +16,13 @@ export type paths = {
          *     `desc`), filtered by every filter given (filters combine with AND; repeated `state` values
          *     combine with OR). Time bounds are RFC 3339 and exclusive.
          *
+         *     Every parameter of the Oz API's `listRuns` is accepted (docs/decisions.md §Oz parity). Those about
+         *     things this self-hosted service does not have answer what is true here rather than being ignored:
+         *     no run was started by a schedule (`schedule_id` matches no run), no run has artifacts
+         *     (`artifact_type` matches no run), every run executes on this server's workers
+         *     (`execution_location=REMOTE` matches every run, `LOCAL` none) and a run's executor is its creator
+         *     (`executor` filters like `creator`).
+         *
          *     A page holds at most `limit` runs and stops early once its JSON passes 4 MiB (4,194,304 bytes):
          *     the run that passes the mark is the page's last, `has_next_page` is `true` and `next_cursor`
          *     continues right after it. A page may therefore hold fewer runs than `limit` while more follow;
@@ -25,21 +32,28 @@ export type paths = {
         put?: never;
         /**
          * Create a run
-         * @description Starts a cloud agent run for `prompt` with an optional title, configuration and up to five
-         *     attachments. The run is created in state `QUEUED` with source `API`; the answer is **200**
-         *     (as in the Oz API) with `run_id`, `task_id` (equal to `run_id`) and the initial `state`.
+         * @description Starts a cloud agent run for `prompt` (or a skill) with an optional title, configuration,
+         *     metadata, parent run and up to five attachments. The run is created in state `QUEUED` with source
+         *     `API`; the answer is **200** (as in the Oz API) with `run_id`, `task_id` (equal to `run_id`) and
+         *     the initial `state`.
          *
-         *     Unknown body fields are accepted and ignored, for wire compatibility with Oz clients, with one
-         *     exception: `agent_identity_uid` is rejected with `400 invalid_request` whose detail says to
-         *     dispatch factory work with `POST /factories/{factoryUid}/runs` instead.
+         *     Every field of the Oz API's request is either honoured, accepted with the meaning it has on a
+         *     self-hosted service, or refused with `400 invalid_request` naming it when honouring it is
+         *     impossible and ignoring it would change what the run does (see `RunAgentRequest` and
+         *     docs/decisions.md §Oz parity). Fields unknown to both APIs are accepted and ignored.
          *
-         *     When `title` is omitted the title is the first line of the prompt, cut to 80 characters. Any
-         *     role may create runs.
+         *     When `title` is omitted the title is the first line of the prompt, cut to 80 characters. Any role
+         *     may create runs.
          *
-         *     * `400 invalid_request`: `prompt` missing, empty or longer than 262,144 characters (256 KiB),
-         *       `title` longer than 200 characters, `config.environment_id` names no environment of the team,
-         *       `config.skill_spec` names no skill, more than five attachments, an attachment's `data` is not
-         *       valid base64, or its `mime_type` is not printable ASCII.
+         *     * `400 invalid_request`: neither `prompt` nor a skill (`skill`, `config.skill_spec`,
+         *       `config.skills`), `prompt` empty or longer than 262,144 characters (256 KiB), `title` longer than
+         *       200 characters, `config.environment_id` names no environment of the team, the skill names no
+         *       skill, `config.skill_spec` together with `config.skills` or more than one skill, `metadata` out
+         *       of its limits, `parent_run_id` names no run of the team, more than five attachments (`images`
+         *       included), an attachment's `data` is not valid base64, its `mime_type` is not printable ASCII, or
+         *       a refused Oz field (`agent_identity_uid`, `conversation_id`, `mode` other than `normal`,
+         *       `team: false`, `on_behalf_of`, `interactive: true`, an MCP server by `warp_id`, a
+         *       `config.worker_host` other than `warp`, a `config.harness` other than `oz`).
          *     * `413 payload_too_large`: the body exceeds the REST body limit (a setting, default 10 MB).
          *     * `409 conflict`: only for `Idempotency-Key` reuse (see Idempotency).
          */
@@ -154,11 +168,16 @@ export type paths = {
          * @description Cancels a run. No body. The answer is **200** whose body is the run ID as a **bare JSON string**
          *     (for example `"3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c"`), as in the Oz API.
          *
+         *     The answers follow the Oz API's:
+         *
          *     | state | effect |
          *     |---|---|
-         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
-         *     | `CANCELLED` | nothing changes; answered `200` again (idempotent) |
-         *     | `SUCCEEDED`, `FAILED`, `ERROR` | `409 conflict` with `x-should-retry: false`: a finished run cannot be cancelled |
+         *     | `QUEUED`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
+         *     | `PENDING` | `409 conflict` with `retryable: true`: the run is being prepared; retry in a moment (this server does not put runs in `PENDING` today) |
+         *     | `SUCCEEDED`, `FAILED`, `ERROR`, `CANCELLED` | `400 invalid_request`: the run is already in a terminal state |
+         *
+         *     A retry of a cancel that succeeded with the same `Idempotency-Key` is answered the stored `200`
+         *     (see Idempotency); without one, cancelling a `CANCELLED` run answers `400`.
          */
         post: operations["cancelRun"];
         delete?: never;
@@ -1311,11 +1330,33 @@ export type components = {
          */
         RunState: "QUEUED" | "PENDING" | "CLAIMED" | "INPROGRESS" | "SUCCEEDED" | "FAILED" | "BLOCKED" | "ERROR" | "CANCELLED";
         /**
-         * @description Where a run came from. This service emits `API` (REST, including factory dispatch) and `WEBHOOK`
-         *     (started by a webhook delivery through an automation); the other values exist in the Oz API.
+         * @description Where a run came from. This service emits `API` (REST, including factory dispatch and child runs
+         *     created with `parent_run_id`) and `WEBHOOK` (started by a webhook delivery through an automation);
+         *     the other values exist in the Oz API (so an Oz client's `source` filter is valid here and matches
+         *     no run).
          * @enum {string}
          */
-        RunSourceType: "API" | "CLI" | "WEB_APP" | "SCHEDULED_AGENT" | "WEBHOOK" | "SLACK" | "LINEAR" | "GITHUB_ACTION" | "CLOUD_MODE" | "INTERACTIVE";
+        RunSourceType: "API" | "CLI" | "WEB_APP" | "SCHEDULED_AGENT" | "WEBHOOK" | "SLACK" | "LINEAR" | "GITHUB_ACTION" | "CLOUD_MODE" | "INTERACTIVE" | "LOCAL" | "JIRA" | "SELF_IMPROVEMENT" | "GITHUB_WEBHOOK" | "GITLAB_WEBHOOK" | "AUTOFIX" | "RUN_SCORER" | "ORCHESTRATION";
+        /**
+         * @description Where a run executed (Oz API). Every run of this service executes on its workers, `REMOTE`.
+         * @enum {string}
+         */
+        RunExecutionLocation: "LOCAL" | "REMOTE";
+        /**
+         * @description Types of run artifacts in the Oz API. Runs of this service have no artifacts yet.
+         * @enum {string}
+         */
+        RunArtifactType: "PLAN" | "PULL_REQUEST" | "SCREENSHOT" | "FILE" | "EXTERNAL_REFERENCE";
+        /**
+         * @description Custom key/value strings attached to a run when it is created and never changed afterwards, with the
+         *     Oz API's limits: at most 20 keys; keys of 1–64 characters from `A-Z a-z 0-9 . _ -` (case-sensitive);
+         *     values of at most 256 bytes of UTF-8 without NUL. A child run (`parent_run_id`) inherits its parent's
+         *     metadata, and the keys given in its request override inherited ones. Filter runs by it with
+         *     `GET /agent/runs?metadata[key]=value`.
+         */
+        RunMetadata: {
+            [key: string]: string;
+        };
         /**
          * @description Who created the run. Runs created with an API key: `{type: service_account, uid: <key_id>,
          *     display_name: <key name or key_id>}`. Runs started by a webhook delivery: `{type:
@@ -1339,7 +1380,9 @@ export type components = {
         };
         /**
          * @description One MCP server, exactly one of: a local process (`command`, optional `args` and `env`) or a remote
-         *     HTTP server (`url`, optional `headers`). Mixing the two forms is invalid.
+         *     HTTP server (`url`, optional `headers`). Mixing the two forms is invalid. The Oz API's third form,
+         *     a Warp shared MCP server by `warp_id`, does not exist on a self-hosted service and answers
+         *     `400 invalid_request` (a run that silently lacked the server would do other work).
          */
         MCPServerConfig: components["schemas"]["MCPStdioServerConfig"] | components["schemas"]["MCPHttpServerConfig"];
         /** MCP server over stdio */
@@ -1399,6 +1442,36 @@ export type components = {
                 [key: string]: components["schemas"]["MCPServerConfig"];
             };
             /**
+             * @description The Oz API's ordered skill list, mutually exclusive with `skill_spec` (both → `400`). This service
+             *     runs one skill per run: a list of one is taken as `skill_spec` (the run's `agent_config` answers it
+             *     there); more than one answers `400 invalid_request` naming `$.config.skills`.
+             */
+            skills?: string[];
+            /**
+             * @description Oz API: minutes to keep the agent's environment alive after the task. Accepted (1–60) and without
+             *     effect: a run's working directory here is kept by the server's retention setting, not per run.
+             */
+            idle_timeout_minutes?: number;
+            /**
+             * @description Oz API: whether the agent may use a computer-use subagent. Accepted and without effect: this
+             *     service has no computer use (the Oz default is `true`, so clients send it without asking for it).
+             */
+            computer_use_enabled?: boolean;
+            /**
+             * @description Oz API: the self-hosted worker to execute on. Absent or `warp` (Oz's hosted workers) means this
+             *     server's workers; any other value answers `400 invalid_request`, since no such worker exists here.
+             */
+            worker_host?: string;
+            /**
+             * @description Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
+             *     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+             */
+            harness?: {
+                type?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /**
              * @description Maximum model turns per step.
              * @default 20
              */
@@ -1445,16 +1518,65 @@ export type components = {
             total_tokens: number;
         };
         /**
-         * @description A new run. Unknown fields are accepted and ignored (Oz compatibility), except
-         *     `agent_identity_uid`, which is rejected with `400` pointing to `POST /factories/{factoryUid}/runs`.
+         * @description A new run: `prompt`, or a skill (`skill`, `config.skill_spec` or `config.skills`), or both. Every
+         *     field of the Oz API's request is listed here with what this service does with it; fields unknown to
+         *     both APIs are accepted and ignored.
          */
         RunAgentRequest: {
-            /** @description The prompt the agent executes (at most 256 KiB of characters; not only whitespace). */
-            prompt: string;
+            /**
+             * @description The prompt the agent executes (at most 256 KiB of characters; not only whitespace). Optional when a
+             *     skill is given: the run's prompt (and so its default title) is then
+             *     `Follow the instructions of the skill <skill_spec>.`, and the skill's instructions are the agent's
+             *     base prompt as for any skill run.
+             */
+            prompt?: string;
+            /**
+             * @description Oz API: the skill to use as the base prompt (same forms as `config.skill_spec`). Takes precedence
+             *     over `config.skill_spec`; with `config.skills` it answers `400`.
+             */
+            skill?: string;
             /** @description Human-readable title; default the first line of the prompt, cut to 80 characters. */
             title?: string;
             config?: components["schemas"]["AmbientAgentConfig"];
+            metadata?: components["schemas"]["RunMetadata"];
+            /**
+             * @description The run that spawned this one (orchestration). It must be a run of the caller's team, else
+             *     `400 invalid_request` naming the field (as in the Oz API); the child inherits its metadata. There
+             *     is no depth limit on this service.
+             */
+            parent_run_id?: string;
             attachments?: components["schemas"]["RunAttachmentInput"][];
+            /**
+             * @description Oz API (older clients): base64 images sent with the prompt. Stored as attachments named
+             *     `image-1.<ext>`, `image-2.<ext>`, … after `attachments`; both together hold at most five.
+             */
+            images?: {
+                data: string;
+                /** @enum {string} */
+                mime_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+            }[];
+            /**
+             * @description Oz API query mode. `normal` (the default) is accepted; `plan` and `orchestrate` need an approval
+             *     step this service does not have and answer `400 invalid_request` naming `$.mode`.
+             * @enum {string}
+             */
+            mode?: "normal" | "plan" | "orchestrate";
+            /**
+             * @description Oz API: continue an existing conversation in a new run. Refused with `400 invalid_request`: a run's
+             *     conversation continues with a follow-up to that run (`POST /agent/runs/{runId}/followups`).
+             */
+            conversation_id?: string;
+            /**
+             * @description Oz API: whether the run is team-owned. Every run here belongs to the API key's team: `true` is
+             *     accepted, `false` (a personal run) answers `400 invalid_request`.
+             */
+            team?: boolean;
+            /** @description Oz API. `false` is accepted (every run here is non-interactive); `true` answers `400 invalid_request`. */
+            interactive?: boolean;
+            /** @description Oz API run attribution to another user. Refused with `400 invalid_request` (this service has no users to attribute to). */
+            on_behalf_of?: string;
+            /** @description Oz API execution principal. Refused with `400 invalid_request`; dispatch factory work with `POST /factories/{factoryUid}/runs`. */
+            agent_identity_uid?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1514,6 +1636,27 @@ export type components = {
             usage?: components["schemas"]["RunUsage"];
             /** @description IDs or names of the skills this run may load. */
             available_skills?: string[];
+            metadata?: components["schemas"]["RunMetadata"];
+            /** @description The run that spawned this one, when it was created with `parent_run_id`. */
+            parent_run_id?: string;
+            /**
+             * Format: duration
+             * @description How long the run has executed, as an ISO 8601 duration (`PT2M30S`, as in the Oz API): from
+             *     `started_at` to when it finished, or to now while it is not terminal. Absent before it starts.
+             */
+            run_time?: string;
+            /** @description Oz API. Always `true`, since every run of this service can be cancelled while it is not terminal. */
+            is_run_type_cancellable?: boolean;
+            execution_location?: components["schemas"]["RunExecutionLocation"];
+            executor?: components["schemas"]["RunCreatorInfo"];
+            /** @description Oz API artifacts (plans, pull requests, …). Always empty on this service. */
+            artifacts?: Record<string, never>[];
+            /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */
+            scope?: {
+                /** @enum {string} */
+                type: "User" | "Team";
+                uid?: string;
+            };
         };
         PageInfo: {
             has_next_page: boolean;
@@ -2548,8 +2691,12 @@ export interface operations {
                  *     this list, filters and sort answers `400 invalid_request`.
                  */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Field to sort by. */
-                sort_by?: "created_at" | "updated_at";
+                /**
+                 * @description Field to sort by. `title` sorts by the run's title (code-point order on SQLite, the database's collation on PostgreSQL); `agent` by the run's skill
+                 *     (`agent_config.skill_spec`), runs without a skill after every run with one in `asc` order (before
+                 *     them in `desc` order).
+                 */
+                sort_by?: "created_at" | "updated_at" | "title" | "agent";
                 /** @description Sort direction. */
                 sort_order?: "asc" | "desc";
                 /** @description Only runs in one of these states (repeat the parameter for several). */
@@ -2583,6 +2730,58 @@ export interface operations {
                 created_before?: string;
                 /** @description Only runs updated after this instant. */
                 updated_after?: string;
+                /**
+                 * @description Only runs whose title, prompt or `agent_config.skill_spec` contains this text, ignoring case
+                 *     (ASCII letters on SQLite, every letter on PostgreSQL). The match scans the team's runs: no text
+                 *     index serves it (docs/decisions.md §Oz parity), so combine it with other filters on large teams.
+                 */
+                q?: string;
+                /**
+                 * @description Only runs whose `agent_config.environment_id` equals this value; the literal `empty-environment`
+                 *     selects the runs without an environment (as in the Oz API).
+                 */
+                environment_id?: string;
+                /** @description Only runs whose `agent_config.skill_spec` equals this value (alias of `skill_spec`, as in the Oz API). */
+                skill?: string;
+                /**
+                 * @description Only runs whose `agent_config.skill_spec` equals this value. Given together with `skill`, both must
+                 *     be equal, else `400 invalid_request`.
+                 */
+                skill_spec?: string;
+                /**
+                 * @description Only runs descending from this run (its children through `parent_run_id`, their children, and so
+                 *     on; not the run itself). A run ID that names no run of the team answers `400 invalid_request`
+                 *     naming the parameter, as in the Oz API.
+                 */
+                ancestor_run_id?: string;
+                /**
+                 * @description Only runs whose `metadata` holds every given pair, exactly (`metadata[ticket_id]=VIS-238`;
+                 *     several pairs combine with AND; at most 5 pairs, as in the Oz API).
+                 */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Only runs executed by this principal. A run of this service is executed by its creator (there is no
+                 *     delegation), so this filters like `creator`.
+                 */
+                executor?: string;
+                /**
+                 * @description Only runs that executed there. Every run of this service executes on the server's workers:
+                 *     `REMOTE` matches every run and `LOCAL` none.
+                 */
+                execution_location?: components["schemas"]["RunExecutionLocation"];
+                /**
+                 * @description Only runs started by this scheduled agent. This service has no scheduled agents yet, so the
+                 *     answer is an empty page (the truth: no run was started by that schedule) rather than a `400` an
+                 *     Oz client would not expect.
+                 */
+                schedule_id?: string;
+                /**
+                 * @description Only runs with an artifact of this type. Runs of this service have no artifacts yet
+                 *     (`artifacts` is always empty), so the answer is an empty page.
+                 */
+                artifact_type?: components["schemas"]["RunArtifactType"];
             };
             header?: never;
             path?: never;
@@ -4372,11 +4571,16 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsAgentRunsGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_by"]> = ["created_at", "updated_at"];
+export const pathsAgentRunsGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_by"]> = ["created_at", "updated_at", "title", "agent"];
 export const pathsAgentRunsGetParametersQuerySort_orderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_order"]> = ["asc", "desc"];
 export const runStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunState"]> = ["QUEUED", "PENDING", "CLAIMED", "INPROGRESS", "SUCCEEDED", "FAILED", "BLOCKED", "ERROR", "CANCELLED"];
-export const runSourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunSourceType"]> = ["API", "CLI", "WEB_APP", "SCHEDULED_AGENT", "WEBHOOK", "SLACK", "LINEAR", "GITHUB_ACTION", "CLOUD_MODE", "INTERACTIVE"];
+export const runSourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunSourceType"]> = ["API", "CLI", "WEB_APP", "SCHEDULED_AGENT", "WEBHOOK", "SLACK", "LINEAR", "GITHUB_ACTION", "CLOUD_MODE", "INTERACTIVE", "LOCAL", "JIRA", "SELF_IMPROVEMENT", "GITHUB_WEBHOOK", "GITLAB_WEBHOOK", "AUTOFIX", "RUN_SCORER", "ORCHESTRATION"];
+export const runExecutionLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunExecutionLocation"]> = ["LOCAL", "REMOTE"];
+export const runArtifactTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunArtifactType"]> = ["PLAN", "PULL_REQUEST", "SCREENSHOT", "FILE", "EXTERNAL_REFERENCE"];
 export const runCreatorInfoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreatorInfo"]["type"]> = ["user", "service_account"];
+export const runAgentRequestImagesMime_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunAgentRequest"]["images"]["mime_type"]> = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+export const runAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
+export const runItemScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunItem"]["scope"]["type"]> = ["User", "Team"];
 export const messageRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageRole"]> = ["user", "assistant", "tool", "system"];
 export const textBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TextBlock"]["type"]> = ["text"];
 export const actionBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionBlock"]["type"]> = ["action"];

@@ -4,10 +4,10 @@
  * State changes, events, turns and follow-ups are written by ./transitions, ./events, ./conversation and
  * ./executions; this module inserts new runs and reads.
  */
-import type { Insertable, Kysely, Selectable, SqlBool } from 'kysely';
+import { sql, type Expression, type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { ServerContext } from '../context';
 import { compiledQuery } from '../db/compiled-query';
-import { dialectOfDb, jsonTextField, toBuffer } from '../db/dialect';
+import { dialectOfDb, jsonTextField, toBuffer, type Dialect } from '../db/dialect';
 import type { Database, RunAttachmentsTable, RunsTable, Timestamp } from '../db/tables';
 import type { RunStatusMessage, TokenUsage } from '../engine/runner';
 import type { RunsSortKey } from './cursor';
@@ -27,6 +27,7 @@ export type RunRow = Selectable<RunsTable>;
 /** The columns a RunItem is made of (service.ts toRunItem); a list reads these and nothing else. */
 const RUN_ITEM_COLUMNS = [
   'id',
+  'team_id',
   'title',
   'prompt',
   'state',
@@ -41,14 +42,20 @@ const RUN_ITEM_COLUMNS = [
   'factory_id',
   'automation_id',
   'delivery_id',
+  'metadata',
+  'parent_run_id',
   'usage',
   'created_at',
   'updated_at',
   'started_at',
+  'completed_at',
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
 export type RunItemRow = Pick<RunRow, (typeof RUN_ITEM_COLUMNS)[number]>;
-/** A row of a runs page: whether the run has attachments tells the caller whether to read their metadata. */
-export type RunListRow = RunItemRow & { has_attachments: SqlBool };
+/**
+ * A row of a runs page: whether the run has attachments tells the caller whether to read their metadata;
+ * `sort_key` is the value of the page's sort (the keyset position).
+ */
+export type RunListRow = RunItemRow & { has_attachments: SqlBool; sort_key: string };
 export type AttachmentRow = Selectable<RunAttachmentsTable>;
 export type AttachmentMeta = Pick<AttachmentRow, 'run_id' | 'file_name' | 'mime_type' | 'size'>;
 
@@ -124,6 +131,18 @@ export interface RunFilters {
   createdAfter?: string;
   createdBefore?: string;
   updatedAfter?: string;
+  /** A LIKE pattern (`%text%`, backslash-escaped) matched case-insensitively against title, prompt and skill_spec. */
+  textPattern?: string;
+  /** `agent_config.environment_id`; '' selects runs without one. */
+  environmentId?: string;
+  skillSpec?: string;
+  /** Runs descending from this run of the team (through parent_run_id). */
+  ancestorRunId?: string;
+  /** Metadata keys and their values, pairwise (AND). */
+  metadataKeys?: readonly string[];
+  metadataValues?: readonly string[];
+  /** A filter that no run of this service can match (schedule_id, artifact_type, execution_location=LOCAL). */
+  matchesNothing?: string;
 }
 
 export interface RunsPage {
@@ -149,7 +168,18 @@ const FILTER_KEYS = Object.keys({
   createdAfter: true,
   createdBefore: true,
   updatedAfter: true,
+  textPattern: true,
+  environmentId: true,
+  skillSpec: true,
+  ancestorRunId: true,
+  metadataKeys: true,
+  metadataValues: true,
+  matchesNothing: true,
 } satisfies Record<FilterKey, true>) as FilterKey[];
+
+/** Filters whose values are lists: the compiled SQL depends on their lengths. */
+const LIST_FILTERS = ['states', 'metadataKeys', 'metadataValues'] as const satisfies readonly FilterKey[];
+const isListFilter = (key: FilterKey): key is (typeof LIST_FILTERS)[number] => (LIST_FILTERS as readonly string[]).includes(key);
 
 /** What the list SQL depends on; everything else is a bound value. */
 interface ListShape {
@@ -181,10 +211,10 @@ export async function listRunRows(
   const shape: ListShape = {
     sortBy: page.sortBy,
     order: page.order,
-    filters: FILTER_KEYS.filter((key) => (key === 'states' ? Boolean(filters.states?.length) : filters[key] !== undefined)),
+    filters: FILTER_KEYS.filter((key) => (isListFilter(key) ? Boolean(filters[key]?.length) : filters[key] !== undefined)),
     cursor: page.after !== undefined,
   };
-  const key = JSON.stringify([shape, filters.states?.length ?? 0]);
+  const key = JSON.stringify([shape, LIST_FILTERS.map((f) => filters[f]?.length ?? 0)]);
   let query = listQueries.get(key);
   if (!query) {
     query = compileListQuery(shape);
@@ -218,10 +248,11 @@ function selectRunsPage(
   page: Omit<RunsPage, 'limit'> & { fetch: number },
 ) {
   const dialect = dialectOfDb(db);
-  const column = page.sortBy;
+  const sortKey = sortExpression(dialect, page.sortBy);
   let q = db
     .selectFrom('runs')
     .select(RUN_ITEM_COLUMNS)
+    .select(sortKey.as('sort_key'))
     .select((eb) =>
       eb
         .exists(
@@ -246,14 +277,59 @@ function selectRunsPage(
   if (filters.createdAfter !== undefined) q = q.where('created_at', '>', filters.createdAfter);
   if (filters.createdBefore !== undefined) q = q.where('created_at', '<', filters.createdBefore);
   if (filters.updatedAfter !== undefined) q = q.where('updated_at', '>', filters.updatedAfter);
+  if (filters.textPattern !== undefined) {
+    const pattern = filters.textPattern;
+    const skill = jsonTextField(dialect, 'resolved_config', 'skill_spec');
+    q = q.where((eb) => eb.or([containsText(dialect, sql.ref('title'), pattern), containsText(dialect, sql.ref('prompt'), pattern), containsText(dialect, skill, pattern)]));
+  }
+  if (filters.environmentId !== undefined) {
+    q = q.where(sql<string>`coalesce(${jsonTextField(dialect, 'resolved_config', 'environment_id')}, '')`, '=', filters.environmentId);
+  }
+  if (filters.skillSpec !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'skill_spec'), '=', filters.skillSpec);
+  if (filters.ancestorRunId !== undefined) {
+    // The descendants, level by level over (team_id, parent_run_id); parents exist before their children, so there is no cycle.
+    const ancestor = filters.ancestorRunId;
+    q = q.where(
+      sql<boolean>`runs.id in (with recursive descendants(id) as (
+        select c.id from runs c where c.team_id = ${teamId} and c.parent_run_id = ${ancestor}
+        union select c.id from runs c join descendants d on c.parent_run_id = d.id where c.team_id = ${teamId}
+      ) select id from descendants)`,
+    );
+  }
+  filters.metadataKeys?.forEach((metadataKey, i) => {
+    q = q.where(metadataField(dialect, metadataKey), '=', filters.metadataValues![i]!);
+  });
+  if (filters.matchesNothing !== undefined) q = q.where(sql<boolean>`1 = 0`);
   if (page.after) {
     const { value, id } = page.after;
-    const cmp = page.order === 'desc' ? '<' : '>';
-    // A row-value comparison, (column, id) < (value, id): both planners turn it into an index range, where
-    // the equivalent `column < v OR (column = v AND id < i)` made SQLite walk the index from the top.
-    q = q.where((eb) => eb(eb.refTuple(column, 'id'), cmp, eb.tuple(value, id)));
+    const cmp = sql.raw(page.order === 'desc' ? '<' : '>');
+    // A row-value comparison, (key, id) < (value, id): both planners turn it into an index range, where
+    // the equivalent `key < v OR (key = v AND id < i)` made SQLite walk the index from the top.
+    q = q.where(sql<boolean>`(${sortKey}, runs.id) ${cmp} (${value}, ${id})`);
   }
-  return q.orderBy(column, page.order).orderBy('id', page.order).limit(page.fetch);
+  return q.orderBy(sortKey, page.order).orderBy('id', page.order).limit(page.fetch);
+}
+
+/**
+ * What a runs page sorts by: a column, or for `agent` the skill with runs without one after the others
+ * in ascending order (a '0'/'1' prefix keeps the key one comparable string for the keyset).
+ */
+function sortExpression(dialect: Dialect, sortBy: RunsSortKey): RawBuilder<string> {
+  if (sortBy !== 'agent') return sql<string>`${sql.ref(`runs.${sortBy}`)}`;
+  const skill = jsonTextField(dialect, 'resolved_config', 'skill_spec');
+  return sql<string>`(case when ${skill} is null then '1' else '0' || ${skill} end)`;
+}
+
+/** Case-insensitive LIKE (PostgreSQL ILIKE; SQLite's LIKE already ignores ASCII case). */
+function containsText(dialect: Dialect, text: Expression<string | null>, pattern: string) {
+  return dialect === 'postgres' ? sql<SqlBool>`${text} ilike ${pattern} escape '\\'` : sql<SqlBool>`${text} like ${pattern} escape '\\'`;
+}
+
+/** One key of the metadata JSON text; the key is bound (keys are restricted to [A-Za-z0-9._-], so it cannot leave the quotes). */
+function metadataField(dialect: Dialect, metadataKey: string) {
+  return dialect === 'postgres'
+    ? sql<string | null>`(metadata::jsonb ->> ${metadataKey})`
+    : sql<string | null>`json_extract(metadata, '$."' || ${metadataKey} || '"')`;
 }
 
 /** Attachment metadata of some runs of the team (no bytes). */

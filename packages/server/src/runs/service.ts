@@ -32,7 +32,7 @@ import {
   type RunItemRow,
   type RunListRow,
 } from './repository';
-import type { RunState } from './states';
+import { isTerminalState, type RunState } from './states';
 import { acceptFollowup, recordRunCreated, requestCancel } from './transitions';
 
 export const MAX_ATTACHMENTS = 5;
@@ -47,8 +47,9 @@ const RUNS_FIRST_READ = 20;
 
 type Schemas = components['schemas'];
 export type RunAttachmentInput = Schemas['RunAttachmentInput'];
-/** RunAgentRequest (unknown fields pass the validator; `agent_identity_uid` is refused here). */
-export type CreateRunInput = Schemas['RunAgentRequest'] & { config?: Record<string, unknown>; agent_identity_uid?: unknown };
+/** RunAgentRequest (unknown fields pass the validator; the Oz fields this service cannot honour are refused here). */
+export type CreateRunInput = Schemas['RunAgentRequest'] & { config?: Record<string, unknown> };
+export type RunMetadata = Schemas['RunMetadata'];
 export type RunAgentResponse = Schemas['RunAgentResponse'];
 export type RunItem = Schemas['RunItem'];
 export type ListRunsResponse = Schemas['ListRunsResponse'];
@@ -94,6 +95,72 @@ function decodeAttachments(inputs: RunAttachmentInput[] | undefined): Array<RunA
   });
 }
 
+/** Oz's limit on a run's metadata (contract: RunMetadata); the key pattern and count are the validator's. */
+export const METADATA_MAX_KEYS = 20;
+export const METADATA_VALUE_MAX_BYTES = 256;
+
+const refuse = (path: string, detail: string) => invalidRequest(detail, [{ path, message: 'not supported' }]);
+
+/**
+ * The Oz request fields this service cannot honour and that would change what the run does if ignored
+ * (contract: RunAgentRequest; docs/decisions.md §Oz parity).
+ */
+function refuseUnsupportedOzFields(input: CreateRunInput): void {
+  const config = input.config ?? {};
+  if (input.agent_identity_uid !== undefined) {
+    throw refuse('$.agent_identity_uid', 'agent_identity_uid is not supported; dispatch factory work with POST /factories/{factoryUid}/runs.');
+  }
+  if (input.conversation_id !== undefined) {
+    throw refuse('$.conversation_id', 'conversation_id is not supported: continue a run\'s conversation with POST /agent/runs/{runId}/followups.');
+  }
+  if (input.mode !== undefined && input.mode !== 'normal') {
+    throw refuse('$.mode', `mode ${input.mode} is not supported: this service has no approval step; only mode normal runs here.`);
+  }
+  if (input.team === false) throw refuse('$.team', 'team: false (a personal run) is not supported: every run belongs to the API key\'s team.');
+  if (input.on_behalf_of !== undefined) throw refuse('$.on_behalf_of', 'on_behalf_of is not supported: this service has no users to attribute a run to.');
+  if (input.interactive === true) throw refuse('$.interactive', 'interactive: true is not supported: runs of this service are not interactive.');
+  if (config['worker_host'] !== undefined && config['worker_host'] !== 'warp') {
+    throw refuse('$.config.worker_host', 'config.worker_host is not supported: runs execute on this server\'s workers (omit it, or send "warp").');
+  }
+  const harness = config['harness'] as { type?: unknown } | undefined;
+  if (harness?.type !== undefined && harness.type !== 'oz') {
+    throw refuse('$.config.harness.type', `config.harness.type ${String(harness.type)} is not supported: this server runs its own runner (omit it, or send "oz").`);
+  }
+}
+
+/** The one skill of the run, from `skill`, `config.skill_spec` or `config.skills` (contract: RunAgentRequest). */
+function requestedSkill(input: CreateRunInput): string | undefined {
+  const config = input.config ?? {};
+  const skills = config['skills'] as string[] | undefined;
+  if (skills !== undefined) {
+    const other = input.skill !== undefined ? '$.skill' : config['skill_spec'] !== undefined ? '$.config.skill_spec' : undefined;
+    if (other) {
+      throw invalidRequest(`config.skills and ${other.slice(2)} are mutually exclusive.`, [{ path: '$.config.skills', message: `mutually exclusive with ${other}` }]);
+    }
+    return skills[0];
+  }
+  return input.skill ?? (config['skill_spec'] as string | undefined);
+}
+
+function checkMetadata(metadata: RunMetadata): void {
+  if (Object.keys(metadata).length > METADATA_MAX_KEYS) {
+    throw invalidRequest(`metadata holds more than ${METADATA_MAX_KEYS} keys (its parent's included).`, [{ path: '$.metadata', message: `must NOT have more than ${METADATA_MAX_KEYS} properties` }]);
+  }
+  for (const [key, value] of Object.entries(metadata)) {
+    if (Buffer.byteLength(value) > METADATA_VALUE_MAX_BYTES) {
+      throw invalidRequest(`metadata.${key} is longer than ${METADATA_VALUE_MAX_BYTES} bytes.`, [{ path: `$.metadata.${key}`, message: `must NOT be longer than ${METADATA_VALUE_MAX_BYTES} bytes of UTF-8` }]);
+    }
+  }
+}
+
+const IMAGE_EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/** Oz's `images` as attachments `image-1.<ext>`, … after `attachments` (contract: RunAgentRequest.images). */
+function attachmentsOf(input: CreateRunInput): RunAttachmentInput[] {
+  const images = (input.images ?? []).map((image, i) => ({ file_name: `image-${i + 1}.${IMAGE_EXTENSIONS[image.mime_type]}`, mime_type: image.mime_type, data: image.data }));
+  return [...(input.attachments ?? []), ...images];
+}
+
 /** Where a run made through createRun belongs beyond the team (factory dispatch sets the factory). */
 export interface RunOrigin {
   factoryId?: string;
@@ -105,44 +172,57 @@ export async function createRun(
   input: CreateRunInput,
   origin: RunOrigin = {},
 ): Promise<RunAgentResponse> {
-  if (input.agent_identity_uid !== undefined) {
-    throw invalidRequest('agent_identity_uid is not supported; dispatch factory work with POST /factories/{factoryUid}/runs.', [
-      { path: '$.agent_identity_uid', message: 'not supported' },
-    ]);
+  refuseUnsupportedOzFields(input);
+  const skill = requestedSkill(input);
+  if (input.prompt === undefined && skill === undefined) {
+    throw invalidRequest('prompt is required unless a skill is given (skill, config.skill_spec or config.skills).', [{ path: '$.prompt', message: 'prompt is required unless a skill is given' }]);
   }
-  if (input.prompt.trim() === '') {
+  if (input.prompt !== undefined && input.prompt.trim() === '') {
     throw invalidRequest('prompt must not be blank.', [{ path: '$.prompt', message: 'must not be blank' }]);
   }
-  if (exceedsChars(input.prompt, PROMPT_MAX_CHARS)) {
+  if (input.prompt !== undefined && exceedsChars(input.prompt, PROMPT_MAX_CHARS)) {
     throw invalidRequest(`prompt is longer than ${PROMPT_MAX_CHARS} characters.`, [{ path: '$.prompt', message: `must NOT have more than ${PROMPT_MAX_CHARS} characters` }]);
   }
   if (input.title !== undefined && exceedsChars(input.title, TITLE_MAX_CHARS)) {
     throw invalidRequest(`title is longer than ${TITLE_MAX_CHARS} characters.`, [{ path: '$.title', message: `must NOT have more than ${TITLE_MAX_CHARS} characters` }]);
   }
-  const attachments = decodeAttachments(input.attachments);
-  const requested = knownConfigFields(input.config);
+  const attachments = decodeAttachments(attachmentsOf(input));
+  const parent = input.parent_run_id === undefined ? undefined : await findRun(ctx, principal.teamId, input.parent_run_id);
+  if (input.parent_run_id !== undefined && !parent) {
+    throw invalidRequest(`parent_run_id ${input.parent_run_id} names no run of this team.`, [{ path: '$.parent_run_id', message: 'names no run of this team' }]);
+  }
+  // A child inherits its parent's metadata; the request's keys override (contract: RunMetadata).
+  const metadata = parent?.metadata || input.metadata ? { ...(parent?.metadata ? (JSON.parse(parent.metadata) as RunMetadata) : {}), ...input.metadata } : undefined;
+  if (metadata) checkMetadata(metadata);
+  const requested = knownConfigFields(skill === undefined ? input.config : { ...input.config, skill_spec: skill });
   const resolved = await resolveAgentConfig(ctx, principal.teamId, requested).catch((err: unknown) => {
     if (err instanceof InvalidConfigError) throw invalidRequest(err.message, err.errors);
     throw err;
   });
-  const title = input.title?.trim() ? input.title : titleFromPrompt(input.prompt) || 'Untitled run';
+  const prompt = input.prompt ?? skillOnlyPrompt(skill!);
+  const title = input.title?.trim() ? input.title : titleFromPrompt(prompt) || 'Untitled run';
 
   const created = await ctx.db.transaction().execute((tx) =>
     insertQueuedRun(tx, ctx, {
       teamId: principal.teamId,
       title,
-      prompt: input.prompt,
+      prompt,
       source: 'API',
       creator: { type: 'service_account', uid: principal.keyId, display_name: principal.displayName },
       requestedConfig: requested,
       resolvedConfig: resolved,
       ...(origin.factoryId ? { factoryId: origin.factoryId } : {}),
+      ...(metadata ? { metadata } : {}),
+      ...(parent ? { parentRunId: parent.id } : {}),
       attachments: attachments.map((a) => ({ file_name: a.file_name, mime_type: a.mime_type, bytes: a.bytes })),
     }),
   );
   announceNewRuns(ctx, principal.teamId, [created.run_id]);
   return created;
 }
+
+/** The prompt of a run given only a skill (contract: RunAgentRequest.prompt); the skill is its base prompt. */
+export const skillOnlyPrompt = (skillSpec: string): string => `Follow the instructions of the skill ${skillSpec}.`;
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared run insertion: THE way a run row comes to exist (createRun above, factory dispatch, and the runs
@@ -161,6 +241,8 @@ export interface QueuedRunInput {
   factoryId?: string;
   automationId?: string;
   deliveryId?: string;
+  metadata?: RunMetadata;
+  parentRunId?: string;
   attachments: Array<{ file_name: string; mime_type: string; bytes: Buffer }>;
 }
 
@@ -204,6 +286,8 @@ export async function insertQueuedRun(
     factory_id: input.factoryId ?? null,
     automation_id: input.automationId ?? null,
     delivery_id: input.deliveryId ?? null,
+    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    parent_run_id: input.parentRunId ?? null,
     usage: null,
     event_seq: 0,
     lease_owner: null,
@@ -235,7 +319,15 @@ export async function insertQueuedRun(
 
 // ---------------------------------------------------------------------------------------------------------
 
-export function toRunItem(ctx: Pick<ServerContext, 'settings'>, row: RunItemRow, attachments: AttachmentMeta[] = []): RunItem {
+/** Whole seconds as an ISO 8601 duration, `PT2M30S` (Oz's `run_time`). */
+export function isoDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const parts = `${h ? `${h}H` : ''}${m ? `${m}M` : ''}${sec || (!h && !m) ? `${sec}S` : ''}`;
+  return `PT${parts}`;
+}
+
+export function toRunItem(ctx: Pick<ServerContext, 'settings' | 'clock'>, row: RunItemRow, attachments: AttachmentMeta[] = []): RunItem {
   const item: RunItem = {
     run_id: row.id,
     task_id: row.id,
@@ -264,6 +356,18 @@ export function toRunItem(ctx: Pick<ServerContext, 'settings'>, row: RunItemRow,
   }
   const usage = runUsage(row);
   if (usage) item.usage = usage;
+  // Oz RunItem fields (docs/decisions.md §Oz parity).
+  if (row.metadata) item.metadata = JSON.parse(row.metadata) as RunMetadata;
+  if (row.parent_run_id) item.parent_run_id = row.parent_run_id;
+  if (row.started_at) {
+    const end = isTerminalState(row.state) && row.completed_at ? Date.parse(row.completed_at) : ctx.clock.now().getTime();
+    item.run_time = isoDuration((end - Date.parse(row.started_at)) / 1000);
+  }
+  item.is_run_type_cancellable = true;
+  item.execution_location = 'REMOTE';
+  item.executor = item.creator;
+  item.artifacts = [];
+  item.scope = { type: 'Team', uid: row.team_id };
   return item;
 }
 
@@ -289,6 +393,9 @@ export async function listRuns(
   query: ListRunsQuery,
 ): Promise<ListRunsResponse> {
   const { sortBy, sortOrder, filters } = query;
+  if (filters.ancestorRunId !== undefined && !(await findRun(ctx, teamId, filters.ancestorRunId))) {
+    throw invalidRequest(`ancestor_run_id ${filters.ancestorRunId} names no run of this team.`, [{ path: 'ancestor_run_id', message: 'names no run of this team' }]);
+  }
   const { items, page_info } = await keysetPage({
     ...query,
     sortKey: sortBy,
@@ -296,7 +403,7 @@ export async function listRuns(
     // A cursor is valid only with the filters it was issued for (contract: listRuns).
     scope: filterFingerprint({ ...filters }),
     fetch: (after, limit) => listRunRows(ctx.db, teamId, filters, { sortBy, order: sortOrder, limit, ...(after ? { after } : {}) }),
-    keyOf: (row) => ({ value: row[sortBy], id: row.id }),
+    keyOf: (row) => ({ value: row.sort_key, id: row.id }),
     toItems: (rows) => runItemsOf(ctx, teamId, rows),
     // Rows are read in steps sized by the bytes left: 500 runs of 256 KiB prompts are never read (nor
     // answered) at once. The run that passes RUNS_PAGE_MAX_BYTES ends the page; the cursor follows it.
@@ -314,11 +421,14 @@ async function runItemsOf(ctx: ServerContext, teamId: string, rows: RunListRow[]
   return rows.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? []));
 }
 
+/** The Oz API's answers (contract: cancelRun): PENDING → 409 retryable, already terminal → 400. */
 export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {
   const result = await requestCancel(ctx, teamId, runId);
-  if (result.ok) return result.run.id;
-  if (result.reason === 'not_found') throw notFound(runId);
-  throw conflict(`Run ${runId} is ${result.run.state} and cannot be cancelled.`);
+  if (result.ok && !result.alreadyCancelled) return result.run.id;
+  if (!result.ok && result.reason === 'not_found') throw notFound(runId);
+  const { state } = result.run;
+  if (state === 'PENDING') throw conflict(`Run ${runId} is PENDING and cannot be cancelled yet; retry in a moment.`, { retryable: true });
+  throw invalidRequest(`Run ${runId} is already ${state} (a terminal state) and cannot be cancelled.`);
 }
 
 export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, message: string): Promise<RunAgentResponse> {

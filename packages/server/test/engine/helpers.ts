@@ -83,6 +83,8 @@ export async function createRun(
     factory_id: null,
     automation_id: null,
     delivery_id: null,
+    metadata: null,
+    parent_run_id: null,
     usage: null,
     event_seq: 0,
     lease_owner: null,

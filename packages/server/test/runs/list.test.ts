@@ -82,7 +82,7 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
 
     expectProblem(await api.get('/agent/runs?state=RUNNING'), 400, 'invalid_request');
     expectProblem(await api.get('/agent/runs?created_after=yesterday'), 400, 'invalid_request');
-    expectProblem(await api.get('/agent/runs?sort_by=title'), 400, 'invalid_request');
+    expectProblem(await api.get('/agent/runs?sort_by=name'), 400, 'invalid_request');
     expectProblem(await api.get('/agent/runs?limit=501'), 400, 'invalid_request');
   });
 
@@ -204,6 +204,42 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expect(first.body.runs).toHaveLength(101);
     expect(first.body.page_info.has_next_page).toBe(true);
     expect(await allPages('?limit=101&name=many&sort_by=created_at&sort_order=desc')).toHaveLength(130);
+  });
+
+  it('Oz filters: q (title, prompt, skill; any case; LIKE characters literal), metadata pairs, ancestor_run_id, environment_id, skill; sort_by title and agent across pages', async () => {
+    const scope = `&created_after=${encodeURIComponent(clock.now().toISOString())}`;
+    const parent = await create({ prompt: 'Fix 100%_OFF banner', title: 'Zebra banner', metadata: { team: 'web', tier: 'gold' } });
+    const child = await create({ prompt: 'child', title: 'apple', parent_run_id: parent, metadata: { tier: 'silver' } });
+    const grandchild = await create({ prompt: 'grandchild', title: 'Mango', parent_run_id: child });
+    const other = await create({ prompt: 'fix 100 OFF banner', title: 'other' });
+
+    expect(await ids(`?q=${encodeURIComponent('100%_off')}${scope}`)).toEqual([parent]);
+    expect((await ids(`?q=BANNER${scope}`)).sort()).toEqual([parent, other].sort());
+    expect(await ids(`?q=mango${scope}`)).toEqual([grandchild]);
+    // Inherited and overridden metadata: the child keeps team=web from its parent, its own tier wins.
+    const got = await api.get(`/agent/runs/${child}`);
+    expect(got.body.metadata).toEqual({ team: 'web', tier: 'silver' });
+    expect(got.body.parent_run_id).toBe(parent);
+    // The grandchild inherits from its parent what that one inherited.
+    expect((await ids(`?metadata%5Bteam%5D=web${scope}`)).sort()).toEqual([parent, child, grandchild].sort());
+    expect(await ids(`?metadata[team]=web&metadata[tier]=gold${scope}`)).toEqual([parent]);
+    expect(await ids(`?metadata[tier]=bronze${scope}`)).toEqual([]);
+    expect((await ids(`?ancestor_run_id=${parent}`)).sort()).toEqual([child, grandchild].sort());
+    expect(await ids(`?ancestor_run_id=${child}`)).toEqual([grandchild]);
+    expect((await ids(`?environment_id=empty-environment${scope}`)).length).toBe(4);
+    expect(await ids(`?skill=acme/skills:none${scope}`)).toEqual([]);
+    const byTitle = await allPages(`?limit=1&sort_by=title&sort_order=asc${scope}`);
+    // Code-point order: upper case before lower case.
+    expect(byTitle).toEqual([grandchild, parent, child, other]);
+    expect(await allPages(`?limit=2&sort_by=title&sort_order=desc${scope}`)).toEqual([...byTitle].reverse());
+    expect((await allPages(`?limit=1&sort_by=agent&sort_order=asc${scope}`)).sort()).toEqual([parent, child, grandchild, other].sort());
+
+    expectProblem(await api.get('/agent/runs?ancestor_run_id=00000000-0000-4000-8000-000000000000'), 400, 'invalid_request');
+    expectProblem(await api.get('/agent/runs?skill=a/b:c&skill_spec=a/b:d'), 400, 'invalid_request');
+    expectProblem(await api.get('/agent/runs?metadata[bad key]=x'), 400, 'invalid_request');
+    expectProblem(await api.post('/agent/runs', { prompt: 'p', parent_run_id: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_request');
+    expectProblem(await api.post('/agent/runs', { prompt: 'p', metadata: { k: 'é'.repeat(129) } }), 400, 'invalid_request');
+    expectProblem(await api.post('/agent/runs', { prompt: 'p', metadata: { 'bad key': 'v' } }), 400, 'invalid_request');
   });
 
   it('answers 400 for a malformed cursor or one issued for another sort or other filters', async () => {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal, Optional, Union
 
 from agent_runs._models import BaseModel
@@ -92,6 +92,39 @@ class AmbientAgentConfig(BaseModel):
     """
     MCP servers to enable, by name.
     """
+    skills: Annotated[
+        Optional[list[AmbientAgentConfigSkill]], Field(max_length=1, min_length=1)
+    ] = None
+    """
+    The Oz API's ordered skill list, mutually exclusive with `skill_spec` (both → `400`). This service
+    runs one skill per run: a list of one is taken as `skill_spec` (the run's `agent_config` answers it
+    there); more than one answers `400 invalid_request` naming `$.config.skills`.
+
+    """
+    idle_timeout_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = None
+    """
+    Oz API: minutes to keep the agent's environment alive after the task. Accepted (1–60) and without
+    effect: a run's working directory here is kept by the server's retention setting, not per run.
+
+    """
+    computer_use_enabled: Optional[bool] = None
+    """
+    Oz API: whether the agent may use a computer-use subagent. Accepted and without effect: this
+    service has no computer use (the Oz default is `true`, so clients send it without asking for it).
+
+    """
+    worker_host: Optional[str] = None
+    """
+    Oz API: the self-hosted worker to execute on. Absent or `warp` (Oz's hosted workers) means this
+    server's workers; any other value answers `400 invalid_request`, since no such worker exists here.
+
+    """
+    harness: Optional[AmbientAgentConfigHarness] = None
+    """
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+
+    """
     max_turns: Annotated[Optional[int], Field(ge=1, le=200)] = 20
     """
     Maximum model turns per step.
@@ -104,6 +137,24 @@ class AmbientAgentConfig(BaseModel):
     """
     Timeout of the whole run (per step).
     """
+
+
+class AmbientAgentConfigHarness(BaseModel):
+    """
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Optional[str] = None
+
+
+AmbientAgentConfigSkill = TypeAliasType(
+    "AmbientAgentConfigSkill", Annotated[str, Field(min_length=1)]
+)
 
 
 class ApiKey(BaseModel):
@@ -649,7 +700,9 @@ MCPServerConfig = TypeAliasType(
 )
 """
 One MCP server, exactly one of: a local process (`command`, optional `args` and `env`) or a remote
-HTTP server (`url`, optional `headers`). Mixing the two forms is invalid.
+HTTP server (`url`, optional `headers`). Mixing the two forms is invalid. The Oz API's third form,
+a Warp shared MCP server by `warp_id`, does not exist on a self-hosted service and answers
+`400 invalid_request` (a run that silently lacked the server would do other work).
 
 """
 
@@ -779,26 +832,91 @@ class RotateWebhookSecretRequest(BaseModel):
 
 class RunAgentRequest(BaseModel):
     """
-    A new run. Unknown fields are accepted and ignored (Oz compatibility), except
-    `agent_identity_uid`, which is rejected with `400` pointing to `POST /factories/{factoryUid}/runs`.
+    A new run: `prompt`, or a skill (`skill`, `config.skill_spec` or `config.skills`), or both. Every
+    field of the Oz API's request is listed here with what this service does with it; fields unknown to
+    both APIs are accepted and ignored.
 
     """
 
     model_config = ConfigDict(
         extra="allow",
     )
-    prompt: Annotated[str, Field(max_length=262144, min_length=1, pattern="\\S")]
+    prompt: Annotated[
+        Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")
+    ] = None
     """
-    The prompt the agent executes (at most 256 KiB of characters; not only whitespace).
+    The prompt the agent executes (at most 256 KiB of characters; not only whitespace). Optional when a
+    skill is given: the run's prompt (and so its default title) is then
+    `Follow the instructions of the skill <skill_spec>.`, and the skill's instructions are the agent's
+    base prompt as for any skill run.
+
+    """
+    skill: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    Oz API: the skill to use as the base prompt (same forms as `config.skill_spec`). Takes precedence
+    over `config.skill_spec`; with `config.skills` it answers `400`.
+
     """
     title: Annotated[Optional[str], Field(max_length=200)] = None
     """
     Human-readable title; default the first line of the prompt, cut to 80 characters.
     """
     config: Optional[AmbientAgentConfig] = None
+    metadata: Optional[RunMetadata] = None
+    parent_run_id: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    The run that spawned this one (orchestration). It must be a run of the caller's team, else
+    `400 invalid_request` naming the field (as in the Oz API); the child inherits its metadata. There
+    is no depth limit on this service.
+
+    """
     attachments: Annotated[Optional[list[RunAttachmentInput]], Field(max_length=5)] = (
         None
     )
+    images: Annotated[Optional[list[RunAgentRequestImage]], Field(max_length=5)] = None
+    """
+    Oz API (older clients): base64 images sent with the prompt. Stored as attachments named
+    `image-1.<ext>`, `image-2.<ext>`, … after `attachments`; both together hold at most five.
+
+    """
+    mode: Optional[Literal["normal", "plan", "orchestrate"]] = None
+    """
+    Oz API query mode. `normal` (the default) is accepted; `plan` and `orchestrate` need an approval
+    step this service does not have and answer `400 invalid_request` naming `$.mode`.
+
+    """
+    conversation_id: Optional[str] = None
+    """
+    Oz API: continue an existing conversation in a new run. Refused with `400 invalid_request`: a run's
+    conversation continues with a follow-up to that run (`POST /agent/runs/{runId}/followups`).
+
+    """
+    team: Optional[bool] = None
+    """
+    Oz API: whether the run is team-owned. Every run here belongs to the API key's team: `true` is
+    accepted, `false` (a personal run) answers `400 invalid_request`.
+
+    """
+    interactive: Optional[bool] = None
+    """
+    Oz API. `false` is accepted (every run here is non-interactive); `true` answers `400 invalid_request`.
+    """
+    on_behalf_of: Optional[str] = None
+    """
+    Oz API run attribution to another user. Refused with `400 invalid_request` (this service has no users to attribute to).
+    """
+    agent_identity_uid: Optional[str] = None
+    """
+    Oz API execution principal. Refused with `400 invalid_request`; dispatch factory work with `POST /factories/{factoryUid}/runs`.
+    """
+
+
+class RunAgentRequestImage(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    data: str
+    mime_type: Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
 
 
 class RunAgentResponse(BaseModel):
@@ -814,6 +932,15 @@ class RunAgentResponse(BaseModel):
     Equal to `run_id` (Oz compatibility).
     """
     state: RunState
+
+
+RunArtifactType = TypeAliasType(
+    "RunArtifactType",
+    Literal["PLAN", "PULL_REQUEST", "SCREENSHOT", "FILE", "EXTERNAL_REFERENCE"],
+)
+"""
+Types of run artifacts in the Oz API. Runs of this service have no artifacts yet.
+"""
 
 
 class RunAttachment(BaseModel):
@@ -896,6 +1023,12 @@ class RunCreatorInfo(BaseModel):
     email: Optional[str] = None
 
 
+RunExecutionLocation = TypeAliasType("RunExecutionLocation", Literal["LOCAL", "REMOTE"])
+"""
+Where a run executed (Oz API). Every run of this service executes on its workers, `REMOTE`.
+"""
+
+
 class RunFollowupRequest(BaseModel):
     """
     A follow-up message. Unknown fields are accepted and ignored (Oz compatibility).
@@ -969,6 +1102,57 @@ class RunItem(BaseModel):
     """
     IDs or names of the skills this run may load.
     """
+    metadata: Optional[RunMetadata] = None
+    parent_run_id: Optional[str] = None
+    """
+    The run that spawned this one, when it was created with `parent_run_id`.
+    """
+    run_time: Optional[timedelta] = None
+    """
+    How long the run has executed, as an ISO 8601 duration (`PT2M30S`, as in the Oz API): from
+    `started_at` to when it finished, or to now while it is not terminal. Absent before it starts.
+
+    """
+    is_run_type_cancellable: Optional[bool] = None
+    """
+    Oz API. Always `true`, since every run of this service can be cancelled while it is not terminal.
+    """
+    execution_location: Optional[RunExecutionLocation] = None
+    executor: Optional[RunCreatorInfo] = None
+    artifacts: Annotated[Optional[list[dict[str, Any]]], Field(max_length=0)] = None
+    """
+    Oz API artifacts (plans, pull requests, …). Always empty on this service.
+    """
+    scope: Optional[RunItemScope] = None
+    """
+    Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
+    """
+
+
+class RunItemScope(BaseModel):
+    """
+    Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["User", "Team"]
+    uid: Optional[str] = None
+
+
+RunMetadata = TypeAliasType(
+    "RunMetadata",
+    Annotated[dict[str, str], Field(max_length=256, pattern="^[^\\x00]*$")],
+)
+"""
+Custom key/value strings attached to a run when it is created and never changed afterwards, with the
+Oz API's limits: at most 20 keys; keys of 1–64 characters from `A-Z a-z 0-9 . _ -` (case-sensitive);
+values of at most 256 bytes of UTF-8 without NUL. A child run (`parent_run_id`) inherits its parent's
+metadata, and the keys given in its request override inherited ones. Filter runs by it with
+`GET /agent/runs?metadata[key]=value`.
+
+"""
 
 
 RunSourceType = TypeAliasType(
@@ -984,11 +1168,21 @@ RunSourceType = TypeAliasType(
         "GITHUB_ACTION",
         "CLOUD_MODE",
         "INTERACTIVE",
+        "LOCAL",
+        "JIRA",
+        "SELF_IMPROVEMENT",
+        "GITHUB_WEBHOOK",
+        "GITLAB_WEBHOOK",
+        "AUTOFIX",
+        "RUN_SCORER",
+        "ORCHESTRATION",
     ],
 )
 """
-Where a run came from. This service emits `API` (REST, including factory dispatch) and `WEBHOOK`
-(started by a webhook delivery through an automation); the other values exist in the Oz API.
+Where a run came from. This service emits `API` (REST, including factory dispatch and child runs
+created with `parent_run_id`) and `WEBHOOK` (started by a webhook delivery through an automation);
+the other values exist in the Oz API (so an Oz client's `source` filter is valid here and matches
+no run).
 
 """
 
@@ -1444,6 +1638,8 @@ __all__ = [
     "ActionBlock",
     "ActionResultBlock",
     "AmbientAgentConfig",
+    "AmbientAgentConfigHarness",
+    "AmbientAgentConfigSkill",
     "ApiKey",
     "ApiKeyRole",
     "ApiKeyWithValue",
@@ -1500,13 +1696,18 @@ __all__ = [
     "ReplayDeliveryResponseRun",
     "RotateWebhookSecretRequest",
     "RunAgentRequest",
+    "RunAgentRequestImage",
     "RunAgentResponse",
+    "RunArtifactType",
     "RunAttachment",
     "RunAttachmentInput",
     "RunContentEvent",
     "RunCreatorInfo",
+    "RunExecutionLocation",
     "RunFollowupRequest",
     "RunItem",
+    "RunItemScope",
+    "RunMetadata",
     "RunSourceType",
     "RunState",
     "RunStateEvent",

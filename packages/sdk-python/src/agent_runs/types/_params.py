@@ -8,6 +8,7 @@ from typing import Dict, Optional, Sequence, Union
 from typing_extensions import Literal, Required, TypedDict
 
 __all__ = [
+    "AmbientAgentConfigHarnessParam",
     "AmbientAgentConfigParam",
     "ApplyDefinitionsRequestParam",
     "CreateApiKeyRequestParam",
@@ -21,6 +22,7 @@ __all__ = [
     "MCPStdioServerConfigParam",
     "PutSecretRequestParam",
     "RotateWebhookSecretRequestParam",
+    "RunAgentRequestImagesItemParam",
     "RunAgentRequestParam",
     "RunAttachmentInputParam",
     "RunFollowupRequestParam",
@@ -75,6 +77,15 @@ class MCPHttpServerConfigParam(TypedDict, total=False):
     """Headers sent with every request."""
 
 
+class AmbientAgentConfigHarnessParam(TypedDict, total=False):
+    """
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+    """
+
+    type: str
+
+
 class AmbientAgentConfigParam(TypedDict, total=False):
     """
     Agent configuration. On input every field is optional; a run's `agent_config` is the resolved
@@ -113,6 +124,37 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     mcp_servers: Dict[str, Union[MCPStdioServerConfigParam, MCPHttpServerConfigParam]]
     """MCP servers to enable, by name."""
 
+    skills: Sequence[str]
+    """
+    The Oz API's ordered skill list, mutually exclusive with `skill_spec` (both → `400`). This service
+    runs one skill per run: a list of one is taken as `skill_spec` (the run's `agent_config` answers it
+    there); more than one answers `400 invalid_request` naming `$.config.skills`.
+    """
+
+    idle_timeout_minutes: int
+    """
+    Oz API: minutes to keep the agent's environment alive after the task. Accepted (1–60) and without
+    effect: a run's working directory here is kept by the server's retention setting, not per run.
+    """
+
+    computer_use_enabled: bool
+    """
+    Oz API: whether the agent may use a computer-use subagent. Accepted and without effect: this
+    service has no computer use (the Oz default is `true`, so clients send it without asking for it).
+    """
+
+    worker_host: str
+    """
+    Oz API: the self-hosted worker to execute on. Absent or `warp` (Oz's hosted workers) means this
+    server's workers; any other value answers `400 invalid_request`, since no such worker exists here.
+    """
+
+    harness: AmbientAgentConfigHarnessParam
+    """
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+    """
+
     max_turns: int
     """Maximum model turns per step."""
 
@@ -135,21 +177,81 @@ class RunAttachmentInputParam(TypedDict, total=False):
     """The file's bytes, standard base64 (RFC 4648 alphabet, padded, no whitespace)."""
 
 
+class RunAgentRequestImagesItemParam(TypedDict, total=False):
+    data: Required[str]
+
+    mime_type: Required[Literal["image/jpeg", "image/png", "image/gif", "image/webp"]]
+
+
 class RunAgentRequestParam(TypedDict, total=False):
     """
-    A new run. Unknown fields are accepted and ignored (Oz compatibility), except
-    `agent_identity_uid`, which is rejected with `400` pointing to `POST /factories/{factoryUid}/runs`.
+    A new run: `prompt`, or a skill (`skill`, `config.skill_spec` or `config.skills`), or both. Every
+    field of the Oz API's request is listed here with what this service does with it; fields unknown to
+    both APIs are accepted and ignored.
     """
 
-    prompt: Required[str]
-    """The prompt the agent executes (at most 256 KiB of characters; not only whitespace)."""
+    prompt: str
+    """
+    The prompt the agent executes (at most 256 KiB of characters; not only whitespace). Optional when a
+    skill is given: the run's prompt (and so its default title) is then
+    `Follow the instructions of the skill <skill_spec>.`, and the skill's instructions are the agent's
+    base prompt as for any skill run.
+    """
+
+    skill: str
+    """
+    Oz API: the skill to use as the base prompt (same forms as `config.skill_spec`). Takes precedence
+    over `config.skill_spec`; with `config.skills` it answers `400`.
+    """
 
     title: str
     """Human-readable title; default the first line of the prompt, cut to 80 characters."""
 
     config: AmbientAgentConfigParam
 
+    metadata: Dict[str, str]
+
+    parent_run_id: str
+    """
+    The run that spawned this one (orchestration). It must be a run of the caller's team, else
+    `400 invalid_request` naming the field (as in the Oz API); the child inherits its metadata. There
+    is no depth limit on this service.
+    """
+
     attachments: Sequence[RunAttachmentInputParam]
+
+    images: Sequence[RunAgentRequestImagesItemParam]
+    """
+    Oz API (older clients): base64 images sent with the prompt. Stored as attachments named
+    `image-1.<ext>`, `image-2.<ext>`, … after `attachments`; both together hold at most five.
+    """
+
+    mode: Literal["normal", "plan", "orchestrate"]
+    """
+    Oz API query mode. `normal` (the default) is accepted; `plan` and `orchestrate` need an approval
+    step this service does not have and answer `400 invalid_request` naming `$.mode`.
+    """
+
+    conversation_id: str
+    """
+    Oz API: continue an existing conversation in a new run. Refused with `400 invalid_request`: a run's
+    conversation continues with a follow-up to that run (`POST /agent/runs/{runId}/followups`).
+    """
+
+    team: bool
+    """
+    Oz API: whether the run is team-owned. Every run here belongs to the API key's team: `true` is
+    accepted, `false` (a personal run) answers `400 invalid_request`.
+    """
+
+    interactive: bool
+    """Oz API. `false` is accepted (every run here is non-interactive); `true` answers `400 invalid_request`."""
+
+    on_behalf_of: str
+    """Oz API run attribution to another user. Refused with `400 invalid_request` (this service has no users to attribute to)."""
+
+    agent_identity_uid: str
+    """Oz API execution principal. Refused with `400 invalid_request`; dispatch factory work with `POST /factories/{factoryUid}/runs`."""
 
 
 class RunFollowupRequestParam(TypedDict, total=False):

@@ -1,6 +1,8 @@
 /** listRuns `GET /agent/runs` → ListRunsResponse (keyset pages, every filter of the contract). */
 import { principalOf } from '../../http/auth';
 import type { SortOrder } from '../../pagination';
+import { invalidRequest } from '../../problems';
+import type { RunFilters } from '../../runs/repository';
 import type { RunsSortKey } from '../../runs/cursor';
 import { listRuns } from '../../runs/service';
 import type { OperationHandler } from '../operations';
@@ -9,11 +11,42 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const list = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v.map(String) : [String(v)]);
 /** RFC 3339 with any offset → the stored form (UTC ISO), so text comparison is time comparison. */
 const instant = (v: unknown): string | undefined => (typeof v === 'string' ? new Date(v).toISOString() : undefined);
+/** `%text%` for LIKE, with LIKE's own characters escaped (backslash is the escape character of the query). */
+const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Oz's `environment_id` sentinel for runs without an environment (contract: listRuns). */
+const EMPTY_ENVIRONMENT = 'empty-environment';
+
+/** `skill` is an alias of `skill_spec` (contract: listRuns); two different values are a mistake, not an AND. */
+function skillFilter(q: Record<string, unknown>): string | undefined {
+  const [skill, skillSpec] = [str(q.skill), str(q.skill_spec)];
+  if (skill !== undefined && skillSpec !== undefined && skill !== skillSpec) {
+    throw invalidRequest('skill and skill_spec are aliases and must be equal when both are given.', [{ path: 'skill', message: 'differs from skill_spec' }]);
+  }
+  return skill ?? skillSpec;
+}
+
+/**
+ * The Oz filters about things this service does not have answer the truth (contract: listRuns): no run has a
+ * schedule or an artifact or executed locally; a run's executor is its creator.
+ */
+function ozOnlyFilters(q: Record<string, unknown>): Pick<RunFilters, 'creator' | 'matchesNothing'> {
+  const [creator, executor] = [str(q.creator), str(q.executor)];
+  const nothing =
+    q.schedule_id !== undefined ? 'schedule_id'
+    : q.artifact_type !== undefined ? 'artifact_type'
+    : q.execution_location === 'LOCAL' ? 'execution_location'
+    : creator !== undefined && executor !== undefined && creator !== executor ? 'executor'
+    : undefined;
+  return { creator: creator ?? executor, ...(nothing ? { matchesNothing: nothing } : {}) };
+}
 
 export const listRunsHandler: OperationHandler<'listRuns'> =
   (ctx) =>
   async (req, res) => {
     const q = req.query as Record<string, unknown>;
+    const metadata = Object.entries((q.metadata ?? {}) as Record<string, string>);
+    const environmentId = str(q.environment_id);
+    const text = str(q.q);
     res.json(
       await listRuns(ctx, principalOf(req).teamId, {
         limit: Number(q.limit ?? 20),
@@ -24,7 +57,6 @@ export const listRunsHandler: OperationHandler<'listRuns'> =
           states: list(q.state),
           name: str(q.name),
           modelId: str(q.model_id),
-          creator: str(q.creator),
           source: str(q.source),
           factoryId: str(q.factory_uid),
           automationId: str(q.automation_id),
@@ -33,6 +65,12 @@ export const listRunsHandler: OperationHandler<'listRuns'> =
           createdAfter: instant(q.created_after),
           createdBefore: instant(q.created_before),
           updatedAfter: instant(q.updated_after),
+          textPattern: text === undefined ? undefined : containing(text),
+          environmentId: environmentId === EMPTY_ENVIRONMENT ? '' : environmentId,
+          skillSpec: skillFilter(q),
+          ancestorRunId: str(q.ancestor_run_id),
+          ...(metadata.length > 0 ? { metadataKeys: metadata.map(([k]) => k), metadataValues: metadata.map(([, v]) => String(v)) } : {}),
+          ...ozOnlyFilters(q),
         },
       }),
     );
