@@ -98,6 +98,8 @@ const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
 /** A write the database refused for lack of space (db/dialect.ts isOutOfStorage): retryable once space returns. */
 export const storageFull = () =>
   serviceUnavailable('The server cannot store anything right now: its storage is full. Retry later.', STORAGE_FULL_RETRY_AFTER_SECONDS);
+/** A request whose database was unreachable (db/dialect.ts isDatabaseUnreachable): PostgreSQL restarting, say. */
+export const databaseUnavailable = () => serviceUnavailable('The database is unreachable right now. Retry shortly.', 2);
 // node:http's own refusals (http/client-errors.ts).
 export const requestTimeout = (detail: string) => new ProblemError(408, 'request_timeout', detail, { retryable: true });
 export const requestHeaderFieldsTooLarge = (detail: string) => new ProblemError(431, 'request_header_fields_too_large', detail);

@@ -213,6 +213,10 @@ function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Kysely
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor a checked-out one (pg-pool drops its own listener at checkout): a server that ends the connection
+  // between two queries (PostgreSQL restarting) makes the client emit 'error' with no query to fail. The
+  // next query on it fails instead, and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new CallbackQueryPool(pool) }) });
 }
 

@@ -59,6 +59,27 @@ export function isOutOfStorage(err: unknown): boolean {
   return code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code === '53100';
 }
 
+/** SQLSTATEs of a PostgreSQL server going away: admin_shutdown, crash_shutdown, cannot_connect_now. */
+const SERVER_GOING_AWAY = new Set(['57P01', '57P02', '57P03']);
+/** Socket errors of a connection that could not be made or was cut. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * True when the database could not be reached or dropped the connection under the query — PostgreSQL
+ * stopped or restarting: refused or cut sockets, SQLSTATE class 08 (connection exception) and 57P01–57P03,
+ * and pg's own errors for a connection that ended (which carry no code). The same request may succeed once
+ * the server is back (problems.ts databaseUnavailable); the pool reconnects by itself.
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  // Node's connect to a name with several addresses fails with one error per address.
+  if (err instanceof AggregateError) return err.errors.length > 0 && err.errors.every(isDatabaseUnreachable);
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return CONNECTION_ERRNOS.has(code) || SERVER_GOING_AWAY.has(code) || code.startsWith('08');
+  const message = (err as { message?: unknown }).message;
+  return typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(message);
+}
+
 /** `count(…)` comes back as a number from SQLite and as a bigint string from PostgreSQL. */
 export function toCount(value: unknown): number {
   if (typeof value === 'number') return value;

@@ -6,9 +6,10 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { REST_BASE_PATH } from './validator';
-import { isOutOfStorage } from '../db/dialect';
+import { isDatabaseUnreachable, isOutOfStorage } from '../db/dialect';
 import {
   authenticationRequired,
+  databaseUnavailable,
   internalError,
   invalidRequest,
   payloadTooLarge,
@@ -158,6 +159,11 @@ export function toProblem(err: unknown, log?: Logger, request?: { headers: Recor
   if (isOutOfStorage(err)) {
     log?.error({ err }, 'the database is out of storage');
     return storageFull();
+  }
+
+  if (isDatabaseUnreachable(err)) {
+    log?.warn({ err }, 'the database is unreachable');
+    return databaseUnavailable();
   }
 
   log?.error({ err }, 'unhandled error');

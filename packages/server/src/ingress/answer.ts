@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  databaseUnavailable,
   internalError,
   invalidRequest,
   methodNotAllowed,
@@ -92,4 +93,5 @@ export const problems = {
   invalidJson: () => invalidRequest('The body is not valid JSON.'),
   internal: () => internalError('The delivery could not be processed; retry later.'),
   storageFull,
+  databaseUnavailable,
 };

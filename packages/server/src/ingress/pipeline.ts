@@ -17,7 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
-import { isOutOfStorage } from '../db/dialect';
+import { isDatabaseUnreachable, isOutOfStorage } from '../db/dialect';
 import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
 import { announceNewRuns } from '../runs/service';
@@ -56,7 +56,7 @@ export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics
     ingest(ingestCtx, route, req, res).catch((err: unknown) => {
       ctx.log.error({ err, webhook_id: route.kind === 'delivery' ? route.webhookId : undefined }, 'webhook ingress failed');
       try {
-        answerProblem(res, isOutOfStorage(err) ? problems.storageFull() : problems.internal(), route.instance, { close: !req.complete });
+        answerProblem(res, isOutOfStorage(err) ? problems.storageFull() : isDatabaseUnreachable(err) ? problems.databaseUnavailable() : problems.internal(), route.instance, { close: !req.complete });
       } catch {
         res.destroy();
       }
