@@ -21,6 +21,7 @@ from agent_runs import (
     AgentRuns,
     AsyncAgentRuns,
     AuthenticationError,
+    BadRequestError,
     ConflictError,
     NotFoundError,
     TERMINAL_RUN_STATES,
@@ -149,13 +150,32 @@ def test_cancel(client: AgentRuns) -> None:
     try:
         assert slow.agent.runs.cancel(created.run_id) == created.run_id
         assert client.agent.runs.retrieve(created.run_id).state == "CANCELLED"
-        assert slow.agent.runs.cancel(created.run_id) == created.run_id  # idempotent
-    except ConflictError as err:  # the echo runner finished first
-        assert err.code == "conflict"
+        with pytest.raises(BadRequestError):  # CANCELLED is terminal (as in the Oz API)
+            slow.agent.runs.cancel(created.run_id)
+    except BadRequestError as err:  # the echo runner finished first
+        assert err.code == "invalid_request"
     finished = client.agent.runs.create_and_wait(prompt="done already", max_wait=30)
-    with pytest.raises(ConflictError) as info:
+    with pytest.raises(BadRequestError) as info:
         client.agent.runs.cancel(finished.run_id)
     assert info.value.retryable is False and info.value.request_id
+
+
+def test_oz_parity_metadata_parent_skill_filters(client: AgentRuns) -> None:
+    marker = unique("oz")
+    parent = client.agent.runs.create(prompt=f"parent {marker}", metadata={"ticket": marker, "team": "web"})
+    child = client.agent.runs.create(prompt="child", parent_run_id=parent.run_id, metadata={"team": "infra"})
+    run = client.agent.runs.retrieve(child.run_id)
+    assert run.metadata == {"ticket": marker, "team": "infra"} and run.parent_run_id == parent.run_id
+    assert run.execution_location == "REMOTE" and run.is_run_type_cancellable is True and run.artifacts == []
+    assert [r.run_id for r in client.agent.runs.list(metadata={"ticket": marker, "team": "infra"})] == [child.run_id]
+    assert [r.run_id for r in client.agent.runs.list(ancestor_run_id=parent.run_id)] == [child.run_id]
+    assert [r.run_id for r in client.agent.runs.list(q=marker.upper())] == [parent.run_id]
+    assert list(client.agent.runs.list(schedule_id="sched_1")) == []
+    with pytest.raises(BadRequestError) as info:
+        client.agent.runs.create(prompt="p", parent_run_id=str(uuid.uuid4()))
+    assert info.value.code == "invalid_request"
+    with pytest.raises(BadRequestError):
+        client.agent.runs.create(title="neither prompt nor skill")
 
 
 def test_idempotency_key_replays_instead_of_creating_twice(client: AgentRuns) -> None:

@@ -1350,7 +1350,8 @@ export type components = {
         /**
          * @description Custom key/value strings attached to a run when it is created and never changed afterwards, with the
          *     Oz API's limits: at most 20 keys; keys of 1–64 characters from `A-Z a-z 0-9 . _ -` (case-sensitive);
-         *     values of at most 256 bytes of UTF-8 without NUL. A child run (`parent_run_id`) inherits its parent's
+         *     values of at most 256 bytes of UTF-8 without NUL (checked by the server: `400 invalid_request` naming
+         *     `$.metadata.<key>`). A child run (`parent_run_id`) inherits its parent's
          *     metadata, and the keys given in its request override inherited ones. Filter runs by it with
          *     `GET /agent/runs?metadata[key]=value`.
          */

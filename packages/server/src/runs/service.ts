@@ -147,6 +147,9 @@ function checkMetadata(metadata: RunMetadata): void {
     throw invalidRequest(`metadata holds more than ${METADATA_MAX_KEYS} keys (its parent's included).`, [{ path: '$.metadata', message: `must NOT have more than ${METADATA_MAX_KEYS} properties` }]);
   }
   for (const [key, value] of Object.entries(metadata)) {
+    if (value.includes('\0')) {
+      throw invalidRequest(`metadata.${key} holds a NUL character.`, [{ path: `$.metadata.${key}`, message: 'must not contain NUL' }]);
+    }
     if (Buffer.byteLength(value) > METADATA_VALUE_MAX_BYTES) {
       throw invalidRequest(`metadata.${key} is longer than ${METADATA_VALUE_MAX_BYTES} bytes.`, [{ path: `$.metadata.${key}`, message: `must NOT be longer than ${METADATA_VALUE_MAX_BYTES} bytes of UTF-8` }]);
     }

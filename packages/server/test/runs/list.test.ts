@@ -240,6 +240,7 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expectProblem(await api.post('/agent/runs', { prompt: 'p', parent_run_id: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_request');
     expectProblem(await api.post('/agent/runs', { prompt: 'p', metadata: { k: 'é'.repeat(129) } }), 400, 'invalid_request');
     expectProblem(await api.post('/agent/runs', { prompt: 'p', metadata: { 'bad key': 'v' } }), 400, 'invalid_request');
+    expectProblem(await api.post('/agent/runs', { prompt: 'p', metadata: { k: 'a\u0000b' } }), 400, 'invalid_request');
   });
 
   it('answers 400 for a malformed cursor or one issued for another sort or other filters', async () => {

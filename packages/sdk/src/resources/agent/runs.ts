@@ -114,7 +114,8 @@ export class Runs extends APIResource {
   }
 
   /**
-   * Cancels a run; answers the run id. A finished run (SUCCEEDED, FAILED, ERROR) → ConflictError.
+   * Cancels a run; answers the run id. A run already terminal (SUCCEEDED, FAILED, ERROR, CANCELLED) →
+   * BadRequestError; a PENDING run → ConflictError (retryable), as in the Oz API.
    * `POST /agent/runs/{runId}/cancel` (cancelRun).
    */
   cancel(runId: string, options?: RequestOptions): APIPromise<string> {

@@ -24,8 +24,10 @@ from ...types import (
     ConversationResponse,
     ListRunsResponse,
     RunAgentResponse,
+    RunArtifactType,
     RunAttachmentInputParam,
     RunEvent,
+    RunExecutionLocation,
     RunItem,
     RunSourceType,
     RunState,
@@ -37,8 +39,8 @@ __all__ = ["Runs", "AsyncRuns"]
 # -- shared request building (sync and async send the same requests) ------------------------------
 
 
-def _create_body(prompt: str, title: Any, config: Any, attachments: Any) -> Dict[str, Any]:
-    return strip_not_given({"prompt": prompt, "title": title, "config": config, "attachments": attachments})
+def _create_body(**fields: Any) -> Dict[str, Any]:
+    return strip_not_given(fields)
 
 
 def _list_query(**params: Any) -> Dict[str, Any]:
@@ -46,6 +48,9 @@ def _list_query(**params: Any) -> Dict[str, Any]:
     state = query.get("state")
     if isinstance(state, str):
         query["state"] = [state]
+    # deepObject, as the contract styles it: metadata[key]=value.
+    for key, value in query.pop("metadata", {}).items():
+        query[f"metadata[{key}]"] = value
     return query
 
 
@@ -73,19 +78,27 @@ class Runs(SyncAPIResource):
     def create(
         self,
         *,
-        prompt: str,
+        prompt: Union[str, NotGiven] = NOT_GIVEN,
+        skill: Union[str, NotGiven] = NOT_GIVEN,
         title: Union[str, NotGiven] = NOT_GIVEN,
         config: Union[AmbientAgentConfigParam, NotGiven] = NOT_GIVEN,
+        metadata: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        parent_run_id: Union[str, NotGiven] = NOT_GIVEN,
         attachments: Union[Sequence[RunAttachmentInputParam], NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunAgentResponse:
-        """Start a run (createRun, ``POST /agent/runs``). Answers ``{run_id, task_id, state}``."""
+        """Start a run (createRun, ``POST /agent/runs``). Answers ``{run_id, task_id, state}``. ``prompt`` may be
+        left out when a skill is given (``skill``, ``config.skill_spec`` or ``config.skills``); ``metadata`` and
+        ``parent_run_id`` are fixed at creation (a child inherits its parent's metadata)."""
         return self._post(
             "/agent/runs",
-            body=_create_body(prompt, title, config, attachments),
+            body=_create_body(
+                prompt=prompt, skill=skill, title=title, config=config, metadata=metadata, parent_run_id=parent_run_id,
+                attachments=attachments,
+            ),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
             ),
@@ -111,6 +124,16 @@ class Runs(SyncAPIResource):
         created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
         created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
         updated_after: Union[str, Any, NotGiven] = NOT_GIVEN,
+        q: Union[str, NotGiven] = NOT_GIVEN,
+        environment_id: Union[str, NotGiven] = NOT_GIVEN,
+        skill: Union[str, NotGiven] = NOT_GIVEN,
+        skill_spec: Union[str, NotGiven] = NOT_GIVEN,
+        ancestor_run_id: Union[str, NotGiven] = NOT_GIVEN,
+        metadata: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        executor: Union[str, NotGiven] = NOT_GIVEN,
+        execution_location: Union[RunExecutionLocation, NotGiven] = NOT_GIVEN,
+        schedule_id: Union[str, NotGiven] = NOT_GIVEN,
+        artifact_type: Union[RunArtifactType, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -122,7 +145,9 @@ class Runs(SyncAPIResource):
             limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
             model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
             automation_id=automation_id, delivery_id=delivery_id, session_id=session_id, created_after=created_after, created_before=created_before,
-            updated_after=updated_after,
+            updated_after=updated_after, q=q, environment_id=environment_id, skill=skill, skill_spec=skill_spec,
+            ancestor_run_id=ancestor_run_id, metadata=metadata, executor=executor,
+            execution_location=execution_location, schedule_id=schedule_id, artifact_type=artifact_type,
         )
         return self._get_api_list(
             "/agent/runs",
@@ -162,7 +187,8 @@ class Runs(SyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> str:
-        """Cancel a run (cancelRun). Answers the run id; a finished run raises `ConflictError`."""
+        """Cancel a run (cancelRun). Answers the run id; a run already terminal (``CANCELLED`` included) raises
+        `BadRequestError`, a ``PENDING`` one `ConflictError` (retryable), as in the Oz API."""
         return self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/cancel",
             options=make_request_options(
@@ -333,19 +359,27 @@ class AsyncRuns(AsyncAPIResource):
     async def create(
         self,
         *,
-        prompt: str,
+        prompt: Union[str, NotGiven] = NOT_GIVEN,
+        skill: Union[str, NotGiven] = NOT_GIVEN,
         title: Union[str, NotGiven] = NOT_GIVEN,
         config: Union[AmbientAgentConfigParam, NotGiven] = NOT_GIVEN,
+        metadata: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        parent_run_id: Union[str, NotGiven] = NOT_GIVEN,
         attachments: Union[Sequence[RunAttachmentInputParam], NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunAgentResponse:
-        """Start a run (createRun, ``POST /agent/runs``). Answers ``{run_id, task_id, state}``."""
+        """Start a run (createRun, ``POST /agent/runs``). Answers ``{run_id, task_id, state}``. ``prompt`` may be
+        left out when a skill is given (``skill``, ``config.skill_spec`` or ``config.skills``); ``metadata`` and
+        ``parent_run_id`` are fixed at creation (a child inherits its parent's metadata)."""
         return await self._post(
             "/agent/runs",
-            body=_create_body(prompt, title, config, attachments),
+            body=_create_body(
+                prompt=prompt, skill=skill, title=title, config=config, metadata=metadata, parent_run_id=parent_run_id,
+                attachments=attachments,
+            ),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
             ),
@@ -371,6 +405,16 @@ class AsyncRuns(AsyncAPIResource):
         created_after: Union[str, Any, NotGiven] = NOT_GIVEN,
         created_before: Union[str, Any, NotGiven] = NOT_GIVEN,
         updated_after: Union[str, Any, NotGiven] = NOT_GIVEN,
+        q: Union[str, NotGiven] = NOT_GIVEN,
+        environment_id: Union[str, NotGiven] = NOT_GIVEN,
+        skill: Union[str, NotGiven] = NOT_GIVEN,
+        skill_spec: Union[str, NotGiven] = NOT_GIVEN,
+        ancestor_run_id: Union[str, NotGiven] = NOT_GIVEN,
+        metadata: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        executor: Union[str, NotGiven] = NOT_GIVEN,
+        execution_location: Union[RunExecutionLocation, NotGiven] = NOT_GIVEN,
+        schedule_id: Union[str, NotGiven] = NOT_GIVEN,
+        artifact_type: Union[RunArtifactType, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -381,7 +425,9 @@ class AsyncRuns(AsyncAPIResource):
             limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order, state=state, name=name,
             model_id=model_id, creator=creator, source=source, factory_uid=factory_uid,
             automation_id=automation_id, delivery_id=delivery_id, session_id=session_id, created_after=created_after, created_before=created_before,
-            updated_after=updated_after,
+            updated_after=updated_after, q=q, environment_id=environment_id, skill=skill, skill_spec=skill_spec,
+            ancestor_run_id=ancestor_run_id, metadata=metadata, executor=executor,
+            execution_location=execution_location, schedule_id=schedule_id, artifact_type=artifact_type,
         )
         return self._get_api_list(
             "/agent/runs",
@@ -421,7 +467,8 @@ class AsyncRuns(AsyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> str:
-        """Cancel a run (cancelRun). Answers the run id; a finished run raises `ConflictError`."""
+        """Cancel a run (cancelRun). Answers the run id; a run already terminal (``CANCELLED`` included) raises
+        `BadRequestError`, a ``PENDING`` one `ConflictError` (retryable), as in the Oz API."""
         return await self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/cancel",
             options=make_request_options(
