@@ -24,6 +24,12 @@
  * over the load, divided by the rows written) for both at every count, and the ratios; checks the log
  * holds exactly the accepted count. The CPU ratio is the steadier figure on a shared machine: rates move
  * with whatever else the host runs, CPU per delivery much less.
+ *
+ * BENCH_DATABASE=postgres: the same real server on a fresh PostgreSQL database made through
+ * TEST_POSTGRES_URL (an admin URL; dropped afterwards), no bare baseline, connection counts 10,100 unless
+ * BENCH_CONNECTIONS says otherwise. CPU per accepted delivery is then the server's plus PostgreSQL's: the
+ * backends connected to the bench database and the WAL writer, background writer and checkpointer (shared
+ * with anyone else using that cluster), read from /proc, so PostgreSQL must run on this machine.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,11 +40,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
-import { loadAutocannon } from './common';
+import pg from 'pg';
+import { CLOCK_TICKS, loadAutocannon, loadAverage, onCleanup, procStatFields, runCleanups } from './common';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? '10,30,100').split(',').map((n) => {
+const POSTGRES = process.env.BENCH_DATABASE === 'postgres';
+if (process.env.BENCH_DATABASE && !['sqlite', 'postgres'].includes(process.env.BENCH_DATABASE)) throw new Error('BENCH_DATABASE must be sqlite or postgres');
+const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? (POSTGRES ? '10,100' : '10,30,100')).split(',').map((n) => {
   const count = Number(n);
   if (!Number.isInteger(count) || count < 1) throw new Error('BENCH_CONNECTIONS must be a comma list of positive integers');
   return count;
@@ -161,11 +170,13 @@ async function main(): Promise<void> {
   const { loadSettings } = await import('../src/settings');
   const { startServer } = await import('../src/main');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingress-'));
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const postgres = POSTGRES ? await freshPostgresDatabase() : undefined;
   const adminKey = `ar_live_${randomBytes(32).toString('base64url')}`;
   const settings = loadSettings({
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path.join(dir, 'server.sqlite')}`,
+    DATABASE_URL: postgres?.url ?? `sqlite:${path.join(dir, 'server.sqlite')}`,
     DATA_DIR: dir,
     SECRETS_KEY: randomBytes(32).toString('base64'),
     BOOTSTRAP_ADMIN_KEY: adminKey,
@@ -175,8 +186,10 @@ async function main(): Promise<void> {
     INGRESS_DELIVERIES_PER_MINUTE: '100000000',
   });
   const running = await startServer(settings);
+  onCleanup(running.close);
   settings.publicIngressUrl = running.ingressUrl;
-  const bare = await startBareServer(dir);
+  const bare = POSTGRES ? undefined : await startBareServer(dir);
+  if (bare) onCleanup(bare.close);
   try {
     const api = async (method: string, route: string, body?: unknown) => {
       const res = await fetch(`${running.url}/api/v1${route}`, {
@@ -192,14 +205,14 @@ async function main(): Promise<void> {
     const ingressHeaders = { authorization: `Bearer ${webhook.secret as string}` };
 
     console.log(
-      `pnpm bench:ingress — ${SECONDS} s per target and connection count (${CONNECTION_COUNTS.join(', ')}), loopback, ` +
-        `Node ${process.version}, ${os.cpus().length} CPUs`,
+      `pnpm bench:ingress — ${POSTGRES ? 'PostgreSQL' : 'SQLite'}, ${SECONDS} s per target and connection count (${CONNECTION_COUNTS.join(', ')}), ` +
+        `loopback, Node ${process.version}, ${os.cpus().length} CPUs; load average ${loadAverage()}`,
     );
     if (WARMUP_SECONDS > 0) {
-      await load(bare.url, {}, WARMUP_SECONDS, 'warmup');
+      if (bare) await load(bare.url, {}, WARMUP_SECONDS, 'warmup');
       await load(webhook.ingress_url as string, ingressHeaders, WARMUP_SECONDS, 'warmup');
     }
-    if (process.env.BENCH_ONLY === 'bare' || process.env.BENCH_ONLY === 'ingress') {
+    if (bare && (process.env.BENCH_ONLY === 'bare' || process.env.BENCH_ONLY === 'ingress')) {
       const only = process.env.BENCH_ONLY === 'bare' ? { url: bare.url, headers: {} } : { url: webhook.ingress_url as string, headers: ingressHeaders };
       for (const connections of CONNECTION_COUNTS) {
         const r = await load(only.url, only.headers, SECONDS, process.env.BENCH_ONLY, connections);
@@ -208,8 +221,10 @@ async function main(): Promise<void> {
       return;
     }
 
-    const countAccepted = async () =>
-      Number(
+    /** Accepted rows so far, once the writes of requests still in flight when the load stopped are done. */
+    const countAccepted = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return Number(
         (
           await running.ctx.db
             .selectFrom('webhook_deliveries')
@@ -219,6 +234,7 @@ async function main(): Promise<void> {
             .executeTakeFirstOrThrow()
         ).n,
       );
+    };
     const row = (name: string, r: LoadResult, rows: number, cpuMicros: number) => {
       const rate = r.accepted / r.seconds;
       const cpuEach = rows > 0 ? cpuMicros / rows : NaN;
@@ -228,22 +244,51 @@ async function main(): Promise<void> {
       );
       return { rate, cpuEach };
     };
-    /** Runs one load and measures this process's CPU meanwhile: both servers live here, the load generator does not. */
+    const checkLog = (r: LoadResult, rows: number, connections: number) => {
+      // Requests still in flight when autocannon stops counting are logged but not counted as answered.
+      if (rows < r.accepted || rows > r.accepted + connections) console.log(`WARNING: ${r.accepted} answers 202 but ${rows} Accepted rows`);
+      if (r.non2xx > 0) console.log(`WARNING: ${r.non2xx} non-2xx answers from the ingress`);
+    };
+    /**
+     * Runs one load and measures the CPU of this process (both servers live here, the load generator does
+     * not) and, on PostgreSQL, of the database's processes meanwhile.
+     */
     const measured = async (run: () => Promise<LoadResult>) => {
       const before = process.cpuUsage();
+      const databaseBefore = postgres ? await postgres.cpuMicros() : new Map<number, number>();
       const result = await run();
       const used = process.cpuUsage(before);
-      return { result, cpuMicros: used.user + used.system };
+      let databaseMicros = 0;
+      if (postgres) for (const [pid, micros] of await postgres.cpuMicros()) databaseMicros += micros - (databaseBefore.get(pid) ?? 0);
+      return { result, serverMicros: used.user + used.system, databaseMicros };
     };
+
+    if (POSTGRES) {
+      for (const connections of CONNECTION_COUNTS) {
+        const before = await countAccepted();
+        const { result, serverMicros, databaseMicros } = await measured(() =>
+          load(webhook.ingress_url as string, ingressHeaders, SECONDS, `ingress-${connections}`, connections),
+        );
+        const rows = (await countAccepted()) - before;
+        console.log('');
+        row(`webhook ingress on PostgreSQL, ×${connections}`, result, rows, serverMicros + databaseMicros);
+        console.log(
+          `${''.padEnd(40)} CPU each: server ${(serverMicros / rows).toFixed(0)} µs + PostgreSQL ${(databaseMicros / rows).toFixed(0)} µs; ` +
+            `load average ${loadAverage()}`,
+        );
+        checkLog(result, rows, connections);
+      }
+      return;
+    }
 
     const rates = { bare: [] as number[], ingress: [] as number[] };
     const cpu = { bare: [] as number[], ingress: [] as number[] };
     for (const connections of CONNECTION_COUNTS) {
-      const bareBefore = bare.count();
-      const { result: bareResult, cpuMicros: bareCpu } = await measured(() => load(bare.url, {}, SECONDS, 'bare', connections));
-      const bareRows = bare.count() - bareBefore;
+      const bareBefore = bare!.count();
+      const { result: bareResult, serverMicros: bareCpu } = await measured(() => load(bare!.url, {}, SECONDS, 'bare', connections));
+      const bareRows = bare!.count() - bareBefore;
       const ingressBefore = await countAccepted();
-      const { result: ingressResult, cpuMicros: ingressCpu } = await measured(() =>
+      const { result: ingressResult, serverMicros: ingressCpu } = await measured(() =>
         load(webhook.ingress_url as string, ingressHeaders, SECONDS, `ingress-${connections}`, connections),
       );
       const ingressRows = (await countAccepted()) - ingressBefore;
@@ -257,11 +302,7 @@ async function main(): Promise<void> {
         cpu[target].push(figures.cpuEach);
       }
       console.log(`${'ratio ingress / bare'.padEnd(40)} ${(rates.ingress.at(-1)! / rates.bare.at(-1)!).toFixed(2).padStart(7)}`);
-      // Requests still in flight when autocannon stops counting are logged but not counted as answered.
-      if (ingressRows < ingressResult.accepted || ingressRows > ingressResult.accepted + connections) {
-        console.log(`WARNING: ${ingressResult.accepted} answers 202 but ${ingressRows} Accepted rows`);
-      }
-      if (ingressResult.non2xx > 0) console.log(`WARNING: ${ingressResult.non2xx} non-2xx answers from the ingress`);
+      checkLog(ingressResult, ingressRows, connections);
     }
 
     const capacity = (list: number[]) => {
@@ -284,8 +325,42 @@ async function main(): Promise<void> {
         `ratio bare / ingress ${(bareCpu / ingressCpu).toFixed(2)}`,
     );
   } finally {
-    await bare.close();
-    await running.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await runCleanups();
   }
+}
+
+/**
+ * A fresh database on the PostgreSQL of TEST_POSTGRES_URL (dropped at clean-up), and the CPU time so far of
+ * the processes serving it: its backends and the cluster's WAL writer, background writer and checkpointer.
+ */
+async function freshPostgresDatabase(): Promise<{ url: string; cpuMicros(): Promise<Map<number, number>> }> {
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  if (!adminUrl) throw new Error('BENCH_DATABASE=postgres needs TEST_POSTGRES_URL (an admin URL, e.g. postgres://postgres:postgres@127.0.0.1:5432/postgres)');
+  const name = `bench_ingress_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  onCleanup(() => admin.end());
+  await admin.query(`CREATE DATABASE ${name}`);
+  onCleanup(async () => void (await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async cpuMicros() {
+      const { rows } = await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type IN ('walwriter', 'background writer', 'checkpointer')`,
+        [name],
+      );
+      const cpu = new Map<number, number>();
+      for (const { pid } of rows) {
+        try {
+          const fields = procStatFields(pid);
+          cpu.set(pid, ((fields[11]! + fields[12]!) * 1_000_000) / CLOCK_TICKS);
+        } catch {
+          // the backend ended meanwhile
+        }
+      }
+      return cpu;
+    },
+  };
 }
