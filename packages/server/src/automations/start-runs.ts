@@ -16,7 +16,7 @@
 import type { Kysely } from 'kysely';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/tables';
-import { findRunTemplates, listEnabledCandidates, type AutomationRow } from './repository';
+import { findRunTemplates, listEnabledCandidates, type AutomationRow, type CandidateAutomation } from './repository';
 import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../runs/config';
 import { insertQueuedRun, TITLE_MAX_LENGTH } from '../runs/service';
 import { transitionInTransaction } from '../runs/transitions';
@@ -45,15 +45,18 @@ export interface StartedRun {
 
 /**
  * Evaluates the webhook's enabled automations against the delivery and queues one run per match, using
- * `trx` (the caller's transaction) for every read and write. Returns the runs it started.
+ * `trx` (the caller's transaction) for every read and write. Returns the runs it started. `candidates`: the
+ * webhook's enabled automations when the caller already read them in `trx` (the ingress reads them once
+ * for all deliveries it commits together).
  */
 export async function startRunsForDelivery(
   trx: Kysely<Database>,
   ctx: ServerContext,
   delivery: AcceptedDelivery,
+  candidates?: readonly CandidateAutomation[],
 ): Promise<StartedRun[]> {
   const { teamId, factoryId, webhookId, deliveryId } = delivery;
-  const candidates = await listEnabledCandidates(trx, teamId, factoryId, webhookId);
+  candidates ??= await listEnabledCandidates(trx, teamId, factoryId, webhookId);
   if (candidates.length === 0) return [];
 
   const matched = await ctx.matcherCache.match(trx, teamId, webhookId, candidates, delivery.payload, (automationId, message) =>

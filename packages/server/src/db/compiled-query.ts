@@ -8,11 +8,11 @@
  * dialect, and afterwards only its parameters change.
  *
  * The builder must produce the same SQL whatever the values (true of ordinary where/values/onConflict
- * builders); list arguments must always have the same length for one statement (the SQL holds one `?` per
- * element), which is checked.
+ * builders). The SQL holds one `?` per element of a list argument, so a statement is compiled once per
+ * dialect and combination of list lengths (a multi-row insert: once per row count).
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { dialectOfDb, type Dialect } from './dialect';
+import { dialectOfDb } from './dialect';
 import type { Database } from './tables';
 
 /** Stands for argument `arg` (element `element` of it when the argument is a list). */
@@ -23,25 +23,23 @@ class Placeholder {
   ) {}
 }
 
-type Arg = string | number | Buffer | null | readonly (string | number)[];
+type Value = string | number | Buffer | null;
+type Arg = Value | readonly Value[];
 
 export function compiledQuery<A extends Arg[], R>(
   build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
 ): (db: Kysely<Database>, ...args: A) => Promise<QueryResult<R>> {
-  const compiled = new Map<Dialect, { query: CompiledQuery<R>; shape: string }>();
-  const shapeOf = (args: A) => args.map((arg) => (Array.isArray(arg) ? arg.length : '-')).join(',');
+  const compiled = new Map<string, CompiledQuery<R>>();
   return (db, ...args) => {
-    const dialect = dialectOfDb(db);
-    let entry = compiled.get(dialect);
-    if (!entry) {
+    const key = `${dialectOfDb(db)}:${args.map((arg) => (Array.isArray(arg) ? arg.length : '-')).join(',')}`;
+    let query = compiled.get(key);
+    if (!query) {
       const placeholders = args.map((arg, i) =>
         Array.isArray(arg) ? arg.map((_, j) => new Placeholder(i, j)) : new Placeholder(i, -1),
       ) as unknown as A;
-      entry = { query: build(db, ...placeholders).compile(), shape: shapeOf(args) };
-      compiled.set(dialect, entry);
+      query = build(db, ...placeholders).compile();
+      compiled.set(key, query);
     }
-    if (shapeOf(args) !== entry.shape) throw new Error(`compiled query: list arguments changed length (${entry.shape} → ${shapeOf(args)})`);
-    const { query } = entry;
     const parameters = query.parameters.map((p) => {
       if (!(p instanceof Placeholder)) return p;
       const arg = args[p.arg];

@@ -16,7 +16,9 @@
  * header, path token or body — debug lines name the webhook, the delivery and the outcome only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transaction } from 'kysely';
 import type { ServerContext } from '../context';
+import type { Database } from '../db/tables';
 import { isDatabaseUnreachable, isOutOfStorage } from '../db/dialect';
 import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
@@ -26,9 +28,15 @@ import { answerAccepted, answerProblem, assignRequestId, problems } from './answ
 import { declaredLength, readRawBody } from './body';
 import { identifyDelivery } from './identify';
 import { parseJsonBody } from '../json';
-import { authFailureKey, deliveryRateKey, peekSlot, takeSlot, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
+import { authFailureKey, deliveryRateKey, peekSlot, takeSlot, takeSlots, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
 import { createGroupCommit, type GroupCommit } from './group-commit';
-import { logAcceptedOrDuplicate, logRejectedDelivery, type DeliveryFacts, type LoggedDelivery } from './record';
+import {
+  logAcceptedOrDuplicates,
+  logRejectedDelivery,
+  type DeliveryFacts,
+  type IdentifiedDelivery,
+  type LoggedDelivery,
+} from './record';
 import { resolveWebhook } from './resolve';
 import { routeIngressRequest, type IngressRoute } from './route';
 import { senderAddress } from './sender';
@@ -44,7 +52,7 @@ export interface IngressHandler {
 const METRICS_ROUTE = '/webhooks/w/{webhookUid}';
 
 export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics): IngressHandler {
-  const groupCommit = createGroupCommit(ctx.db);
+  const groupCommit = createGroupCommit<AuthenticatedDelivery, WriteOutcome>(ctx.db, (trx, batch) => writeAuthenticated(ctx, trx, batch));
   const ingestCtx: IngestContext = { ...ctx, groupCommit, onDelivery: metrics ? (label) => metrics.countDelivery(label) : undefined };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) {
@@ -66,10 +74,24 @@ export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics
 }
 
 /** The server context plus the ingress's shared commit and what it reports each logged delivery to (metrics). */
-type IngestContext = ServerContext & { groupCommit: GroupCommit; onDelivery: ((label: string) => void) | undefined };
+type IngestContext = ServerContext & {
+  groupCommit: GroupCommit<AuthenticatedDelivery, WriteOutcome>;
+  onDelivery: ((label: string) => void) | undefined;
+};
+
+/** An authenticated delivery on its way to steps 7–9, with what its webhook's counters showed at step 2. */
+interface AuthenticatedDelivery {
+  facts: DeliveryFacts;
+  rateKey: string;
+  counters: CounterSnapshot;
+  /** Undefined: the body is not JSON. */
+  identified: IdentifiedDelivery | undefined;
+}
 
 /** A body that is not JSON, logged as such (step 8). */
 type InvalidJson = { label: 'Rejected (invalid JSON)'; deliveryId: string };
+
+type WriteOutcome = LoggedDelivery | ProblemError | InvalidJson;
 
 async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { db, clock, settings } = ctx;
@@ -84,7 +106,6 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   const receivedAt = clock.now();
   const sender = senderAddress(req);
   const authFailures = { limit: limits.authFailuresPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
-  const deliveries = { limit: limits.deliveriesPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
   const authKey = authFailureKey(route.webhookId, sender);
   const rateKey = deliveryRateKey(route.webhookId);
   const position = windowPosition(receivedAt.getTime(), windows.rateLimitWindowSeconds);
@@ -133,21 +154,12 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   }
 
   // 7–9 run in one transaction, so an authenticated delivery costs one commit: its rate slot, its log row
-  // and the runs it starts land together. Deliveries arriving together share that commit (group-commit.ts),
-  // so nothing in here may act outside the transaction: reports come after it.
-  const outcome = await ctx.groupCommit.run(async (trx): Promise<LoggedDelivery | ProblemError | InvalidJson> => {
-    // 7. The webhook's delivery rate (authenticated deliveries only) → 429, not logged.
-    const slot = await takeSlot(trx, clock, rateKey, deliveries, counters);
-    if (!slot.allowed) return problems.rateLimited(slot.retryAfterSeconds);
-
-    // 8. Parse: any JSON value → else 400, logged "Rejected (invalid JSON)".
-    const parsed = parseJsonBody(rawBody);
-    if (!parsed.ok) return { label: 'Rejected (invalid JSON)', deliveryId: await logRejectedDelivery(trx, facts, 'Rejected (invalid JSON)') };
-
-    // 9. Identify, then the dedup gate: log Accepted and start its runs, or log a Duplicate.
-    const identity = identifyDelivery(webhook, req.headers, rawBody);
-    return logAcceptedOrDuplicate(trx, ctx, facts, identity, rawBody, parsed.payload);
-  });
+  // and the runs it starts land together. Deliveries arriving together share that commit and its statements
+  // (group-commit.ts, writeAuthenticated below). Parsing and identifying need no database: done here, their
+  // verdict still comes after the rate check's.
+  const parsed = parseJsonBody(rawBody);
+  const identified = parsed.ok ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), rawBody, payload: parsed.payload } : undefined;
+  const outcome = await ctx.groupCommit.run({ facts, rateKey, counters, identified });
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);
   if (outcome.label === 'Rejected (invalid JSON)') return answerProblem(res, problems.invalidJson(), route.instance);
@@ -155,6 +167,42 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
 
   // 10. 202 — only now, after the log row (and any runs) committed.
   answerAccepted(res, outcome.deliveryId);
+}
+
+/**
+ * Steps 7–9 for deliveries committed together, in arrival order, with one statement per step where the
+ * database allows: nothing in here may act outside the transaction (group-commit.ts); reports come after it.
+ */
+async function writeAuthenticated(ctx: ServerContext, trx: Transaction<Database>, batch: readonly AuthenticatedDelivery[]): Promise<WriteOutcome[]> {
+  const { windows, limits } = ctx.settings;
+  const outcomes: Array<WriteOutcome | undefined> = Array.from(batch, () => undefined);
+
+  // 7. The webhook's delivery rate (authenticated deliveries only) → 429, not logged. One counter update per
+  //    webhook for all of its deliveries in the batch, taken in arrival order.
+  const byRateKey = new Map<string, number[]>();
+  batch.forEach(({ rateKey }, i) => byRateKey.set(rateKey, [...(byRateKey.get(rateKey) ?? []), i]));
+  const deliveries = { limit: limits.deliveriesPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
+  for (const [rateKey, indices] of byRateKey) {
+    // The latest snapshot of the key: counts only grow within a window, and the upsert decides anyway.
+    const slots = await takeSlots(trx, ctx.clock, rateKey, deliveries, indices.length, batch[indices.at(-1)!]!.counters);
+    indices.forEach((i, j) => {
+      const slot = slots[j]!;
+      if (!slot.allowed) outcomes[i] = problems.rateLimited(slot.retryAfterSeconds);
+    });
+  }
+
+  // 8. Parse: any JSON value → else 400, logged "Rejected (invalid JSON)".
+  const identified: Array<{ at: number; delivery: IdentifiedDelivery }> = [];
+  for (const [i, delivery] of batch.entries()) {
+    if (outcomes[i]) continue;
+    if (delivery.identified) identified.push({ at: i, delivery: delivery.identified });
+    else outcomes[i] = { label: 'Rejected (invalid JSON)', deliveryId: await logRejectedDelivery(trx, delivery.facts, 'Rejected (invalid JSON)') };
+  }
+
+  // 9. The dedup gate: log Accepted and start its runs, or log a Duplicate.
+  const logged = await logAcceptedOrDuplicates(trx, ctx, identified.map(({ delivery }) => delivery));
+  identified.forEach(({ at }, j) => (outcomes[at] = logged[j]));
+  return outcomes as WriteOutcome[];
 }
 
 /** What answering a failed attempt needs: where to answer, and the sender's failed-auth budget. */

@@ -19,8 +19,10 @@
  * Taking a slot is one atomic conditional upsert — `INSERT … ON CONFLICT (key, window_start) DO UPDATE SET
  * count = count + 1 WHERE count < cap RETURNING count` (SQLite ≥ 3.35, PostgreSQL) — so concurrent requests
  * on any number of instances never push the current window past its cap, and refused attempts are not
- * counted (a sender that keeps retrying early is not punished further). Retry-After is the whole number of
- * seconds until the estimate first leaves room for one more (`retryAfterMs`).
+ * counted (a sender that keeps retrying early is not punished further). Deliveries committed together take
+ * their slots with one such upsert of `count + n` while the window has room for all n (`takeSlots`).
+ * Retry-After is the whole number of seconds until the estimate first leaves room for one more
+ * (`retryAfterMs`).
  *
  * The counts are read once per delivery, together with the webhook (resolve.ts), as a `CounterSnapshot`:
  * within a fixed window a count only grows, so a snapshot that already shows a key full is still right
@@ -139,6 +141,23 @@ export async function takeSlot(
   limit: WindowLimit,
   snapshot?: CounterSnapshot,
 ): Promise<SlotVerdict> {
+  return (await takeSlots(db, clock, key, limit, 1, snapshot))[0]!;
+}
+
+/**
+ * Takes `wanted` slots for `key` in order, as `wanted` calls of takeSlot would, for deliveries that commit
+ * together (group-commit.ts). While the window has room for all of them one upsert adds them at once
+ * (`count + wanted ≤ cap`), so a batch updates the counter row once; near the cap they are taken one at a
+ * time, so exactly as many are granted as there is room for, and the rest are refused.
+ */
+export async function takeSlots(
+  db: Kysely<Database>,
+  clock: Clock,
+  key: string,
+  limit: WindowLimit,
+  wanted: number,
+  snapshot?: CounterSnapshot,
+): Promise<SlotVerdict[]> {
   const p = windowPosition(clock.now().getTime(), limit.windowSeconds);
   const { previous, current } = (await currentSnapshot(db, key, p, snapshot)).counts.get(key) ?? { previous: 0, current: 0 };
   const cap = currentWindowCap(limit.limit, previous, p.elapsedMs, p.windowMs);
@@ -146,21 +165,34 @@ export async function takeSlot(
     allowed: false,
     retryAfterSeconds: toSeconds(retryAfterMs(limit.limit, previous, Math.max(count, cap), p.elapsedMs, p.windowMs)),
   });
-  if (current >= cap) return refuse(current);
-  const { rows } = await upsertBelowCap(db, key, p.currentStart, cap);
-  return rows.length > 0 ? { allowed: true } : refuse(cap);
+  const allowed: SlotVerdict = { allowed: true };
+  if (current >= cap) return Array<SlotVerdict>(wanted).fill(refuse(current));
+  if (wanted <= cap && (await upsertBelowCap(db, key, p.currentStart, wanted, cap - wanted)).rows.length > 0) {
+    return Array<SlotVerdict>(wanted).fill(allowed);
+  }
+  const verdicts: SlotVerdict[] = [];
+  // No room for all: one at a time until the first refusal (the count only grows: none is left after it).
+  // A single slot was refused by the same statement just now.
+  if (wanted > 1) {
+    while (verdicts.length < wanted && (await upsertBelowCap(db, key, p.currentStart, 1, cap - 1)).rows.length > 0) verdicts.push(allowed);
+  }
+  while (verdicts.length < wanted) verdicts.push(refuse(cap));
+  return verdicts;
 }
 
-/** The atomic conditional upsert; compiled once (compiled-query.ts): it runs for every delivery. */
-const upsertBelowCap = compiledQuery((db, key: string, windowStart: number, cap: number) =>
+/**
+ * The atomic conditional upsert of `added` slots, only if the count stays ≤ cap (`countAtMost` = cap −
+ * added); compiled once (compiled-query.ts): it runs for every batch of deliveries.
+ */
+const upsertBelowCap = compiledQuery((db, key: string, windowStart: number, added: number, countAtMost: number) =>
   db
     .insertInto('rate_limit_counters')
-    .values({ key, window_start: windowStart, count: 1 })
+    .values({ key, window_start: windowStart, count: added })
     .onConflict((oc) =>
       oc
         .columns(['key', 'window_start'])
-        .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` })
-        .where('rate_limit_counters.count', '<', cap),
+        .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${added}` })
+        .where('rate_limit_counters.count', '<=', countAtMost),
     )
     .returning('count'),
 );

@@ -10,6 +10,8 @@
  * several), the database lets exactly one insert land — PostgreSQL makes the second wait for the first's
  * commit — and the other finds no row returned, reads the winner's id and writes a Duplicate row naming it.
  * No error aborts the transaction, so the delivery-rate slot taken in the same transaction stays taken.
+ * Deliveries committed together (group-commit.ts) share one multi-row insert: its rows land in order, so of
+ * two identical deliveries in it the first is Accepted and the second finds it.
  * Automations are evaluated and runs queued in the SAME transaction as the Accepted row, so a delivery
  * never starts runs without its log entry or vice versa.
  */
@@ -18,6 +20,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import type { Database, WebhookDeliveriesTable } from '../db/tables';
+import { listEnabledCandidates, type CandidateAutomation } from '../automations/repository';
 import { startRunsForDelivery, type StartedRun } from '../automations/start-runs';
 import { compiledQuery } from '../db/compiled-query';
 import type { RejectionReason } from '../webhooks/schemes';
@@ -31,6 +34,14 @@ export interface DeliveryFacts {
   /** Body size in bytes (for too-large bodies: declared or received before reading stopped). */
   size: number;
   receivedAt: Date;
+}
+
+/** An authenticated delivery whose body is JSON, ready for the dedup gate. */
+export interface IdentifiedDelivery {
+  facts: DeliveryFacts;
+  identity: DeliveryIdentity;
+  rawBody: Buffer;
+  payload: unknown;
 }
 
 export type LoggedDelivery =
@@ -48,44 +59,66 @@ export async function logRejectedDelivery(
   reason: RejectionReason | null = null,
 ): Promise<string> {
   const id = newId('dlv', facts.receivedAt);
-  await insertDelivery(db, facts, id, label, null, null, null, reason);
+  await insertDeliveryRows(db, [deliveryRow(facts, id, label, { rejectionReason: reason })]);
   return id;
 }
 
 /**
- * Dedup gate + log + run start, inside the caller's transaction `trx`: an Accepted row with its runs, or a
- * Duplicate row naming the accepted one.
+ * Dedup gate + log + run start for deliveries committed together, inside the caller's transaction `trx`,
+ * as if written one after another: per delivery an Accepted row with its runs, or a Duplicate row naming
+ * the accepted one. One insert logs them all; each webhook's automations are read once.
  */
-export async function logAcceptedOrDuplicate(
+export async function logAcceptedOrDuplicates(
   trx: Kysely<Database>,
   ctx: ServerContext,
-  facts: DeliveryFacts,
-  identity: DeliveryIdentity,
-  rawBody: Buffer,
-  payload: unknown,
-): Promise<LoggedDelivery> {
-  // A second round only happens if the accepted entry vanished (retention) between the insert and the read.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const id = newId('dlv', facts.receivedAt);
-    if (await insertDelivery(trx, facts, id, 'Accepted', identity, null, rawBody)) {
-      const runs = await startRunsForDelivery(trx, ctx, {
-        teamId: facts.webhook.teamId,
-        factoryId: facts.webhook.factoryId,
-        webhookId: facts.webhook.id,
-        webhookName: facts.webhook.name,
-        deliveryId: id,
-        rawBody,
-        payload,
-      });
-      return { label: 'Accepted', deliveryId: id, runs };
+  deliveries: readonly IdentifiedDelivery[],
+): Promise<LoggedDelivery[]> {
+  const logged: LoggedDelivery[] = [];
+  const candidatesByWebhook = new Map<string, CandidateAutomation[]>();
+  const candidatesOf = async ({ teamId, factoryId, id }: ResolvedWebhook) => {
+    let candidates = candidatesByWebhook.get(id);
+    if (!candidates) candidatesByWebhook.set(id, (candidates = await listEnabledCandidates(trx, teamId, factoryId, id)));
+    return candidates;
+  };
+  let pending = deliveries.map((_, i) => i);
+  // A second round only happens for a delivery whose accepted entry vanished (retention) between the
+  // insert and the read.
+  for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
+    const ids = pending.map((i) => newId('dlv', deliveries[i]!.facts.receivedAt));
+    const inserted = await insertDeliveryRows(
+      trx,
+      pending.map((i, j) => {
+        const { facts, identity, rawBody } = deliveries[i]!;
+        return deliveryRow(facts, ids[j]!, 'Accepted', { identity, payload: rawBody });
+      }),
+    );
+    const notFound: number[] = [];
+    for (const [j, i] of pending.entries()) {
+      const { facts, identity, rawBody, payload } = deliveries[i]!;
+      const { webhook } = facts;
+      const id = ids[j]!;
+      if (inserted.has(id)) {
+        const runs = await startRunsForDelivery(
+          trx,
+          ctx,
+          { teamId: webhook.teamId, factoryId: webhook.factoryId, webhookId: webhook.id, webhookName: webhook.name, deliveryId: id, rawBody, payload },
+          await candidatesOf(webhook),
+        );
+        logged[i] = { label: 'Accepted', deliveryId: id, runs };
+        continue;
+      }
+      const original = await findAcceptedByIdentity(trx, webhook, identity.identity);
+      if (!original) {
+        notFound.push(i);
+        continue;
+      }
+      await insertDeliveryRows(trx, [deliveryRow(facts, id, 'Duplicate', { identity, duplicateOf: original })]);
+      logged[i] = { label: 'Duplicate', deliveryId: id, duplicateOf: original };
     }
-    const original = await findAcceptedByIdentity(trx, facts.webhook, identity.identity);
-    if (original) {
-      await insertDelivery(trx, facts, id, 'Duplicate', identity, original, null);
-      return { label: 'Duplicate', deliveryId: id, duplicateOf: original };
-    }
+    pending = notFound;
   }
-  throw new Error('delivery identity kept colliding with an accepted entry that cannot be found');
+  if (pending.length > 0) throw new Error('delivery identity kept colliding with an accepted entry that cannot be found');
+  return logged;
 }
 
 async function findAcceptedByIdentity(db: Kysely<Database>, webhook: ResolvedWebhook, identity: string): Promise<string | undefined> {
@@ -100,75 +133,72 @@ async function findAcceptedByIdentity(db: Kysely<Database>, webhook: ResolvedWeb
 }
 
 /**
- * Every log row is written by this one statement (compiled once: it runs for every delivery). Only an
- * Accepted row sets accepted_identity (the dedup guard) and keeps the body; for it, false = the identity was
- * already accepted (nothing written). Other labels have no accepted_identity and always insert.
+ * A log row. Only an Accepted row sets accepted_identity (the dedup guard) and keeps the body; other labels
+ * have no accepted_identity and always insert.
  */
-async function insertDelivery(
-  db: Kysely<Database>,
+function deliveryRow(
   facts: DeliveryFacts,
   id: string,
   label: WebhookDeliveriesTable['label'],
-  identity: DeliveryIdentity | null,
-  duplicateOf: string | null,
-  payload: Buffer | null,
-  rejectionReason: string | null = null,
-): Promise<boolean> {
+  details: { identity?: DeliveryIdentity; duplicateOf?: string; payload?: Buffer; rejectionReason?: string | null },
+): WebhookDeliveriesTable {
   const { webhook } = facts;
   const accepted = label === 'Accepted';
-  const { rows } = await insertDeliveryRow(
-    db,
+  return {
     id,
-    webhook.teamId,
-    webhook.factoryId,
-    webhook.id,
+    team_id: webhook.teamId,
+    factory_id: webhook.factoryId,
+    webhook_id: webhook.id,
     label,
-    facts.size,
-    toTimestamp(facts.receivedAt),
-    identity?.identity ?? null,
-    identity?.source ?? null,
-    accepted ? (identity?.identity ?? null) : null,
-    duplicateOf,
-    accepted ? payload : null,
-    rejectionReason,
-  );
-  return rows.length > 0;
+    size: facts.size,
+    received_at: toTimestamp(facts.receivedAt),
+    identity: details.identity?.identity ?? null,
+    identity_source: details.identity?.source ?? null,
+    accepted_identity: accepted ? (details.identity?.identity ?? null) : null,
+    duplicate_of: details.duplicateOf ?? null,
+    payload: accepted ? (details.payload ?? null) : null,
+    rejection_reason: details.rejectionReason ?? null,
+  };
 }
 
-const insertDeliveryRow = compiledQuery(
-  (
+/** The order of a log row's values in the insert below. */
+const DELIVERY_COLUMNS = [
+  'id',
+  'team_id',
+  'factory_id',
+  'webhook_id',
+  'label',
+  'size',
+  'received_at',
+  'identity',
+  'identity_source',
+  'accepted_identity',
+  'duplicate_of',
+  'payload',
+  'rejection_reason',
+] as const satisfies ReadonlyArray<keyof WebhookDeliveriesTable>;
+
+/**
+ * Every log row is written by this one statement, one or many rows at once. Returns the ids of the rows
+ * written: an Accepted row whose identity was already accepted is not (ON CONFLICT … DO NOTHING).
+ */
+async function insertDeliveryRows(db: Kysely<Database>, rows: readonly WebhookDeliveriesTable[]): Promise<Set<string>> {
+  const { rows: written } = await insertDeliveryRowsStatement(
     db,
-    id: string,
-    teamId: string,
-    factoryId: string,
-    webhookId: string,
-    label: string,
-    size: number,
-    receivedAt: string,
-    identity: string | null,
-    identitySource: string | null,
-    acceptedIdentity: string | null,
-    duplicateOf: string | null,
-    payload: Buffer | null,
-    rejectionReason: string | null,
-  ) =>
-    db
-      .insertInto('webhook_deliveries')
-      .values({
-        id,
-        team_id: teamId,
-        factory_id: factoryId,
-        webhook_id: webhookId,
-        label: label as WebhookDeliveriesTable['label'],
-        size,
-        received_at: receivedAt,
-        identity,
-        identity_source: identitySource as WebhookDeliveriesTable['identity_source'],
-        accepted_identity: acceptedIdentity,
-        duplicate_of: duplicateOf,
-        payload,
-        rejection_reason: rejectionReason,
-      })
-      .onConflict((oc) => oc.columns(['webhook_id', 'accepted_identity']).doNothing())
-      .returning('id'),
+    rows.flatMap((row) => DELIVERY_COLUMNS.map((column) => row[column])),
+  );
+  return new Set(written.map((row) => row.id));
+}
+
+/** Compiled once per row count (compiled-query.ts): it runs for every batch of deliveries. */
+const insertDeliveryRowsStatement = compiledQuery((db, values: ReadonlyArray<string | number | Buffer | null>) =>
+  db
+    .insertInto('webhook_deliveries')
+    .values(
+      Array.from({ length: values.length / DELIVERY_COLUMNS.length }, (_, row) =>
+        Object.fromEntries(DELIVERY_COLUMNS.map((column, j) => [column, values[row * DELIVERY_COLUMNS.length + j]])),
+      ) as unknown as WebhookDeliveriesTable[],
+    )
+    .onConflict((oc) => oc.columns(['webhook_id', 'accepted_identity']).doNothing())
+    .returning('id'),
 );

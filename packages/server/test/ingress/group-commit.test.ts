@@ -1,21 +1,30 @@
 /**
  * Group commit (src/ingress/group-commit.ts): deliveries submitted together share one transaction, each
  * gets its own result, and a delivery whose work fails neither fails its neighbours nor makes them write twice.
- * Rows go to rate_limit_counters, a table with no foreign keys, used here as a scratch table.
+ * Here each item is a piece of work the batch writer runs in order; rows go to rate_limit_counters, a table
+ * with no foreign keys, used here as a scratch table.
  */
 import type { Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database';
 import type { Database } from '../../src/db/tables';
 import { createGroupCommit, type GroupCommit } from '../../src/ingress/group-commit';
+
+type Work = (trx: Transaction<Database>) => Promise<unknown>;
+
+const runInOrder = async (trx: Transaction<Database>, works: readonly Work[]) => {
+  const results: unknown[] = [];
+  for (const work of works) results.push(await work(trx));
+  return results;
+};
 import { testDatabases, type TestDatabase } from '../support/databases';
 
 describe.each(testDatabases())('group commit (%s)', (kind) => {
   let t: TestDatabase;
-  let group: GroupCommit;
+  let group: GroupCommit<Work, unknown>;
   beforeEach(async () => {
     t = await kind.create();
-    group = createGroupCommit(t.db);
+    group = createGroupCommit(t.db, runInOrder);
   });
   afterEach(() => t.close());
 

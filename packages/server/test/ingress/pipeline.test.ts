@@ -426,6 +426,35 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       expect((await labels(wh)).length).toBe(answered);
     });
 
+    it('deliveries committed together take the delivery limit exactly: 30 at once, then 40 at once for the last 30 slots', async () => {
+      toNextWindow();
+      const { wh, auth } = await tokenWebhook();
+      /** Requests whose bodies are finished at the same moment, so they are written in shared transactions. */
+      const together = async (bodies: Array<[first: string, rest: string]>) => {
+        const held = bodies.map(([first]) => heldSend(wh.ingress_url, { ...auth, 'content-type': 'application/json' }, first));
+        await delay(300);
+        held.forEach((h, i) => h.release(bodies[i]![1]));
+        return Promise.all(held.map((h) => h.status));
+      };
+      const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+      // Room for all 30: every one takes a slot, whatever it turns out to be (Accepted, Duplicate, invalid JSON).
+      const first = await together(
+        Array.from({ length: 30 }, (_, i): [string, string] => (i % 10 === 0 ? [`{"i":${i}`, ',,}'] : i % 10 === 1 ? ['{"same":1', '}'] : [`{"i":${i}`, '}'])),
+      );
+      expect(count(first, 202)).toBe(27);
+      expect(count(first, 400)).toBe(3);
+      // Room for 30 of 40: exactly 30 are written, 10 refused and not logged.
+      const second = await together(Array.from({ length: 40 }, (_, i): [string, string] => [`{"j":${i}`, '}']));
+      expect(count(second, 202)).toBe(30);
+      expect(count(second, 429)).toBe(10);
+      const logged = (await api.deliveries(wh.factory_uid, wh.uid, '?limit=500')).map((d) => d.label as string);
+      expect(logged).toHaveLength(60);
+      expect(logged.filter((l) => l === 'Rejected (invalid JSON)')).toHaveLength(3);
+      expect(logged.filter((l) => l === 'Duplicate')).toHaveLength(2);
+      expect(logged.filter((l) => l === 'Accepted')).toHaveLength(55);
+      expectProblem(await send(wh.ingress_url, '{"k":1}', { headers: auth }), 429, 'rate_limited');
+    });
+
     it('two server instances on one database enforce one delivery limit', async () => {
       toNextWindow();
       const { wh, auth } = await tokenWebhook();
