@@ -80,8 +80,9 @@ export async function planExecution(deps: RunsDeps, run: RunRow, leaseOwner: str
     const acceptedSinceFinish = (f: { id: string }) => (messageSeq.get(f.id) ?? Number.POSITIVE_INFINITY) > finishedAt;
     const current = followups.filter((f) => f.delivered_at === null || acceptedSinceFinish(f));
     await setFollowupsDelivered(tx, run, current.filter((f) => f.delivered_at !== null).map((f) => f.id), null);
-    const stepId = steps[steps.length - 1]!.id;
-    if (finishedAt === 0) return { input: { kind: 'initial', prompt: locked.prompt }, history: [], stepId };
+    // The output goes to the turn of the newest message in the input: the prompt's (turn 1), even when
+    // follow-ups accepted since the start opened later turns; else the newest follow-up's, the last turn.
+    if (finishedAt === 0) return { input: { kind: 'initial', prompt: locked.prompt }, history: [], stepId: steps[0]!.id };
 
     await setFollowupsDelivered(tx, run, current.map((f) => f.id), toTimestamp(now));
     const inInput = new Set(current.map((f) => f.id));
@@ -93,7 +94,7 @@ export async function planExecution(deps: RunsDeps, run: RunRow, leaseOwner: str
         .map((m) => ({ role: m.role, timestamp: m.timestamp, content: m.content }));
       if (messages.length > 0) history.push({ position: step.position, messages });
     }
-    return { input: { kind: 'resume', messages: current.map((f) => f.message) }, history, stepId };
+    return { input: { kind: 'resume', messages: current.map((f) => f.message) }, history, stepId: steps[steps.length - 1]!.id };
   });
 }
 

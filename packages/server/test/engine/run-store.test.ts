@@ -249,6 +249,23 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       expect(await createFollowupInbox(ctx, resumed).take()).toEqual([]);
     });
 
+    it('a follow-up accepted between the start and the plan of the first execution leaves its output in turn 1', async () => {
+      const run = await createRun(ctx, team, { prompt: 'first' });
+      const started = await startRun(ctx, run);
+      await acceptFollowup(ctx, team, run.id, 'second');
+      const plan = await planExecution(ctx, started, WORKER);
+      expect(plan.input).toEqual({ kind: 'initial', prompt: 'first' });
+      await createConversationWriter(ctx, started, plan.stepId, WORKER).append('assistant', [{ type: 'text', text: 'got: first' }]);
+      const steps = (await readConversation(ctx, team, run.id))!.steps;
+      expect(steps.map((s) => s.messages.map((m) => [m.role, m.content[0]]))).toEqual([
+        [
+          ['user', { type: 'text', text: 'first' }],
+          ['assistant', { type: 'text', text: 'got: first' }],
+        ],
+        [['user', { type: 'text', text: 'second' }]],
+      ]);
+    });
+
     it('a follow-up that arrives after the runner last read its inbox re-queues the run when it finishes', async () => {
       const run = await createRun(ctx, team);
       const started = await startRun(ctx, run);
