@@ -8,7 +8,6 @@ import {
   AgentRunsError,
   APIError,
   AuthenticationError,
-  BadRequestError,
   ConflictError,
   CursorPage,
   NotFoundError,
@@ -226,7 +225,7 @@ describe('SDK against the real server (echo runner)', () => {
     expect((await client.agent.runs.list({ name })).data).toHaveLength(1);
   });
 
-  it('error classes from the real server: 401 AuthenticationError, 404 NotFoundError, 400 BadRequestError', { timeout: 30_000 }, async () => {
+  it('error classes from the real server: 401 AuthenticationError, 404 NotFoundError, 409 ConflictError', { timeout: 30_000 }, async () => {
     const statuses: number[] = [];
     const countingFetch: Fetch = async (input, init) => {
       const response = await fetch(input, init);
@@ -249,13 +248,13 @@ describe('SDK against the real server (echo runner)', () => {
     const missingFactory = await counted.factories.retrieve('fac_doesnotexist').catch((e: unknown) => e);
     expect(missingFactory).toBeInstanceOf(NotFoundError);
 
-    // A finished run cannot be cancelled: 400 invalid_request (as the Oz API), which the SDK does not retry.
+    // A finished run cannot be cancelled: 409 conflict with x-should-retry: false, which the SDK does not retry.
     const done = await client.agent.runs.createAndWait({ prompt: 'finish first' }, { maxWaitMs: 20_000 });
     statuses.length = 0;
     const finished = await counted.agent.runs.cancel(done.run_id).catch((e: unknown) => e);
-    expect(finished).toBeInstanceOf(BadRequestError);
-    expect(finished).toMatchObject({ status: 400, code: 'invalid_request' });
-    expect(statuses).toEqual([400]);
+    expect(finished).toBeInstanceOf(ConflictError);
+    expect(finished).toMatchObject({ status: 409, code: 'conflict', retryable: false });
+    expect(statuses).toEqual([409]);
     for (const err of [unauthenticated, missing, finished]) expect(err).toBeInstanceOf(APIError);
   });
 
@@ -400,8 +399,8 @@ describe('SDK cancel against the real server (slow echo runner)', () => {
     expect(final.state).toBe('CANCELLED');
     expect(Date.now() - started).toBeLessThan(10_000);
 
-    // Cancelling again answers 400 (CANCELLED is terminal); the stream of a cancelled run reports CANCELLED and ends.
-    await expect(client.agent.runs.cancel(run_id)).rejects.toBeInstanceOf(BadRequestError);
+    // Cancelling again answers the id again (idempotent); the stream of a cancelled run reports CANCELLED and ends.
+    expect(await client.agent.runs.cancel(run_id)).toBe(run_id);
     const events = await collect(client.agent.runs.events(run_id), 10_000);
     expect(states(events).at(-1)).toBe('CANCELLED');
   });

@@ -972,7 +972,7 @@ describe('agent-runs against the real server', () => {
   });
   afterAll(() => server?.close());
 
-  it('run --wait reaches a terminal state, runs list shows it, and cancelling it exits 1 with the 400 detail (Oz: a finished run cannot be cancelled)', async () => {
+  it('run --wait reaches a terminal state, runs list shows it, and cancelling it exits 1 with the 409 detail', async () => {
     const run = await runCli(['run', '--prompt', 'hi', '--name', 'cli-e2e', '--wait', '--json'], env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -992,7 +992,7 @@ describe('agent-runs against the real server', () => {
     const cancel = await runCli(['runs', 'cancel', finished.run_id], env);
     expect(cancel.code).toBe(1);
     expect(cancel.stdout).toBe('');
-    expect(cancel.stderr).toMatch(/^error: 400 invalid_request: .+/m);
+    expect(cancel.stderr).toMatch(/^error: 409 conflict: .+/m);
     expect(cancel.stderr).toMatch(/trace id: \S+/);
   });
 

@@ -150,12 +150,11 @@ def test_cancel(client: AgentRuns) -> None:
     try:
         assert slow.agent.runs.cancel(created.run_id) == created.run_id
         assert client.agent.runs.retrieve(created.run_id).state == "CANCELLED"
-        with pytest.raises(BadRequestError):  # CANCELLED is terminal (as in the Oz API)
-            slow.agent.runs.cancel(created.run_id)
-    except BadRequestError as err:  # the echo runner finished first
-        assert err.code == "invalid_request"
+        assert slow.agent.runs.cancel(created.run_id) == created.run_id  # idempotent
+    except ConflictError as err:  # the echo runner finished first
+        assert err.code == "conflict"
     finished = client.agent.runs.create_and_wait(prompt="done already", max_wait=30)
-    with pytest.raises(BadRequestError) as info:
+    with pytest.raises(ConflictError) as info:
         client.agent.runs.cancel(finished.run_id)
     assert info.value.retryable is False and info.value.request_id
 

@@ -57,7 +57,7 @@ export function registerRunsCommands(program: Command): void {
 
   runs
     .command('cancel')
-    .description('cancel a run (a finished run answers 400 invalid_request)')
+    .description('cancel a run (a finished run answers 409 conflict)')
     .argument('<runId>', 'the run id')
     .action(async (runId: string, _options: unknown, command: Command) => {
       const { client, out } = contextOf(command);

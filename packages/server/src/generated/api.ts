@@ -168,16 +168,14 @@ export type paths = {
          * @description Cancels a run. No body. The answer is **200** whose body is the run ID as a **bare JSON string**
          *     (for example `"3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c"`), as in the Oz API.
          *
-         *     The answers follow the Oz API's:
-         *
          *     | state | effect |
          *     |---|---|
-         *     | `QUEUED`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
-         *     | `PENDING` | `409 conflict` with `retryable: true`: the run is being prepared; retry in a moment (this server does not put runs in `PENDING` today) |
-         *     | `SUCCEEDED`, `FAILED`, `ERROR`, `CANCELLED` | `400 invalid_request`: the run is already in a terminal state |
+         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
+         *     | `CANCELLED` | nothing changes; answered `200` again (idempotent) |
+         *     | `SUCCEEDED`, `FAILED`, `ERROR` | `409 conflict` with `x-should-retry: false`: a finished run cannot be cancelled |
          *
-         *     A retry of a cancel that succeeded with the same `Idempotency-Key` is answered the stored `200`
-         *     (see Idempotency); without one, cancelling a `CANCELLED` run answers `400`.
+         *     (The public Oz API answers `400` for a finished run and `409` for a `PENDING` one; this service keeps
+         *     the answers above, which a client can tell apart from a malformed request.)
          */
         post: operations["cancelRun"];
         delete?: never;

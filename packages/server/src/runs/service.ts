@@ -424,14 +424,11 @@ async function runItemsOf(ctx: ServerContext, teamId: string, rows: RunListRow[]
   return rows.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? []));
 }
 
-/** The Oz API's answers (contract: cancelRun): PENDING → 409 retryable, already terminal → 400. */
 export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {
   const result = await requestCancel(ctx, teamId, runId);
-  if (result.ok && !result.alreadyCancelled) return result.run.id;
-  if (!result.ok && result.reason === 'not_found') throw notFound(runId);
-  const { state } = result.run;
-  if (state === 'PENDING') throw conflict(`Run ${runId} is PENDING and cannot be cancelled yet; retry in a moment.`, { retryable: true });
-  throw invalidRequest(`Run ${runId} is already ${state} (a terminal state) and cannot be cancelled.`);
+  if (result.ok) return result.run.id;
+  if (result.reason === 'not_found') throw notFound(runId);
+  throw conflict(`Run ${runId} is ${result.run.state} and cannot be cancelled.`);
 }
 
 export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, message: string): Promise<RunAgentResponse> {

@@ -114,8 +114,8 @@ export class Runs extends APIResource {
   }
 
   /**
-   * Cancels a run; answers the run id. A run already terminal (SUCCEEDED, FAILED, ERROR, CANCELLED) →
-   * BadRequestError; a PENDING run → ConflictError (retryable), as in the Oz API.
+   * Cancels a run; answers the run id (again for a cancelled run). A finished run (SUCCEEDED, FAILED, ERROR) →
+   * ConflictError.
    * `POST /agent/runs/{runId}/cancel` (cancelRun).
    */
   cancel(runId: string, options?: RequestOptions): APIPromise<string> {

@@ -187,8 +187,7 @@ class Runs(SyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> str:
-        """Cancel a run (cancelRun). Answers the run id; a run already terminal (``CANCELLED`` included) raises
-        `BadRequestError`, a ``PENDING`` one `ConflictError` (retryable), as in the Oz API."""
+        """Cancel a run (cancelRun). Answers the run id (again for a cancelled run); a finished run raises `ConflictError`."""
         return self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/cancel",
             options=make_request_options(
@@ -467,8 +466,7 @@ class AsyncRuns(AsyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> str:
-        """Cancel a run (cancelRun). Answers the run id; a run already terminal (``CANCELLED`` included) raises
-        `BadRequestError`, a ``PENDING`` one `ConflictError` (retryable), as in the Oz API."""
+        """Cancel a run (cancelRun). Answers the run id (again for a cancelled run); a finished run raises `ConflictError`."""
         return await self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/cancel",
             options=make_request_options(
