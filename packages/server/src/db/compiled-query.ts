@@ -10,6 +10,10 @@
  * The builder must produce the same SQL whatever the values (true of ordinary where/values/onConflict
  * builders). The SQL holds one `?` per element of a list argument, so a statement is compiled once per
  * dialect and combination of list lengths (a multi-row insert: once per row count).
+ *
+ * On PostgreSQL these statements are also prepared by name on each connection (database.ts), so the server
+ * parses and plans each once per connection instead of at every run (docs/decisions.md, Ingress on
+ * PostgreSQL).
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { dialectOfDb } from './dialect';
@@ -22,6 +26,9 @@ class Placeholder {
     readonly element: number,
   ) {}
 }
+
+/** SQL text of every compiled statement → the name PostgreSQL connections prepare it under. */
+export const preparedStatementNames = new Map<string, string>();
 
 type Value = string | number | Buffer | null;
 type Arg = Value | readonly Value[];
@@ -39,6 +46,7 @@ export function compiledQuery<A extends Arg[], R>(
       ) as unknown as A;
       query = build(db, ...placeholders).compile();
       compiled.set(key, query);
+      if (!preparedStatementNames.has(query.sql)) preparedStatementNames.set(query.sql, `compiled_${preparedStatementNames.size}`);
     }
     const parameters = query.parameters.map((p) => {
       if (!(p instanceof Placeholder)) return p;
