@@ -47,13 +47,13 @@ describe('Prism mock of the contract', () => {
     const response = await fetch(`${mock.apiUrl}/agent/runs`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ title: 'no prompt', config: { mcp_servers: { both: { command: 'x', url: 'http://y' } } } }),
+      body: JSON.stringify({ title: 'an MCP server both local and remote', config: { mcp_servers: { both: { command: 'x', url: 'http://y' } } } }),
     });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
     // Prism's list of what was wrong stays in sl-violations.
-    expect(response.headers.get('sl-violations')).toMatch(/prompt/);
-    expect(await response.json()).toMatchObject({ status: 400, error: expect.stringContaining('$.prompt') });
+    expect(response.headers.get('sl-violations')).toMatch(/mcp_servers/);
+    expect(await response.json()).toMatchObject({ status: 400, error: expect.stringContaining('$.config.mcp_servers.both') });
   });
 
   it('serves a run under /api/v1 as the contract\'s example', async () => {
@@ -63,9 +63,8 @@ describe('Prism mock of the contract', () => {
     expect(await response.json()).toEqual(getRunExample);
   });
 
-  it('answers a missing prompt and a wrong type as the server does: 400 invalid_request', async () => {
+  it('answers a wrong type as the server does: 400 invalid_request', async () => {
     for (const [body, path, message] of [
-      ['{}', '$.prompt', "must have required property 'prompt'"],
       ['{"prompt": 5}', '$.prompt', 'must be string'],
     ] as const) {
       const response = await fetch(`${mock.apiUrl}/agent/runs`, { method: 'POST', headers, body });
