@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import type pg from 'pg';
 import type { ServerProcess } from './server-process';
 
 /** An integer setting from the environment (empty or unset: `fallback`); throws below `min`. */
@@ -80,6 +81,33 @@ export const CLOCK_TICKS = 100;
 export function procStatFields(pid: number | 'self'): number[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+}
+
+/** CPU time (user + system) so far of process `pid`, µs; throws once it has ended. */
+export function processCpuMicros(pid: number): number {
+  const fields = procStatFields(pid);
+  return ((fields[11]! + fields[12]!) * 1_000_000) / CLOCK_TICKS;
+}
+
+/**
+ * CPU time so far (µs, by pid) of the PostgreSQL processes serving `database`: its backends and the
+ * cluster's WAL writer, background writer and checkpointer (shared with anyone else using that cluster).
+ * Read from /proc, so PostgreSQL must run on this machine; `admin` is a connection to any of its databases.
+ */
+export async function postgresCpuMicros(admin: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type IN ('walwriter', 'background writer', 'checkpointer')`,
+    [database],
+  );
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, processCpuMicros(pid));
+    } catch {
+      // the backend ended meanwhile
+    }
+  }
+  return cpu;
 }
 
 // ---------------------------------------------------------------------------------------------------

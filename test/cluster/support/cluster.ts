@@ -1,6 +1,7 @@
 /**
  * Several real server processes on one fresh PostgreSQL database (docs/architecture.md §Several processes):
- * each a child `node packages/server/dist/main.js` (the build global-setup.ts made) with its own ROLE, on
+ * each a child `node packages/server/dist/main.js` (the build global-setup.ts made; started by
+ * packages/server/bench/cluster-processes.ts, which `pnpm bench:cluster` shares) with its own ROLE, on
  * its own port, sharing the database, SECRETS_KEY, the admin key and DATA_DIR (so a run's workspace,
  * `DATA_DIR/runs/<run id>`, is the same directory whichever worker executes it).
  *
@@ -13,21 +14,17 @@
  * Runs execute AGENT_COMMAND (below) in the bubblewrap sandbox; without bubblewrap the echo runner stands in
  * and `executionWitness` says so.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { exitedCleanly, processGroup, type ClusterProcess } from '../../../packages/server/bench/cluster-processes';
 import { newApiKeyValue } from '../../../packages/server/src/crypto/ids';
 import { testDatabases, type TestDatabase } from '../../../packages/server/test/support/databases';
 import { apiClient, type ApiClient } from '../../../packages/server/test/support/http';
 import { sandboxAvailable } from '../../../packages/server/test/support/sandbox';
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const compiledMain = path.join(repositoryRoot, 'packages/server/dist/main.js');
-const READY_TIMEOUT_MS = 30_000;
+export type { ClusterProcess } from '../../../packages/server/bench/cluster-processes';
 
 /**
  * What each execution of a run does, observable from outside: it reads `sleep <seconds>` from the prompt
@@ -48,27 +45,6 @@ export const AGENT_COMMAND = [
 export const executionWitness: { runner: 'command' | 'echo'; line: RegExp; note: string } = sandboxAvailable
   ? { runner: 'command', line: /^executed /m, note: 'RUNNER=command in the bubblewrap sandbox' }
   : { runner: 'echo', line: /^sleep /m, note: 'bubblewrap is unavailable: RUNNER=echo stands in for the command runner (no workspace side effect)' };
-
-export interface ProcessExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-export interface ClusterProcess {
-  name: string;
-  roles: string;
-  pid: number;
-  baseUrl: string;
-  /** …/api/v1 (answers only on processes with the api role). */
-  apiUrl: string;
-  /** The last 50 kB of its stdout and stderr. */
-  output(): string;
-  running(): boolean;
-  exited: Promise<ProcessExit>;
-  kill(signal: NodeJS.Signals): void;
-  /** SIGTERM, then SIGKILL after `timeoutMs`; resolves with how it ended. */
-  stop(timeoutMs?: number): Promise<ProcessExit>;
-}
 
 export interface ClusterOptions {
   /** Settings every process gets (over the harness's defaults). */
@@ -91,27 +67,13 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const postgres = testDatabases().find((kind) => kind.dialect === 'postgres');
   if (!postgres) throw new Error('pnpm test:cluster needs TEST_POSTGRES_URL (bash scripts/ci/start-postgres.sh prints one)');
   // A fresh database per test file; the processes migrate it as they start, as in production.
   const database = await postgres.create({ migrate: false });
   const adminKey = newApiKeyValue();
-  const common: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/root',
-    HOST: '127.0.0.1',
+  const group = processGroup({
     DATABASE_URL: database.databaseUrl,
     DATA_DIR: database.dataDir,
     SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -125,82 +87,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       ? { RUNNER: 'command', AGENT_COMMAND }
       : { RUNNER: 'echo', ECHO_DELAY_MS: String(options.echoDelayMs ?? 0) }),
     ...options.env,
-  };
-  const processes: ClusterProcess[] = [];
-
-  const start = async (name: string, roles: string, env: Record<string, string> = {}): Promise<ClusterProcess> => {
-    const port = Number(env.PORT ?? (await freePort()));
-    const child = spawn(process.execPath, ['--enable-source-maps', compiledMain], {
-      cwd: repositoryRoot,
-      env: { ...common, ROLE: roles, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-50_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    let ended: ProcessExit | undefined;
-    const exited = new Promise<ProcessExit>((resolve) =>
-      child.once('exit', (code, signal) => {
-        ended = { code, signal };
-        resolve(ended);
-      }),
-    );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const member: ClusterProcess = {
-      name,
-      roles,
-      pid: child.pid!,
-      baseUrl,
-      apiUrl: `${baseUrl}/api/v1`,
-      output: () => output,
-      running: () => ended === undefined,
-      exited,
-      kill: (signal) => {
-        if (ended === undefined) child.kill(signal);
-      },
-      async stop(timeoutMs = 15_000) {
-        if (ended) return ended;
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-        const result = await exited;
-        clearTimeout(timer);
-        return result;
-      },
-    };
-    processes.push(member);
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      if (ended) throw new Error(`${name} exited during start-up (${ended.code ?? ended.signal}):\n${output}`);
-      const ready = await fetch(`${baseUrl}/readyz`).then(
-        async (res) => (await res.arrayBuffer(), res.ok),
-        () => false,
-      );
-      if (ready) return member;
-      if (Date.now() > deadline) {
-        await member.stop();
-        throw new Error(`${name} not ready after ${READY_TIMEOUT_MS} ms:\n${output}`);
-      }
-      await delay(50);
-    }
-  };
+  });
+  const processes = group.processes;
 
   return {
     database,
     dataDir: database.dataDir,
     adminKey,
     processes,
-    start,
+    start: group.start,
     client: (member) => apiClient(member.apiUrl, adminKey),
     workspaceExecutions(runId) {
       const file = path.join(database.dataDir, 'runs', runId, 'executions');
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
     },
     async close() {
-      const exits = await Promise.all(processes.map((member) => member.stop()));
-      const unclean = processes.filter((member, i) => exits[i]!.code !== 0 && exits[i]!.signal !== 'SIGKILL' && exits[i]!.signal !== 'SIGTERM');
+      const exits = await group.stopAll();
+      const unclean = processes.filter((_, i) => !exitedCleanly(exits[i]!));
       for (const member of unclean) console.error(`${member.name} did not exit cleanly; its output:\n${member.output()}`);
       await database.close();
     },
