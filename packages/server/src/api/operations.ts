@@ -9,6 +9,7 @@ import { Router, type RequestHandler } from 'express';
 import type { ServerContext } from '../context';
 import type { operations } from '../generated/api';
 import { loadRestSpec } from '../http/validator';
+import { invalidRequest } from '../problems';
 
 /** Operations served outside the REST router: the webhook ingress and the operational endpoints (app.ts). */
 type ServedElsewhere = 'receiveWebhookDelivery' | 'receiveWebhookDeliveryWithToken' | 'getHealth' | 'getReadiness' | 'getMetrics';
@@ -32,14 +33,53 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** `/agent/runs/{runId}` → `/agent/runs/:runId`. */
 export const expressPath = (contractPath: string): string => contractPath.replace(/\{([^}]+)\}/g, ':$1');
 
-/** Every operation of the REST contract with its method and Express path, in the contract's order. */
-function restOperations(): Array<{ method: (typeof METHODS)[number]; path: string; operationId: string }> {
-  return Object.entries(loadRestSpec().paths ?? {}).flatMap(([contractPath, item]) =>
+interface QueryParameter {
+  name: string;
+  style?: string;
+}
+
+interface RestOperation {
+  method: (typeof METHODS)[number];
+  path: string;
+  operationId: string;
+  query: QueryParameter[];
+}
+
+/** Every operation of the REST contract with its method, Express path and query parameters, in the contract's order. */
+function restOperations(): RestOperation[] {
+  const spec = loadRestSpec();
+  const shared = (spec.components as { parameters?: Record<string, QueryParameter & { in?: string }> } | undefined)?.parameters ?? {};
+  type Parameter = (QueryParameter & { in?: string }) | { $ref: string };
+  const resolve = (p: Parameter) => ('$ref' in p ? shared[p.$ref.split('/').pop()!] : p);
+  return Object.entries(spec.paths ?? {}).flatMap(([contractPath, item]) =>
     METHODS.flatMap((method) => {
-      const operationId = (item[method] as { operationId?: string } | undefined)?.operationId;
-      return operationId ? [{ method, path: expressPath(contractPath), operationId }] : [];
+      const operation = item[method] as { operationId?: string; parameters?: Parameter[] } | undefined;
+      if (!operation?.operationId) return [];
+      const parameters = [...((item.parameters as Parameter[] | undefined) ?? []), ...(operation.parameters ?? [])].map(resolve);
+      const query = parameters.filter((p): p is QueryParameter & { in: string } => p?.in === 'query');
+      return [{ method, path: expressPath(contractPath), operationId: operation.operationId, query }];
     }),
   );
+}
+
+/**
+ * The validator cannot tell a `deepObject` parameter's keys (`metadata[ticket]`) from unknown parameters, so
+ * it lets every name through for such operations; this refuses, by name, what the contract does not declare
+ * (an unknown filter must never be ignored silently).
+ */
+function unknownQueryGuard(query: QueryParameter[]): RequestHandler | undefined {
+  const deep = query.filter((p) => p.style === 'deepObject').map((p) => p.name);
+  if (deep.length === 0) return undefined;
+  const declared = new Set(query.map((p) => p.name));
+  return (req, _res, next) => {
+    const raw = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    for (const key of new Set(raw.keys())) {
+      const bracket = key.indexOf('[');
+      const known = bracket === -1 ? declared.has(key) : deep.includes(key.slice(0, bracket)) && key.endsWith(']');
+      if (!known) return next(invalidRequest(`Unknown query parameter '${key}'.`, [{ path: `query.${key}`, message: 'is not a parameter of this operation' }]));
+    }
+    next();
+  };
 }
 
 /**
@@ -64,10 +104,11 @@ function allowedMethodsRoutes(router: Router): void {
 export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers): Router {
   const router = Router();
   const byId = handlers as unknown as Record<string, OperationHandler<RestOperationId>>;
-  for (const { method, path, operationId } of restOperations()) {
+  for (const { method, path, operationId, query } of restOperations()) {
     const handler = byId[operationId];
     if (!handler) throw new Error(`openapi/v1.yaml operation ${operationId} has no handler in api/handlers.ts`);
-    router[method](path, handler(ctx) as RequestHandler);
+    const guard = unknownQueryGuard(query);
+    router[method](path, ...(guard ? [guard] : []), handler(ctx) as RequestHandler);
   }
   return router;
 }

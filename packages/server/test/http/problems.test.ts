@@ -53,6 +53,10 @@ describe('problem answers (RFC 7807) and request ids', () => {
 
     const unknownParam = await api.get('/agent/runs?colour=blue');
     expectProblem(unknownParam, 400, 'invalid_request');
+    expect(unknownParam.body.errors).toEqual([expect.objectContaining({ path: 'query.colour' })]);
+    // Keys of a deepObject parameter are the parameter's; other bracketed names are not.
+    expect((await api.get('/agent/runs?metadata[team]=web')).status).toBe(200);
+    expectProblem(await api.get('/agent/runs?colour[x]=blue'), 400, 'invalid_request');
 
     const body = await api.post('/agent/runs', { prompt: 'x', config: { max_turns: 500 } });
     expectProblem(body, 400, 'invalid_request');
