@@ -69,14 +69,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Processes started with `common` settings (PATH and HOME are added from this process when absent). */
-export function processGroup(common: Record<string, string>): ProcessGroup {
+/**
+ * Processes started with `common` settings (PATH and HOME are added from this process when absent) and
+ * `nodeArgs` before the script (e.g. `--cpu-prof`).
+ */
+export function processGroup(common: Record<string, string>, nodeArgs: string[] = []): ProcessGroup {
   const processes: ClusterProcess[] = [];
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HOST: '127.0.0.1', ...common };
 
   const start = async (name: string, roles: string, env: Record<string, string> = {}): Promise<ClusterProcess> => {
     const port = Number(env.PORT ?? (await freePort()));
-    const child = spawn(process.execPath, ['--enable-source-maps', compiledMain], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, compiledMain], {
       cwd: repositoryRoot,
       env: { ...base, ROLE: roles, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
