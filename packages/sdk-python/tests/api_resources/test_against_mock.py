@@ -154,5 +154,5 @@ def test_a_request_that_breaks_the_contract_is_refused(client: AgentRuns) -> Non
     from agent_runs import APIStatusError
 
     with pytest.raises(APIStatusError) as info:
-        client.post("/agent/runs", body={"title": "no prompt"})
+        client.post("/agent/runs", body={"prompt": 5})
     assert info.value.status_code == 400
