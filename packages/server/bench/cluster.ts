@@ -13,7 +13,9 @@
  *    own answer time, which tell notice delivery + claim apart from the create request;
  * 3. ingress: accepted deliveries/s of unique ~1 KB bodies at BENCH_CONNECTIONS (100) for BENCH_SECONDS
  *    (10), spread over both ingress processes vs one ROLE=all process on the same database, with CPU per
- *    accepted delivery of the server processes, PostgreSQL and the load generator (goal: cluster ≥ 1.5 ×);
+ *    accepted delivery of the server processes, PostgreSQL and the load generator and what PostgreSQL's
+ *    backends waited on (goal: cluster ≥ 1.5 ×); BENCH_INGRESS_WEBHOOKS (1) spreads the deliveries over
+ *    that many webhooks (each has its own rate counter row);
  * 4. `GET /agent/runs` p99 at BENCH_LIST_RATE (200) req/s for BENCH_LIST_SECONDS (10) through API 1 after
  *    seeding the team to BENCH_LIST_RUNS (1,000,000) runs with seed-runs.ts, timed (goal p99 < 20 ms).
  *
@@ -59,6 +61,7 @@ const CLAIM_SECONDS = envInt('BENCH_CLAIM_SECONDS', 20, 1);
 const INGRESS_SECONDS = envInt('BENCH_SECONDS', 10, 1);
 const INGRESS_WARMUP_SECONDS = envInt('BENCH_WARMUP_SECONDS', 2);
 const INGRESS_CONNECTIONS = envInt('BENCH_CONNECTIONS', 100, 1);
+const INGRESS_WEBHOOKS = envInt('BENCH_INGRESS_WEBHOOKS', 1, 1);
 const LIST_RUNS = envInt('BENCH_LIST_RUNS', 1_000_000);
 const LIST_RATE = envInt('BENCH_LIST_RATE', 200, 1);
 const LIST_SECONDS = envInt('BENCH_LIST_SECONDS', 10, 1);
@@ -106,6 +109,9 @@ async function main(): Promise<void> {
   console.log(`built packages/server/dist in ${buildServer()} ms`);
 
   const admin = new pg.Client({ connectionString: ADMIN_URL });
+  // Without a listener, PostgreSQL ending this connection (a restart) would kill the bench and orphan its
+  // server processes; with it, the next query fails and the clean-ups run.
+  admin.on('error', (err) => console.error(`the admin connection to PostgreSQL failed: ${err.message}`));
   await admin.connect();
   onCleanup(() => admin.end());
   const kept = process.env.BENCH_CLUSTER_DATABASE;
@@ -269,23 +275,35 @@ interface IngressResult {
   p99: number;
 }
 
-/** autocannon over `urls` (connections spread round robin), each body unique (a counter) and ~1 KB. */
-async function ingressLoad(urls: string[], secret: string, seconds: number, tag: string): Promise<IngressResult> {
+interface BenchWebhook {
+  uid: string;
+  secret: string;
+}
+
+/**
+ * autocannon against the processes `targets` (connections spread round robin), each body unique (a
+ * counter) and ~1 KB, the deliveries spread round robin over `webhooks`.
+ */
+async function ingressLoad(targets: ClusterProcess[], webhooks: BenchWebhook[], seconds: number, tag: string): Promise<IngressResult> {
   const autocannon = await loadAutocannon();
   const padding = 'x'.repeat(900);
   let n = 0;
   const result = await autocannon({
-    url: urls,
+    url: targets.map((member) => member.baseUrl),
     connections: INGRESS_CONNECTIONS,
     duration: seconds,
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-        setupRequest: (req: Record<string, unknown>) => ({
-          ...req,
-          body: JSON.stringify({ event: 'bench', tag, n: n++, at: Date.now(), repository: { full_name: 'acme/app' }, labels: ['a', 'b'], padding }),
-        }),
+        setupRequest: (req: Record<string, unknown>) => {
+          const webhook = webhooks[n % webhooks.length]!;
+          return {
+            ...req,
+            path: `/webhooks/w/${webhook.uid}`,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${webhook.secret}` },
+            body: JSON.stringify({ event: 'bench', tag, n: n++, at: Date.now(), repository: { full_name: 'acme/app' }, labels: ['a', 'b'], padding }),
+          };
+        },
       },
     ],
   });
@@ -299,18 +317,53 @@ async function ingressLoad(urls: string[], secret: string, seconds: number, tag:
   };
 }
 
+/**
+ * What the bench database's client backends were doing while `during` ran, sampled every 20 ms from
+ * pg_stat_activity (a wait profile: the average number of backends per state and wait event, idle ones
+ * left out), and the deadlocks PostgreSQL broke meanwhile.
+ */
+async function waitProfile<T>(bench: Bench, during: () => Promise<T>): Promise<{ result: T; profile: string }> {
+  const deadlocks = async () =>
+    Number((await bench.admin.query<{ n: string }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = $1', [bench.databaseName])).rows[0]!.n);
+  const deadlocksBefore = await deadlocks();
+  const counts = new Map<string, number>();
+  let rounds = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const { rows } = await bench.admin.query<{ what: string }>(
+        `SELECT state || coalesce(' ' || wait_event_type || ':' || wait_event, ' on CPU') AS what
+           FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND state <> 'idle'`,
+        [bench.databaseName],
+      );
+      rounds++;
+      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
+      await sleep(20);
+    }
+  })();
+  try {
+    const result = await during();
+    const busiest = [...counts].sort((x, y) => y[1] - x[1]).slice(0, 5);
+    const profile = busiest.map(([what, count]) => `${what} ${(count / rounds).toFixed(2)}`).join(', ');
+    return { result, profile: `${profile || 'all idle'} (average backends); ${(await deadlocks()) - deadlocksBefore} deadlocks` };
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+}
+
 async function ingress(bench: Bench): Promise<void> {
   const server = asServer(bench.apis[0]!, bench.adminKey);
   const factory = await api<{ uid: string }>(server, 'POST', '/factories', { name: `bench-${Date.now().toString(36)}`, definition_source: 'api' });
-  const webhook = await api<{ uid: string; secret: string }>(server, 'POST', `/factories/${factory.uid}/webhooks`, { name: 'bench' });
-  const urlOn = (member: ClusterProcess) => `${member.baseUrl}/webhooks/w/${webhook.uid}`;
+  const webhooks: BenchWebhook[] = [];
+  for (let i = 0; i < INGRESS_WEBHOOKS; i++) webhooks.push(await api<BenchWebhook>(server, 'POST', `/factories/${factory.uid}/webhooks`, { name: `bench-${i}` }));
   const acceptedRows = async () =>
     Number(
       (
         await bench.db
           .selectFrom('webhook_deliveries')
           .select((eb) => eb.fn.countAll().as('n'))
-          .where('webhook_id', '=', webhook.uid)
+          .where('webhook_id', 'in', webhooks.map((webhook) => webhook.uid))
           .where('label', '=', 'Accepted')
           .executeTakeFirstOrThrow()
       ).n,
@@ -324,34 +377,37 @@ async function ingress(bench: Bench): Promise<void> {
     const serverBefore = cpuOf(servers);
     const postgresBefore = new Map(await postgresCpu());
     const generatorBefore = process.cpuUsage();
-    const result = await ingressLoad(targets.map(urlOn), webhook.secret, INGRESS_SECONDS, name);
+    const { result, profile } = await waitProfile(bench, () => ingressLoad(targets, webhooks, INGRESS_SECONDS, name));
     const generator = process.cpuUsage(generatorBefore);
     const serverMicros = cpuOf(servers) - serverBefore;
     const postgresMicros = (await postgresCpu()).reduce((sum, [pid, micros]) => sum + micros - (postgresBefore.get(pid) ?? 0), 0);
     await sleep(500); // the writes of requests still in flight when the load stopped
     const rows = (await acceptedRows()) - rowsBefore;
     const rate = result.accepted / result.seconds;
+    const generatorMicros = generator.user + generator.system;
+    const totalMicros = serverMicros + postgresMicros + generatorMicros;
     const each = (micros: number) => `${(micros / rows).toFixed(0)} µs`;
     figure(
-      `3. ingress, ${name}: ${rate.toFixed(0)} accepted/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${INGRESS_CONNECTIONS} connections, ${result.seconds} s; ` +
-        `${result.accepted} × 202, ${rows} rows, ${result.non2xx} non-2xx, ${result.errors} errors); CPU per delivery: servers ${each(serverMicros)} + ` +
-        `PostgreSQL ${each(postgresMicros)} + load generator ${each(generator.user + generator.system)} = ` +
-        `${each(serverMicros + postgresMicros + generator.user + generator.system)} (${((serverMicros + postgresMicros + generator.user + generator.system) / 1e6 / result.seconds).toFixed(2)} CPUs busy)`,
+      `3. ingress, ${name}: ${rate.toFixed(0)} accepted/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${INGRESS_CONNECTIONS} connections, ` +
+        `${INGRESS_WEBHOOKS} webhook(s), ${result.seconds} s; ${result.accepted} × 202, ${rows} rows, ${result.non2xx} non-2xx, ${result.errors} errors); ` +
+        `CPU per delivery: servers ${each(serverMicros)} + PostgreSQL ${each(postgresMicros)} + load generator ${each(generatorMicros)} = ` +
+        `${each(totalMicros)} (${(totalMicros / 1e6 / result.seconds).toFixed(2)} of 2 CPUs); PostgreSQL backends: ${profile}`,
     );
     return rate;
   };
 
   const cluster = bench.apis;
   const single = await bench.start('single', 'all');
+  // The same process twice: the generator takes the same path (and spends the same CPU) as against two.
+  const alone = [single, single];
   try {
     if (INGRESS_WARMUP_SECONDS > 0) {
-      await ingressLoad(cluster.map(urlOn), webhook.secret, INGRESS_WARMUP_SECONDS, 'warm-up');
-      await ingressLoad([urlOn(single), urlOn(single)], webhook.secret, INGRESS_WARMUP_SECONDS, 'warm-up');
+      await ingressLoad(cluster, webhooks, INGRESS_WARMUP_SECONDS, 'warm-up');
+      await ingressLoad(alone, webhooks, INGRESS_WARMUP_SECONDS, 'warm-up');
     }
     for (let i = 1; i <= REPEATS; i++) {
       const both = await measure(`cluster (2 × api,ingress, load spread) #${i}`, cluster);
-      // The same URL twice: the generator takes the same path (and spends the same CPU) as against two.
-      const one = await measure(`one process (ROLE=all) #${i}`, [single, single]);
+      const one = await measure(`one process (ROLE=all) #${i}`, alone);
       const ratio = both / one;
       figure(`3. ingress cluster / one process #${i}: ${ratio.toFixed(2)} (goal ≥ 1.5: ${ratio >= 1.5 ? 'MET' : 'NOT MET'})`);
     }
