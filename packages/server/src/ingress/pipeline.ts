@@ -178,11 +178,12 @@ async function writeAuthenticated(ctx: ServerContext, trx: Transaction<Database>
   const outcomes: Array<WriteOutcome | undefined> = Array.from(batch, () => undefined);
 
   // 7. The webhook's delivery rate (authenticated deliveries only) → 429, not logged. One counter update per
-  //    webhook for all of its deliveries in the batch, taken in arrival order.
+  //    webhook for all of its deliveries in the batch, in arrival order within a webhook. The webhooks' counter
+  //    rows are taken in key order: two processes' batches locking them in arrival order could deadlock.
   const byRateKey = new Map<string, number[]>();
   batch.forEach(({ rateKey }, i) => byRateKey.set(rateKey, [...(byRateKey.get(rateKey) ?? []), i]));
   const deliveries = { limit: limits.deliveriesPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
-  for (const [rateKey, indices] of byRateKey) {
+  for (const [rateKey, indices] of [...byRateKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     // The latest snapshot of the key: counts only grow within a window, and the upsert decides anyway.
     const slots = await takeSlots(trx, ctx.clock, rateKey, deliveries, indices.length, batch[indices.at(-1)!]!.counters);
     indices.forEach((i, j) => {
