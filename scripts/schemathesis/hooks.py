@@ -44,6 +44,9 @@ def map_headers(context, headers):
 
 @schemathesis.hook
 def map_body(context, body):
+    # A run's top-level `skill` names a skill too (same forms as config.skill_spec).
+    if isinstance(body, dict) and "skill" in body and schema_valid("skill_spec", body["skill"]):
+        del body["skill"]
     config = body.get("config") if isinstance(body, dict) else None
     if isinstance(config, dict):
         for field in REFERENCE_FIELDS:

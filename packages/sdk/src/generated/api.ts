@@ -2743,8 +2743,8 @@ export interface operations {
                 /** @description Only runs whose `agent_config.skill_spec` equals this value (alias of `skill_spec`, as in the Oz API). */
                 skill?: string;
                 /**
-                 * @description Only runs whose `agent_config.skill_spec` equals this value. Given together with `skill`, both must
-                 *     be equal, else `400 invalid_request`.
+                 * @description Only runs whose `agent_config.skill_spec` equals this value. Given together with `skill`, both
+                 *     filters hold: two different values match no run.
                  */
                 skill_spec?: string;
                 /**

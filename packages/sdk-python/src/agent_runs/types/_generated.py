@@ -851,7 +851,13 @@ class RunAgentRequest(BaseModel):
     base prompt as for any skill run.
 
     """
-    skill: Annotated[Optional[str], Field(min_length=1)] = None
+    skill: Annotated[
+        Optional[str],
+        Field(
+            min_length=1,
+            pattern="^[A-Za-z0-9_][A-Za-z0-9_.-]*/[A-Za-z0-9_][A-Za-z0-9_.-]*:(?:[A-Za-z0-9][A-Za-z0-9_.-]*|(?:(?:[^/\\\\.\\x00]|\\.[^/\\\\.\\x00]|\\.\\.[^/\\\\\\x00])[^/\\\\\\x00]*/)*[^/\\\\\\x00]*\\.[mM][dD])$",
+        ),
+    ] = None
     """
     Oz API: the skill to use as the base prompt (same forms as `config.skill_spec`). Takes precedence
     over `config.skill_spec`; with `config.skills` it answers `400`.

@@ -1,7 +1,6 @@
 /** listRuns `GET /agent/runs` → ListRunsResponse (keyset pages, every filter of the contract). */
 import { principalOf } from '../../http/auth';
 import type { SortOrder } from '../../pagination';
-import { invalidRequest } from '../../problems';
 import type { RunFilters } from '../../runs/repository';
 import type { RunsSortKey } from '../../runs/cursor';
 import { listRuns } from '../../runs/service';
@@ -16,13 +15,11 @@ const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => 
 /** Oz's `environment_id` sentinel for runs without an environment (contract: listRuns). */
 const EMPTY_ENVIRONMENT = 'empty-environment';
 
-/** `skill` is an alias of `skill_spec` (contract: listRuns); two different values are a mistake, not an AND. */
-function skillFilter(q: Record<string, unknown>): string | undefined {
+/** `skill` is an alias of `skill_spec` (contract: listRuns): both filters hold, so two different values match no run. */
+function skillFilter(q: Record<string, unknown>): Pick<RunFilters, 'skillSpec' | 'matchesNothing'> {
   const [skill, skillSpec] = [str(q.skill), str(q.skill_spec)];
-  if (skill !== undefined && skillSpec !== undefined && skill !== skillSpec) {
-    throw invalidRequest('skill and skill_spec are aliases and must be equal when both are given.', [{ path: 'skill', message: 'differs from skill_spec' }]);
-  }
-  return skill ?? skillSpec;
+  if (skill !== undefined && skillSpec !== undefined && skill !== skillSpec) return { skillSpec: skill, matchesNothing: 'skill' };
+  return { skillSpec: skill ?? skillSpec };
 }
 
 /**
@@ -67,9 +64,9 @@ export const listRunsHandler: OperationHandler<'listRuns'> =
           updatedAfter: instant(q.updated_after),
           textPattern: text === undefined ? undefined : containing(text),
           environmentId: environmentId === EMPTY_ENVIRONMENT ? '' : environmentId,
-          skillSpec: skillFilter(q),
           ancestorRunId: str(q.ancestor_run_id),
           ...(metadata.length > 0 ? { metadataKeys: metadata.map(([k]) => k), metadataValues: metadata.map(([, v]) => String(v)) } : {}),
+          ...skillFilter(q),
           ...ozOnlyFilters(q),
         },
       }),
