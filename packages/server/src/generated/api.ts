@@ -2755,7 +2755,8 @@ export interface operations {
                 ancestor_run_id?: string;
                 /**
                  * @description Only runs whose `metadata` holds every given pair, exactly (`metadata[ticket_id]=VIS-238`;
-                 *     several pairs combine with AND; at most 5 pairs, as in the Oz API).
+                 *     several pairs combine with AND; at most 5 pairs, as in the Oz API). A key made of digits only
+                 *     cannot be filtered on (`metadata[0]` reads as an array index): `400`.
                  */
                 metadata?: {
                     [key: string]: string;
