@@ -76,6 +76,18 @@ function FiltersForm({ filters, onApply }: { filters: RunFilters; onApply(filter
       <input id={`filter-${key}`} value={draft[key]} placeholder={hint} onChange={(e) => set(key, e.target.value)} />
     </div>
   );
+  const instant = (key: 'created_after' | 'created_before', label: string) => (
+    <div>
+      <label htmlFor={`filter-${key.replace('_', '-')}`}>{label}</label>
+      <input
+        id={`filter-${key.replace('_', '-')}`}
+        type="datetime-local"
+        step="1"
+        value={toLocalInput(draft[key])}
+        onChange={(e) => set(key, fromLocalInput(e.target.value))}
+      />
+    </div>
+  );
 
   return (
     <details className="card run-filters" open={active > 0}>
@@ -109,26 +121,8 @@ function FiltersForm({ filters, onApply }: { filters: RunFilters; onApply(filter
               ))}
             </select>
           </div>
-          <div>
-            <label htmlFor="filter-created-after">Created after</label>
-            <input
-              id="filter-created-after"
-              type="datetime-local"
-              step="1"
-              value={toLocalInput(draft.created_after)}
-              onChange={(e) => set('created_after', fromLocalInput(e.target.value))}
-            />
-          </div>
-          <div>
-            <label htmlFor="filter-created-before">Created before</label>
-            <input
-              id="filter-created-before"
-              type="datetime-local"
-              step="1"
-              value={toLocalInput(draft.created_before)}
-              onChange={(e) => set('created_before', fromLocalInput(e.target.value))}
-            />
-          </div>
+          {instant('created_after', 'Created after')}
+          {instant('created_before', 'Created before')}
           {text('factory_uid', 'Factory', 'fac_…')}
           {text('automation_id', 'Automation', 'aut_…')}
           <div>
