@@ -63,6 +63,8 @@ export type PublishOutcome =
 /** What a runner is handed to publish with (RunContext.artifacts). */
 export interface ArtifactPublisher {
   publish(candidate: ArtifactCandidate): Promise<PublishOutcome>;
+  /** What a runner may read before publishing (settings: ARTIFACTS_PER_RUN, ARTIFACT_MAX_BYTES). */
+  readonly limits: { maxFiles: number; maxFileBytes: number };
 }
 
 /** The JSON stored in run_artifacts.data: every field any type uses; the views pick theirs. */
@@ -258,7 +260,8 @@ type PublishDeps = Pick<ServerContext, 'db' | 'clock' | 'runSignals' | 'settings
 
 /** What the worker hands a runner: publishing under its lease (throws RunNotOwnedError once the run is not its own). */
 export function createArtifactPublisher(deps: PublishDeps & RunsDeps, run: { id: string; team_id: string }, leaseOwner: string): ArtifactPublisher {
-  return { publish: (candidate) => publishArtifact(deps, run, leaseOwner, candidate) };
+  const { maxPerRun, maxFileBytes } = deps.settings.artifacts;
+  return { publish: (candidate) => publishArtifact(deps, run, leaseOwner, candidate), limits: { maxFiles: maxPerRun, maxFileBytes } };
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
