@@ -69,7 +69,8 @@ describe('oz-agent-sdk reads run artifacts', () => {
     await expect(oz.get('/agent/artifacts/00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
 
     const ids = async (artifact_type: 'PLAN' | 'PULL_REQUEST' | 'SCREENSHOT' | 'FILE' | 'EXTERNAL_REFERENCE') => {
-      const page = await oz.agent.runs.list({ artifact_type, limit: 100 });
+      // alpha.8 types artifact_type as PLAN | PULL_REQUEST only (Oz's enum grew since); the client sends any value as given.
+      const page = await oz.agent.runs.list({ artifact_type: artifact_type as 'PLAN', limit: 100 });
       return page.runs.map((r) => r.run_id);
     };
     expect(await ids('FILE')).toEqual([created.run_id]);

@@ -600,7 +600,7 @@ describe('agent-runs against a stub API', () => {
     it('download follows the redirect, saves under the served file name, never overwrites without --force', async () => {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-runs-artifact-'));
       try {
-        stub.handler = (request) =>
+        stub.handler = (request): StubAnswer =>
           request.path.endsWith('/download')
             ? { status: 302, headers: { location: `${stub.url}/agent/artifacts/${ART}/content?token=t` } }
             : { status: 200, headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="../../summary.md"' }, text: '# Summary\n' };
