@@ -308,16 +308,11 @@ function selectRunsPage(
     q = q.where(metadataField(dialect, metadataKey), '=', filters.metadataValues![i]!);
   });
   if (filters.artifactType !== undefined) {
+    // The matching runs come from run_artifacts(artifact_type, team_id, run_id), a set the planner builds once;
+    // an EXISTS probe per run scanned the team's runs when few (or none) match.
     const artifactType = filters.artifactType;
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('run_artifacts')
-          .select('run_artifacts.run_id')
-          .whereRef('run_artifacts.run_id', '=', 'runs.id')
-          .whereRef('run_artifacts.team_id', '=', 'runs.team_id')
-          .where('run_artifacts.artifact_type', '=', artifactType),
-      ),
+    q = q.where('runs.id', 'in', (eb) =>
+      eb.selectFrom('run_artifacts').select('run_artifacts.run_id').where('run_artifacts.team_id', '=', teamId).where('run_artifacts.artifact_type', '=', artifactType),
     );
   }
   if (filters.matchesNothing !== undefined) q = q.where(sql<boolean>`1 = 0`);

@@ -2,8 +2,8 @@
  * Run artifacts (docs/decisions.md §Artifacts): what a run published for clients — files, screenshots and
  * plans with their bytes (stored like run attachments, so they live and go with the run, not with its
  * working directory), and links (pull requests, external references). `position` orders a run's artifacts
- * and is unique per run; (run_id, artifact_type) serves `GET /agent/runs?artifact_type=…`;
- * (team_id, external_url) serves `GET /agent/run-by-external-reference`.
+ * and is unique per run (its index also serves a run's artifacts); (artifact_type, team_id, run_id) serves
+ * `GET /agent/runs?artifact_type=…`; (external_url, team_id) serves `GET /agent/run-by-external-reference`.
  */
 import type { Kysely } from 'kysely';
 import { binaryType, dialectOfDb } from '../dialect';
@@ -25,8 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('run_artifacts_run_position_uq', ['run_id', 'position'])
     .execute();
-  await db.schema.createIndex('run_artifacts_run_type_idx').on('run_artifacts').columns(['run_id', 'artifact_type']).execute();
-  await db.schema.createIndex('run_artifacts_team_url_idx').on('run_artifacts').columns(['team_id', 'external_url']).execute();
+  // team_id second, never first: a query about one run (`team_id = ? AND run_id = …`) must not be drawn to
+  // these, which would read every artifact of the team (SQLite picked the team prefix for the runs page's
+  // has_artifacts probe).
+  await db.schema.createIndex('run_artifacts_type_team_idx').on('run_artifacts').columns(['artifact_type', 'team_id', 'run_id']).execute();
+  await db.schema.createIndex('run_artifacts_url_team_idx').on('run_artifacts').columns(['external_url', 'team_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
