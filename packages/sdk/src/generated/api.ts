@@ -356,7 +356,8 @@ export type paths = {
          *       server** (`getArtifactContent`): it carries its own credential, so it works without an API key
          *       (a browser, `curl`), and stops working at `data.expires_at` (`ARTIFACT_DOWNLOAD_URL_SECONDS`
          *       after this answer, default 900). Ask again for a fresh one; every answer signs a new URL. Treat
-         *       it as a secret for as long as it lives: whoever has it can download the bytes.
+         *       it as a secret for as long as it lives: whoever has it can download the bytes (the answer
+         *       carries `Cache-Control: no-store`).
          *     * `PLAN`: the plan's Markdown inline in `data.content` (`content_type: text/markdown`), as in the
          *       Oz API. `document_uid` and `notebook_uid` equal the artifact UID (this service has no separate
          *       documents).

@@ -297,6 +297,14 @@ describe.each(testDatabases())('command runner artifacts (%s)', (database) => {
     }
   });
 
+  it('stops reading a directory that holds more entries than ten per allowed artifact', async () => {
+    const run = await api.run('mkdir -p .artifacts && cd .artifacts && for i in $(seq 1 100); do mkdir d$i; done; echo x > zz.txt');
+    expect(run.artifacts).toEqual([]);
+    expect((await api.events(run.run_id)).rejected).toEqual([
+      { reason: 'the artifact directory holds more than 80 entries; the rest were not read', filepath: '.artifacts' },
+    ]);
+  });
+
   it('an artifact directory that is itself a link is not read', async () => {
     const run = await api.run('ln -s /etc .artifacts; echo done');
     expect(run.artifacts).toEqual([]);

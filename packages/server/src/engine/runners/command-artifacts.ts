@@ -11,8 +11,9 @@
  *
  * The directory is written by an untrusted process, so it is read as hostile: the walk never follows a
  * symbolic link (lstat, then open with O_NOFOLLOW and check the opened file is the one lstat saw), takes
- * regular files only (O_NONBLOCK: a FIFO swapped in cannot hang the server), bounds the entries it looks at,
- * the depth, the file count and each file's size before reading it, and holds one file in memory at a time.
+ * regular files only (O_NONBLOCK: a FIFO swapped in cannot hang the server), bounds the entries it looks at
+ * (and the names it lists), the depth, the file count and each file's size before reading it, and holds one
+ * file in memory at a time.
  * The collection runs after the command exited, when its sandbox's PID namespace (and every process in it)
  * is gone, so nothing moves the tree while it is read; the O_NOFOLLOW/inode checks hold even if it did.
  */
@@ -95,7 +96,7 @@ export async function* readArtifactDirectory(workDir: string, limits: { maxFiles
   const pending: Array<{ dir: string; rel: string; depth: number }> = [{ dir: root, rel: '', depth: 0 }];
   while (pending.length > 0) {
     const { dir, rel, depth } = pending.pop()!;
-    const names = (await fs.readdir(dir).catch(() => [] as string[])).sort();
+    const names = (await firstNames(dir, maxEntries - entries + 1)).sort();
     const subdirectories: typeof pending = [];
     for (const name of names) {
       const filepath = rel ? `${rel}/${name}` : name;
@@ -140,6 +141,21 @@ export async function* readArtifactDirectory(workDir: string, limits: { maxFiles
     // Depth first in name order: the stack takes the subdirectories last-name-first.
     pending.push(...subdirectories.reverse());
   }
+}
+
+/** At most `max` names of the directory (a tenant's million files are never all read into memory). */
+async function firstNames(dir: string, max: number): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    // Leaving the loop early closes the directory.
+    for await (const entry of await fs.opendir(dir)) {
+      if (names.length >= max) break;
+      names.push(entry.name);
+    }
+  } catch {
+    // Unreadable (gone, not a directory any more): nothing in it is published.
+  }
+  return names;
 }
 
 /** The file's bytes, or why not: opened without following a link, and only if it is still the file lstat saw. */
