@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `pnpm test:fuzz`: Schemathesis generates requests from openapi/v1.yaml against a real server (RUNNER=echo,
-// a fresh SQLite file, loopback) and runs every check (`--checks all`); it exits non-zero on any failure.
+// `pnpm test:fuzz`: Schemathesis generates requests from openapi/v1.yaml against a real server (RUNNER=command
+// with a fixed command that publishes one file and one link, a fresh SQLite file, loopback) and runs every check (`--checks all`); it exits non-zero on any failure.
 // Its venv is scripts/schemathesis/.venv (made once). Settings: FUZZ_MAX_TIME (seconds, default 90) for
 // the REST operations, FUZZ_SEED (default fixed, so a run repeats); arguments go to the REST run. See
 // docs/decisions.md, contract fuzzing.
@@ -16,6 +16,17 @@ const maxTime = process.env.FUZZ_MAX_TIME ?? '90';
 const seed = process.env.FUZZ_SEED ?? '20261124';
 /** The operational endpoints (/healthz, /readyz, /metrics) are at the host root: a second, short run. */
 const OPERATIONAL_MAX_TIME = '10';
+/** The external reference every run publishes: the fixture of getRunByExternalReferenceURL's `url`. */
+const REFERENCE_URL = 'https://issues.example.com/FUZZ-1';
+/**
+ * What every run executes (generated prompts are never executed): it publishes a file and a link, so the
+ * artifact operations are reached with an artifact that exists.
+ */
+const AGENT_COMMAND = [
+  'mkdir -p .artifacts',
+  "printf 'fuzz notes\\n' > .artifacts/notes.txt",
+  `echo '::artifact::{"artifact_type":"EXTERNAL_REFERENCE","url":"${REFERENCE_URL}","reference_type":"fuzz"}'`,
+].join(' && ');
 
 ensureVenv({ venvDir, stamp: SCHEMATHESIS, installArgs: [SCHEMATHESIS] });
 const server = await startServer({
@@ -23,6 +34,8 @@ const server = await startServer({
   REST_REQUESTS_PER_MINUTE: '1000000000',
   // Generated environments carry generated setup commands: sandboxed, and without network.
   SANDBOX_NETWORK: 'none',
+  RUNNER: 'command',
+  AGENT_COMMAND,
 });
 
 /** One REST call of the fixture set-up; throws on anything but 2xx. */
@@ -62,6 +75,9 @@ async function createFixtures() {
   });
   const { delivery_id: deliveryId } = await delivered.json();
   if (!deliveryId) throw new Error(`the fixture delivery was not accepted (${delivered.status})`);
+  const artifactUid = await fixtureArtifact(run.run_id);
+  // Valid for ARTIFACT_DOWNLOAD_URL_SECONDS (900 s): longer than a default run; generated tokens get 403.
+  const artifactToken = new URL((await call('GET', `/agent/artifacts/${artifactUid}`)).data.download_url).searchParams.get('token');
   return {
     FUZZ_RUN_ID: run.run_id,
     FUZZ_FACTORY_UID: factory.uid,
@@ -70,7 +86,25 @@ async function createFixtures() {
     FUZZ_AUTOMATION_UID: automation.uid,
     FUZZ_ENVIRONMENT_ID: environment.id,
     FUZZ_NAME: name,
+    FUZZ_ARTIFACT_UID: artifactUid,
+    FUZZ_ARTIFACT_TOKEN: artifactToken,
+    FUZZ_REFERENCE_URL: REFERENCE_URL,
   };
+}
+
+/** The fixture run's published file, once the run has finished. */
+async function fixtureArtifact(runId) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const run = await call('GET', `/agent/runs/${runId}`);
+    if (['SUCCEEDED', 'FAILED', 'ERROR'].includes(run.state)) {
+      const file = run.artifacts.find((a) => a.artifact_type === 'FILE');
+      if (!file) throw new Error(`the fixture run published no file (${run.state}: ${JSON.stringify(run.status_message)})`);
+      return file.data.artifact_uid;
+    }
+    if (Date.now() > deadline) throw new Error(`the fixture run stayed ${run.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function schemathesis(env, url, selection, seconds) {

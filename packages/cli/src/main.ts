@@ -8,6 +8,7 @@
  */
 import { DEFAULT_BASE_URL } from '@agent-runs/sdk';
 import { Command, Option } from 'commander';
+import { registerArtifactsCommands } from './commands/artifacts';
 import { registerAutomationsCommands } from './commands/automations';
 import { registerDeliveriesCommands } from './commands/deliveries';
 import { registerFactoriesCommands } from './commands/factories';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
 
   registerRunCommand(program);
   registerRunsCommands(program);
+  registerArtifactsCommands(program);
   registerFactoriesCommands(program);
   registerWebhooksCommands(program);
   registerDeliveriesCommands(program);

@@ -3,6 +3,7 @@
  * both print runs), kept out of the command files so neither imports the other.
  */
 import type {
+  ArtifactItem,
   ContentBlock,
   ConversationResponse,
   ConversationStep,
@@ -46,7 +47,30 @@ export function formatRun(run: RunItem): string {
     ['delivery_id', run.delivery_id],
     ['usage', run.usage ? `${run.usage.total_tokens} tokens` : undefined],
     ['prompt', run.prompt],
-  ]);
+  ]) + formatArtifacts(run.artifacts ?? []);
+}
+
+/** A run's artifacts under an `artifacts:` line, one per line: type, then what identifies it. */
+export function formatArtifacts(artifacts: readonly ArtifactItem[]): string {
+  if (artifacts.length === 0) return '';
+  const lines = artifacts.map((artifact) => `  ${[artifact.artifact_type, ...artifactSummary(artifact)].filter(Boolean).join('  ')}`);
+  return `\nartifacts:\n${lines.join('\n')}`;
+}
+
+/** What `runs get` shows of one artifact: its uid (for `artifacts get`/`download`) and its name or link. */
+function artifactSummary(artifact: ArtifactItem): Array<string | undefined> {
+  switch (artifact.artifact_type) {
+    case 'FILE':
+      return [artifact.data.artifact_uid, artifact.data.filepath, `${artifact.data.size_bytes ?? '?'} bytes`];
+    case 'SCREENSHOT':
+      return [artifact.data.artifact_uid, artifact.data.mime_type, artifact.data.description];
+    case 'PLAN':
+      return [artifact.data.artifact_uid, artifact.data.title];
+    case 'PULL_REQUEST':
+      return [artifact.data.url, `branch ${artifact.data.branch}`];
+    case 'EXTERNAL_REFERENCE':
+      return [artifact.data.url, artifact.data.reference_type, artifact.data.title];
+  }
 }
 
 /** One event of `runs watch` as a line: `<time>  <kind>  <what happened>`. */

@@ -535,6 +535,95 @@ describe('agent-runs against a stub API', () => {
     });
   });
 
+  describe('artifacts', () => {
+    const ART = '9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
+    const ARTIFACTS = [
+      { artifact_type: 'PULL_REQUEST', created_at: '2026-05-01T12:00:03Z', data: { url: 'https://git.example.com/a/pull/7', branch: 'fix-login' } },
+      {
+        artifact_type: 'FILE',
+        created_at: '2026-05-01T12:00:04Z',
+        data: { artifact_uid: ART, filepath: 'reports/summary.md', filename: 'summary.md', mime_type: 'text/markdown', size_bytes: 12 },
+      },
+    ];
+
+    it('runs get lists the run\'s artifacts with their uids and links', async () => {
+      stub.handler = () => ({ json: runItem({ artifacts: ARTIFACTS }) });
+
+      const result = await runCli(['runs', 'get', RUN_ID], env);
+
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        `\nartifacts:\n  PULL_REQUEST  https://git.example.com/a/pull/7  branch fix-login\n  FILE  ${ART}  reports/summary.md  12 bytes\n`,
+      );
+    });
+
+    it('runs list --artifact-type filters by type, and refuses an unknown one before any request', async () => {
+      stub.handler = () => ({ json: { runs: [], page_info: { has_next_page: false, next_cursor: null } } });
+      expect((await runCli(['runs', 'list', '--artifact-type', 'screenshot'], env)).code).toBe(0);
+      expect(stub.requests[0]!.query.get('artifact_type')).toBe('SCREENSHOT');
+
+      const wrong = await runCli(['runs', 'list', '--artifact-type', 'diagram'], env);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain("'diagram' is not an artifact type");
+      expect(stub.requests).toHaveLength(1);
+    });
+
+    it('get shows a file with its signed URL, and a plan with its Markdown', async () => {
+      const url = `http://localhost:8080/api/v1/agent/artifacts/${ART}/content?token=team_x.1.sig`;
+      stub.handler = () => ({
+        json: {
+          artifact_uid: ART,
+          artifact_type: 'FILE',
+          created_at: '2026-05-01T12:00:04Z',
+          data: { download_url: url, expires_at: '2026-05-01T12:15:04Z', content_type: 'text/markdown', filepath: 'reports/summary.md', filename: 'summary.md', size_bytes: 12 },
+        },
+      });
+      const file = await runCli(['artifacts', 'get', ART], env);
+      expect(file.code).toBe(0);
+      expect(stub.requests[0]!.path).toBe(`/agent/artifacts/${ART}`);
+      expect(file.stdout).toMatch(/^artifact_type:\s+FILE$/m);
+      expect(file.stdout).toMatch(new RegExp(`^download_url:\\s+${url.replace(/[.?]/g, '\\$&')}$`, 'm'));
+
+      stub.handler = () => ({
+        json: {
+          artifact_uid: ART,
+          artifact_type: 'PLAN',
+          created_at: '2026-05-01T12:00:04Z',
+          data: { document_uid: ART, notebook_uid: ART, title: 'Next steps', content: '# Next steps\n- ship\n', content_type: 'text/markdown' },
+        },
+      });
+      const plan = await runCli(['artifacts', 'get', ART], env);
+      expect(plan.stdout).toMatch(/^title:\s+Next steps$/m);
+      expect(plan.stdout).toContain('\n\n# Next steps\n- ship\n');
+    });
+
+    it('download follows the redirect, saves under the served file name, never overwrites without --force', async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'agent-runs-artifact-'));
+      try {
+        stub.handler = (request): StubAnswer =>
+          request.path.endsWith('/download')
+            ? { status: 302, headers: { location: `${stub.url}/agent/artifacts/${ART}/content?token=t` } }
+            : { status: 200, headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="../../summary.md"' }, text: '# Summary\n' };
+
+        const saved = await runCli(['artifacts', 'download', ART], env, bin, dir);
+        expect(saved.code).toBe(0);
+        expect(saved.stderr).toBe('wrote summary.md\n');
+        expect(await readFile(path.join(dir, 'summary.md'), 'utf8')).toBe('# Summary\n');
+        expect(stub.requests.map((r) => r.path)).toEqual([`/agent/artifacts/${ART}/download`, `/agent/artifacts/${ART}/content`]);
+
+        const again = await runCli(['artifacts', 'download', ART], env, bin, dir);
+        expect(again.code).toBe(1);
+        expect(again.stderr).toContain('summary.md exists: pass --force');
+        expect((await runCli(['artifacts', 'download', ART, '--force'], env, bin, dir)).code).toBe(0);
+
+        const piped = await runCli(['artifacts', 'download', ART, '--output', '-'], env, bin, dir);
+        expect(piped.stdout).toBe('# Summary\n');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   describe('webhooks', () => {
     it('create maps every flag into the body and prints the secret once, with a warning on stderr', async () => {
       stub.handler = () => ({ status: 201, json: { ...webhook(), secret: 'ghsecret_123' } });

@@ -379,6 +379,13 @@ def test_attachment_returns_bytes(h: Harness) -> None:
     assert str(h.recorder.requests[0].url).endswith("/agent/runs/r1/attachments/event-payload.json")
 
 
+def test_download_artifact_follows_the_redirect_to_the_signed_url(h: Harness) -> None:
+    signed = "http://api.test/api/v1/agent/artifacts/a1/content?token=team_x.1.sig"
+    client = h.client([httpx.Response(302, headers={"location": signed}), httpx.Response(200, content=b"\x89PNG")])
+    assert h.run(client.agent.download_artifact("a1")) == b"\x89PNG"
+    assert [str(r.url) for r in h.recorder.requests] == ["http://api.test/api/v1/agent/artifacts/a1/download", signed]
+
+
 def test_raw_response_exposes_headers_status_and_parse(h: Harness) -> None:
     client = h.client([ok(CREATED, headers={"x-request-id": "req_9", "idempotent-replayed": "true"})])
     raw = h.run(client.agent.runs.with_raw_response.create(prompt="hi"))

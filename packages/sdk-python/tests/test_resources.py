@@ -33,6 +33,10 @@ SECRET = {"name": "S", "created_at": TS, "updated_at": TS}
 KEY = {"key_id": "key_1", "name": "ci", "role": "member", "created_at": TS}
 CONVERSATION = {"conversation_id": "conv_1", "steps": [{"id": "step_1", "messages": [], "steps": []}]}
 
+FILE_ARTIFACT = {"artifact_uid": "a1", "artifact_type": "FILE", "created_at": TS,
+                 "data": {"download_url": "http://api.test/api/v1/agent/artifacts/a1/content?token=t", "expires_at": TS,
+                          "content_type": "text/plain", "filepath": "out/r.txt", "filename": "r.txt", "size_bytes": 2}}
+
 R = "r1"
 CASES = [
     # (call, method, path, query, body, answer, expected type)
@@ -50,6 +54,9 @@ CASES = [
       "created_before": "2026-05-02T00:00:00Z", "updated_after": "2026-04-01T00:00:00Z"},
      None, {"runs": [RUN], "page_info": PAGE}, None),
     (lambda c: c.agent.runs.retrieve(R), "GET", f"/agent/runs/{R}", None, None, RUN, t.RunItem),
+    (lambda c: c.agent.runs.retrieve_by_external_reference("https://issues.example.com/ENG-1"), "GET", "/agent/run-by-external-reference",
+     {"url": "https://issues.example.com/ENG-1"}, None, {"run_id": R}, t.RunByExternalReferenceResponse),
+    (lambda c: c.agent.get_artifact("a1"), "GET", "/agent/artifacts/a1", None, None, FILE_ARTIFACT, t.FileArtifactResponse),
     (lambda c: c.agent.runs.cancel(R), "POST", f"/agent/runs/{R}/cancel", None, None, R, str),
     (lambda c: c.agent.runs.followup(R, message="more"), "POST", f"/agent/runs/{R}/followups", None, {"message": "more"}, CREATED, t.RunAgentResponse),
     (lambda c: c.agent.runs.conversation(R), "GET", f"/agent/runs/{R}/conversation", None, None, CONVERSATION, t.ConversationResponse),
@@ -171,11 +178,15 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "listSecrets": "secrets.list", "putSecret": "secrets.put", "deleteSecret": "secrets.delete",
         "createApiKey": "api_keys.create", "listApiKeys": "api_keys.list", "deleteApiKey": "api_keys.delete",
         "getCurrentApiKey": "api_keys.current",
+        "getArtifact": "agent.get_artifact", "downloadArtifact": "agent.download_artifact",
+        "getRunByExternalReferenceURL": "agent.runs.retrieve_by_external_reference",
     }
     # Not wrapped on purpose: the deprecated alias, the ingress (senders use sign_webhook + any HTTP
-    # client) and the host-root operations (reachable with client.get("http://host/healthz")).
+    # client), the host-root operations (reachable with client.get("http://host/healthz")) and the signed URL.
     unwrapped = {"createRunLegacy", "receiveWebhookDelivery", "receiveWebhookDeliveryWithToken", "getHealth",
-                 "getReadiness", "getMetrics"}
+                 "getReadiness", "getMetrics",
+                 # the signed download URL: download_artifact follows the redirect to it, any HTTP client can fetch it
+                 "getArtifactContent"}
     ops = {op["operationId"] for item in spec["paths"].values() for op in item.values() if isinstance(op, dict) and "operationId" in op}
     assert ops - unwrapped == set(covered), f"unwrapped operations: {sorted(ops - unwrapped - set(covered))}"
     from agent_runs import AgentRuns, AsyncAgentRuns

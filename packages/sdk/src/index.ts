@@ -25,6 +25,7 @@ export type { LogLevel, Logger } from './internal/log';
 export { signWebhook, type SignWebhookParams, type WebhookHeaders } from './lib/webhooks';
 
 export * from './resources/agent/runs';
+export * from './resources/agent/artifacts';
 export * from './resources/agent/skills';
 export * from './resources/agent/environments';
 export * from './resources/factories/factories';
@@ -44,6 +45,7 @@ export {
   identitySourceValues,
   messageRoleValues,
   runSourceTypeValues,
+  runArtifactTypeValues,
   runStateValues,
   signatureSchemeValues,
 } from './generated/api';

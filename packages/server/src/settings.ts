@@ -82,6 +82,17 @@ export interface Settings {
     /** REST requests one API key may make per `windows.restRateWindowSeconds` (then 429). */
     restRequestsPerWindow: number;
   };
+  /** What a run may publish (docs/decisions.md §Artifacts). */
+  artifacts: {
+    /** Artifacts one run may publish over all its executions. */
+    maxPerRun: number;
+    /** Largest file, screenshot or plan. */
+    maxFileBytes: number;
+    /** Bytes of files, screenshots and plans one run may publish over all its executions. */
+    maxBytesPerRun: number;
+    /** How long a signed download URL works. */
+    downloadUrlSeconds: number;
+  };
 }
 
 export type SandboxMode = 'bwrap' | 'none';
@@ -251,6 +262,12 @@ export function loadSettings(env: Env = process.env): Settings {
       webhooksPerFactory: integer(env, 'WEBHOOKS_PER_FACTORY', 20, 1),
       restMaxBodyBytes: integer(env, 'REST_MAX_BODY_BYTES', 10 * 1024 * 1024, 1),
       restRequestsPerWindow: integer(env, 'REST_REQUESTS_PER_MINUTE', 6000, 1),
+    },
+    artifacts: {
+      maxPerRun: integer(env, 'ARTIFACTS_PER_RUN', 100, 1),
+      maxFileBytes: integer(env, 'ARTIFACT_MAX_BYTES', 10 * 1024 * 1024, 1),
+      maxBytesPerRun: integer(env, 'ARTIFACTS_MAX_BYTES_PER_RUN', 50 * 1024 * 1024, 1),
+      downloadUrlSeconds: integer(env, 'ARTIFACT_DOWNLOAD_URL_SECONDS', 900, 1),
     },
   };
 }

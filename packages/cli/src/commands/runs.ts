@@ -1,4 +1,4 @@
-import { type RunListParams, type RunState, runStateValues } from '@agent-runs/sdk';
+import { type ArtifactType, type RunListParams, type RunState, runArtifactTypeValues, runStateValues } from '@agent-runs/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
 import { addPageOptions, contextOf, type PageOptions, pageQuery, repeatableOption } from '../context';
 import { interruptible } from '../errors';
@@ -10,6 +10,7 @@ interface ListOptions extends PageOptions {
   state?: string[];
   name?: string;
   model?: string;
+  artifactType?: string;
 }
 
 /** `runs list|get|create|followup|cancel|watch|conversation`. */
@@ -21,13 +22,15 @@ export function registerRunsCommands(program: Command): void {
     .description('list runs, most recently updated first')
     .option('--state <state>', `only runs in this state (repeatable: ${runStateValues.join(', ')})`, repeatableOption(runState))
     .option('--name <name>', 'only runs whose config name (AmbientAgentConfig.name) is this')
-    .option('--model <modelId>', 'only runs of this model_id');
+    .option('--model <modelId>', 'only runs of this model_id')
+    .option('--artifact-type <type>', `only runs that published an artifact of this type (${runArtifactTypeValues.join(', ')})`, artifactType);
   addPageOptions(list, 'runs', 20).action(async (options: ListOptions, command: Command) => {
     const { client, out } = contextOf(command);
     const query: RunListParams = pageQuery(options);
     if (options.state?.length) query.state = options.state as RunState[];
     if (options.name !== undefined) query.name = options.name;
     if (options.model !== undefined) query.model_id = options.model;
+    if (options.artifactType !== undefined) query.artifact_type = options.artifactType as ArtifactType;
     const page = await client.agent.runs.list(query);
     out.result(page.body, () => formatPage(page.data, page.page_info, RUN_COLUMNS, 'no runs'));
   });
@@ -103,4 +106,12 @@ function runState(value: string): string {
     throw new InvalidArgumentError(`'${value}' is not a run state (${runStateValues.join(', ')}).`);
   }
   return state;
+}
+
+function artifactType(value: string): string {
+  const type = value.toUpperCase();
+  if (!(runArtifactTypeValues as readonly string[]).includes(type)) {
+    throw new InvalidArgumentError(`'${value}' is not an artifact type (${runArtifactTypeValues.join(', ')}).`);
+  }
+  return type;
 }

@@ -70,6 +70,8 @@ class FinalRequestOptions:
     max_retries: Union[int, NotGiven] = NOT_GIVEN
     idempotency_key: Optional[str] = None
     post_parser: Optional[Callable[[Any], Any]] = None
+    # None: the httpx client's own setting (True for the SDK's default client).
+    follow_redirects: Optional[bool] = None
 
     def copy(self, **changes: Any) -> "FinalRequestOptions":
         return dataclasses.replace(self, **changes)
@@ -102,6 +104,11 @@ def make_request_options(
     if post_parser is not None:
         options["post_parser"] = post_parser
     return options
+
+
+def _redirects(options: FinalRequestOptions) -> Dict[str, Any]:
+    """`follow_redirects` for httpx's send, when the call sets it (a user's own httpx client may not follow)."""
+    return {} if options.follow_redirects is None else {"follow_redirects": options.follow_redirects}
 
 
 def _is_json(content_type: str) -> bool:
@@ -383,7 +390,7 @@ class SyncAPIClient(BaseClient[httpx.Client]):
         while True:
             request = self._build_request(options, retries_taken=retries_taken)
             try:
-                response = self._client.send(request, stream=stream or mode == "stream")
+                response = self._client.send(request, stream=stream or mode == "stream", **_redirects(options))
             except httpx.TimeoutException as err:
                 if retries_taken < max_retries:
                     self._sleep(retry_delay(retries_taken, None))
@@ -496,7 +503,7 @@ class AsyncAPIClient(BaseClient[httpx.AsyncClient]):
         while True:
             request = self._build_request(options, retries_taken=retries_taken)
             try:
-                response = await self._client.send(request, stream=stream or mode == "stream")
+                response = await self._client.send(request, stream=stream or mode == "stream", **_redirects(options))
             except httpx.TimeoutException as err:
                 if retries_taken < max_retries:
                     await self._sleep(retry_delay(retries_taken, None))

@@ -50,6 +50,10 @@ CASES = [
     ("agent.runs.cancel", lambda c: c.agent.runs.cancel(RUN_ID), str),
     ("agent.runs.conversation", lambda c: c.agent.runs.conversation(RUN_ID), t.ConversationResponse),
     ("agent.runs.attachment", lambda c: c.agent.runs.attachment(RUN_ID, "event-payload.json"), bytes),
+    ("agent.runs.retrieve_by_external_reference", lambda c: c.agent.runs.retrieve_by_external_reference("https://issues.example.com/ENG-42"),
+     t.RunByExternalReferenceResponse),
+    # download_artifact redirects to the example's host (localhost:8080), which is not the mock: covered by test_client.
+    ("agent.get_artifact", lambda c: c.agent.get_artifact("9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f"), t.FileArtifactResponse),
     ("agent.skills.list", lambda c: c.agent.skills.list(), t.ListSkillsResponse),
     ("agent.environments.create", lambda c: c.agent.environments.create(
         name="node-20", description="Node 20", setup_commands=["corepack enable"], env_vars={"NPM_TOKEN": "x"}), t.CloudEnvironment),

@@ -7,6 +7,12 @@ import { json, mockFetch } from '../utils/mock-fetch';
 // the JSON body it sends. (Answers are checked against the contract by the Prism tests.)
 const cases: Array<[string, (c: AgentRuns) => PromiseLike<unknown>, string, unknown?]> = [
   ['agent.skills.list', (c) => c.agent.skills.list(), 'GET /agent/skills'],
+  ['agent.getArtifact', (c) => c.agent.getArtifact('art_1'), 'GET /agent/artifacts/art_1'],
+  [
+    'agent.runs.retrieveByExternalReference',
+    (c) => c.agent.runs.retrieveByExternalReference('https://issues.example.com/ENG-1?x=1'),
+    'GET /agent/run-by-external-reference?url=https%3A%2F%2Fissues.example.com%2FENG-1%3Fx%3D1',
+  ],
   ['agent.environments.create', (c) => c.agent.environments.create({ name: 'env' }), 'POST /agent/environments', { name: 'env' }],
   ['agent.environments.list', (c) => c.agent.environments.list({ limit: 5 }), 'GET /agent/environments?limit=5'],
   ['agent.environments.retrieve', (c) => c.agent.environments.retrieve('env_1'), 'GET /agent/environments/env_1'],

@@ -4,6 +4,10 @@
  * contract's paths; the type check fails if an operation is missing here.
  */
 import { applyFactoryDefinitionsHandler } from './factories/applyFactoryDefinitions';
+import { downloadArtifactHandler } from './artifacts/downloadArtifact';
+import { getArtifactContentHandler } from './artifacts/getArtifactContent';
+import { getArtifactHandler } from './artifacts/getArtifact';
+import { getRunByExternalReferenceURLHandler } from './artifacts/getRunByExternalReferenceURL';
 import { cancelRunHandler } from './runs/cancelRun';
 import { createApiKeyHandler } from './api-keys/createApiKey';
 import { createAutomationHandler } from './automations/createAutomation';
@@ -49,6 +53,10 @@ import { updateWebhookHandler } from './webhooks/updateWebhook';
 import type { OperationHandlers } from './operations';
 
 export const handlers: OperationHandlers = {
+  downloadArtifact: downloadArtifactHandler,
+  getArtifact: getArtifactHandler,
+  getArtifactContent: getArtifactContentHandler,
+  getRunByExternalReferenceURL: getRunByExternalReferenceURLHandler,
   createApiKey: createApiKeyHandler,
   deleteApiKey: deleteApiKeyHandler,
   getCurrentApiKey: getCurrentApiKeyHandler,

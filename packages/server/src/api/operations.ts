@@ -43,6 +43,8 @@ interface RestOperation {
   path: string;
   operationId: string;
   query: QueryParameter[];
+  /** `security: []` in the contract: the request carries its own credential (a signed URL), no API key. */
+  public: boolean;
 }
 
 /** Every operation of the REST contract with its method, Express path and query parameters, in the contract's order. */
@@ -53,11 +55,12 @@ function restOperations(): RestOperation[] {
   const resolve = (p: Parameter) => ('$ref' in p ? shared[p.$ref.split('/').pop()!] : p);
   return Object.entries(spec.paths ?? {}).flatMap(([contractPath, item]) =>
     METHODS.flatMap((method) => {
-      const operation = item[method] as { operationId?: string; parameters?: Parameter[] } | undefined;
+      const operation = item[method] as { operationId?: string; parameters?: Parameter[]; security?: unknown[] } | undefined;
       if (!operation?.operationId) return [];
       const parameters = [...((item.parameters as Parameter[] | undefined) ?? []), ...(operation.parameters ?? [])].map(resolve);
       const query = parameters.filter((p): p is QueryParameter & { in: string } => p?.in === 'query');
-      return [{ method, path: expressPath(contractPath), operationId: operation.operationId, query }];
+      const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+      return [{ method, path: expressPath(contractPath), operationId: operation.operationId, query, public: isPublic }];
     }),
   );
 }
@@ -80,6 +83,11 @@ function unknownQueryGuard(query: QueryParameter[]): RequestHandler | undefined 
     }
     next();
   };
+}
+
+/** The REST operations that take no API key (`security: []`); `authenticate` lets them through. */
+export function publicOperationIds(): ReadonlySet<string> {
+  return new Set(restOperations().filter((op) => op.public).map((op) => op.operationId));
 }
 
 /**

@@ -2,7 +2,7 @@
  * Encryption of secrets at rest: AES-256-GCM with a random 12-byte nonce per value, stored as the versioned
  * text `v1.<base64 nonce>.<base64 ciphertext+tag>` (tables.ts `EncryptedText`).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../private-files';
@@ -16,6 +16,7 @@ export class SecretBoxError extends Error {}
 
 export class SecretBox {
   readonly #key: Buffer;
+  readonly #signingKeys = new Map<string, Buffer>();
 
   constructor(key: Buffer) {
     if (key.length !== KEY_BYTES) throw new SecretBoxError(`the secrets key must be ${KEY_BYTES} bytes`);
@@ -44,6 +45,19 @@ export class SecretBox {
     } catch {
       throw new SecretBoxError('encrypted value does not verify under this key (wrong SECRETS_KEY?)');
     }
+  }
+
+  /**
+   * HMAC-SHA256 of `message` under a key derived from the secrets key for `purpose` (HKDF), so a signature
+   * (a signed download URL) never uses the encryption key itself and every process of a deployment agrees.
+   */
+  sign(purpose: string, message: string): Buffer {
+    let key = this.#signingKeys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), `agent-runs ${purpose}`, KEY_BYTES));
+      this.#signingKeys.set(purpose, key);
+    }
+    return createHmac('sha256', key).update(message).digest();
   }
 
   /** Never let the key reach a log line through util.inspect or JSON.stringify. */

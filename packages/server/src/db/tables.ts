@@ -125,6 +125,22 @@ export interface RunAttachmentsTable {
   created_at: Timestamp;
 }
 
+/** What a run published (docs/decisions.md §Artifacts); bytes kept like attachments, for as long as the run. */
+export interface RunArtifactsTable {
+  id: string; // uuid: the artifact_uid
+  run_id: string;
+  team_id: string;
+  position: number; // 1, 2, … per run, in publication order
+  artifact_type: Schemas['RunArtifactType'];
+  data: JsonText; // the ArtifactItem's data without artifact_uid
+  content: Buffer | null; // FILE, SCREENSHOT, PLAN bytes; null for links
+  size: number; // bytes of content (0 for links)
+  source_path: string | null; // path under /workspace/.artifacts/ it was collected from (republishing unchanged files is skipped)
+  content_sha256: string | null;
+  external_url: string | null; // EXTERNAL_REFERENCE url (reverse lookup)
+  created_at: Timestamp;
+}
+
 export interface FactoriesTable {
   id: string; // fac_…
   team_id: string;
@@ -232,6 +248,7 @@ export interface Database {
   run_steps: RunStepsTable;
   run_followups: RunFollowupsTable;
   run_attachments: RunAttachmentsTable;
+  run_artifacts: RunArtifactsTable;
   factories: FactoriesTable;
   team_secrets: TeamSecretsTable;
   webhooks: WebhooksTable;

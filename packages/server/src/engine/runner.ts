@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { components } from '../generated/api';
+import type { ArtifactPublisher } from '../artifacts/service';
 import type { RunSandbox } from './sandbox';
 
 // What runners record and report is what the API answers: these are the contract's own shapes.
@@ -91,6 +92,8 @@ export interface RunContext {
   inbox: FollowupInbox;
   conversation: ConversationWriter;
   usage: UsageRecorder;
+  /** Publishes what the run produced (docs/decisions.md §Artifacts); the runner records the outcome in the conversation. */
+  artifacts: ArtifactPublisher;
   /** Aborted when the run is cancelled or the server shuts down. */
   signal: AbortSignal;
   log: Logger;

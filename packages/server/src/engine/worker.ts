@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { createArtifactPublisher } from '../artifacts/service';
 import type { ServerContext } from '../context';
 import { createConversationWriter, createFollowupInbox } from '../runs/conversation';
 import { addRunUsage, claimNextRun, extendLease, finishExecution, leaseExpiry, planExecution, releaseClaim, startExecution } from '../runs/executions';
@@ -279,6 +280,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       inbox: createFollowupInbox(ctx, run),
       conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
       usage: { add: (spent) => addRunUsage(ctx, run.team_id, run.id, spent) },
+      artifacts: createArtifactPublisher(ctx, run, workerId),
       signal: controller.signal,
       log,
     };

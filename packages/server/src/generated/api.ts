@@ -18,8 +18,7 @@ export type paths = {
          *
          *     Every parameter of the Oz API's `listRuns` is accepted (docs/decisions.md §Oz parity). Those about
          *     things this self-hosted service does not have answer what is true here rather than being ignored:
-         *     no run was started by a schedule (`schedule_id` matches no run), no run has artifacts
-         *     (`artifact_type` matches no run), every run executes on this server's workers
+         *     no run was started by a schedule (`schedule_id` matches no run), every run executes on this server's workers
          *     (`execution_location=REMOTE` matches every run, `LOCAL` none) and a run's executor is its creator
          *     (`executor` filters like `creator`).
          *
@@ -326,6 +325,148 @@ export type paths = {
          *       disconnected; it resumes with `Last-Event-ID`.
          */
         get: operations["streamRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/artifacts/{artifactUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+                 * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                artifactUid: components["parameters"]["ArtifactUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an artifact
+         * @description One artifact of a run of the caller's team, in the Oz API's `ArtifactResponse` shape, by the
+         *     `artifact_uid` its `ArtifactItem` carries (in `RunItem.artifacts` and in the run's `artifact`
+         *     events). Any role.
+         *
+         *     * `FILE` and `SCREENSHOT`: `data.download_url` is a **signed, time-limited URL served by this
+         *       server** (`getArtifactContent`): it carries its own credential, so it works without an API key
+         *       (a browser, `curl`), and stops working at `data.expires_at` (`ARTIFACT_DOWNLOAD_URL_SECONDS`
+         *       after this answer, default 900). Ask again for a fresh one; every answer signs a new URL. Treat
+         *       it as a secret for as long as it lives: whoever has it can download the bytes (the answer
+         *       carries `Cache-Control: no-store`).
+         *     * `PLAN`: the plan's Markdown inline in `data.content` (`content_type: text/markdown`), as in the
+         *       Oz API. `document_uid` and `notebook_uid` equal the artifact UID (this service has no separate
+         *       documents).
+         *     * `PULL_REQUEST` and `EXTERNAL_REFERENCE` artifacts are links: their item carries the `url` and
+         *       no `artifact_uid`, and there is nothing to retrieve (`404`, as in the Oz API for an
+         *       unsupported type).
+         *
+         *     `404 resource_not_found`: no artifact with this UID in the caller's team (an artifact of another
+         *     team answers exactly the same).
+         */
+        get: operations["getArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/artifacts/{artifactUid}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+                 * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                artifactUid: components["parameters"]["ArtifactUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an artifact
+         * @description Redirects (`302`) to a fresh signed download URL of a `FILE`, `SCREENSHOT` or `PLAN` artifact of
+         *     the caller's team (the same URL `getArtifact` answers in `data.download_url`), as in the Oz API.
+         *     HTTP clients that follow redirects download the bytes in one call; the URL itself needs no API
+         *     key. The answer carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+         *
+         *     `404 resource_not_found`: no such artifact in the caller's team, or a link artifact
+         *     (`PULL_REQUEST`, `EXTERNAL_REFERENCE`), which has no bytes.
+         */
+        get: operations["downloadArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/artifacts/{artifactUid}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+                 * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                artifactUid: components["parameters"]["ArtifactUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an artifact's bytes through a signed URL
+         * @description The target of a signed download URL (`getArtifact`'s `data.download_url`, `downloadArtifact`'s
+         *     `Location`). **No API key**: the `token` is the credential. It names the team, carries the
+         *     expiry and an HMAC-SHA256 signature (made with a key derived from the server's `SECRETS_KEY`,
+         *     so every process of a deployment accepts the URLs of the others). Do not build or change it.
+         *
+         *     The bytes are answered exactly as stored, always as a download: `Content-Disposition:
+         *     attachment` with the file name, `X-Content-Type-Options: nosniff`, `Content-Security-Policy:
+         *     sandbox`, `Cache-Control: private, no-store` and `Referrer-Policy: no-referrer`. `Content-Type`
+         *     is the artifact's `mime_type` when it is one of a short list of inert types (plain text,
+         *     Markdown, CSV, JSON, PDF, PNG, JPEG, GIF, WebP, ZIP, gzip) and `application/octet-stream` for
+         *     anything else, so a file the agent wrote (an HTML page, an SVG) is never rendered by a browser
+         *     from this origin.
+         *
+         *     * `403 not_authorized`: the token does not verify for this artifact, or it has expired (ask
+         *       `getArtifact` for a fresh URL).
+         *     * `404 resource_not_found`: the artifact no longer exists (its run was deleted).
+         */
+        get: operations["getArtifactContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/run-by-external-reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the run that published an external reference
+         * @description The run of the caller's team that published an `EXTERNAL_REFERENCE` artifact with exactly this
+         *     `url` (as in the Oz API; the match is on the URL as the run published it, byte for byte). When
+         *     several runs published it, the most recent publication wins. Any role.
+         *
+         *     `404 resource_not_found`: no run of the caller's team published it (another team's runs are
+         *     never found).
+         */
+        get: operations["getRunByExternalReferenceURL"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1341,10 +1482,198 @@ export type components = {
          */
         RunExecutionLocation: "LOCAL" | "REMOTE";
         /**
-         * @description Types of run artifacts in the Oz API. Runs of this service have no artifacts yet.
+         * @description The types of run artifacts (`ArtifactItem.artifact_type`), as in the Oz API.
          * @enum {string}
          */
         RunArtifactType: "PLAN" | "PULL_REQUEST" | "SCREENSHOT" | "FILE" | "EXTERNAL_REFERENCE";
+        /**
+         * @description Something a run published for clients to read without scraping its conversation (Oz API shape),
+         *     by `artifact_type`. How a run publishes them: the command runner's `/workspace/.artifacts/`
+         *     directory and its `::artifact::` output lines, the model runner's `publish_artifact` tool
+         *     (README §Real runners, docs/decisions.md §Artifacts). `FILE`, `SCREENSHOT` and `PLAN` items carry
+         *     an `artifact_uid` for `getArtifact`; `PULL_REQUEST` and `EXTERNAL_REFERENCE` items are links.
+         */
+        ArtifactItem: components["schemas"]["PlanArtifact"] | components["schemas"]["PullRequestArtifact"] | components["schemas"]["ScreenshotArtifact"] | components["schemas"]["FileArtifact"] | components["schemas"]["ExternalReferenceArtifact"];
+        PlanArtifact: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "PLAN";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["PlanArtifactData"];
+        };
+        PullRequestArtifact: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "PULL_REQUEST";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["PullRequestArtifactData"];
+        };
+        ScreenshotArtifact: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "SCREENSHOT";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["ScreenshotArtifactData"];
+        };
+        FileArtifact: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "FILE";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["FileArtifactData"];
+        };
+        ExternalReferenceArtifact: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "EXTERNAL_REFERENCE";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["ExternalReferenceArtifactData"];
+        };
+        /** @description A plan (Markdown). Read its content with `getArtifact`. */
+        PlanArtifactData: {
+            /** @description The artifact's UID, for `getArtifact`. */
+            artifact_uid?: string;
+            /** @description Equal to `artifact_uid` (this service has no separate plan documents). */
+            document_uid: string;
+            /** @description Equal to `artifact_uid`. */
+            notebook_uid?: string;
+            /** @description The plan's first Markdown heading, or the title the model gave it. */
+            title?: string;
+        };
+        PullRequestArtifactData: {
+            /**
+             * Format: uri
+             * @description The pull request's URL (`http` or `https`, at most 2048 characters). Never fetched by the server.
+             */
+            url: string;
+            /** @description The pull request's branch (at most 256 characters). */
+            branch: string;
+        };
+        /** @description An image (PNG, JPEG, GIF or WebP, recognised by its first bytes). Download it with `getArtifact`. */
+        ScreenshotArtifactData: {
+            artifact_uid: string;
+            mime_type: string;
+            description?: string;
+        };
+        /** @description A file the run published. Download it with `getArtifact`. */
+        FileArtifactData: {
+            artifact_uid: string;
+            /**
+             * @description The file's path relative to the run's artifact directory (`/workspace/.artifacts/`), `/`
+             *     separated, or the name the model gave it.
+             */
+            filepath: string;
+            /** @description The last component of `filepath`. */
+            filename: string;
+            title?: string;
+            description?: string;
+            /** @description Guessed from the file name's extension; `application/octet-stream` when unknown. */
+            mime_type: string;
+            size_bytes?: number;
+        };
+        /** @description A link to something outside this service (an issue, a document, a deployment). */
+        ExternalReferenceArtifactData: {
+            /** @description Free-form category (`linear_issue`, `spec_link`, …). */
+            reference_type: string;
+            /**
+             * @description The reference's URL (`http` or `https`). `getRunByExternalReferenceURL` finds the run by it.
+             *     Never fetched by the server.
+             */
+            url: string;
+            title?: string;
+            /** @description Category-specific extra fields (at most 4096 bytes of JSON). */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description An artifact as `getArtifact` answers it, by `artifact_type` (Oz API shape). */
+        ArtifactResponse: components["schemas"]["PlanArtifactResponse"] | components["schemas"]["ScreenshotArtifactResponse"] | components["schemas"]["FileArtifactResponse"];
+        PlanArtifactResponse: {
+            artifact_uid: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "PLAN";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["PlanArtifactResponseData"];
+        };
+        PlanArtifactResponseData: {
+            document_uid: string;
+            notebook_uid: string;
+            title?: string;
+            /** @description The plan's Markdown. */
+            content: string;
+            /** @description `text/markdown`. */
+            content_type: string;
+        };
+        ScreenshotArtifactResponse: {
+            artifact_uid: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "SCREENSHOT";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["ScreenshotArtifactResponseData"];
+        };
+        ScreenshotArtifactResponseData: {
+            /**
+             * Format: uri
+             * @description Signed, time-limited URL of the image (`getArtifactContent`); needs no API key.
+             */
+            download_url: string;
+            /** Format: date-time */
+            expires_at: string;
+            content_type: string;
+            description?: string;
+        };
+        FileArtifactResponse: {
+            artifact_uid: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            artifact_type: "FILE";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["FileArtifactResponseData"];
+        };
+        FileArtifactResponseData: {
+            /**
+             * Format: uri
+             * @description Signed, time-limited URL of the file (`getArtifactContent`); needs no API key.
+             */
+            download_url: string;
+            /** Format: date-time */
+            expires_at: string;
+            content_type: string;
+            filepath?: string;
+            filename: string;
+            title?: string;
+            description?: string;
+            size_bytes?: number;
+        };
+        RunByExternalReferenceResponse: {
+            run_id: string;
+        };
         /**
          * @description Custom key/value strings attached to a run when it is created and never changed afterwards, with the
          *     Oz API's limits: at most 20 keys; keys of 1–64 characters from `A-Z a-z 0-9 . _ -` (case-sensitive);
@@ -1648,8 +1977,11 @@ export type components = {
             is_run_type_cancellable?: boolean;
             execution_location?: components["schemas"]["RunExecutionLocation"];
             executor?: components["schemas"]["RunCreatorInfo"];
-            /** @description Oz API artifacts (plans, pull requests, …). Always empty on this service. */
-            artifacts?: Record<string, never>[];
+            /**
+             * @description What the run published (Oz API shape), oldest first; empty until it publishes something. Read a
+             *     file, screenshot or plan with `getArtifact`.
+             */
+            artifacts?: components["schemas"]["ArtifactItem"][];
             /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */
             scope?: {
                 /** @enum {string} */
@@ -1737,6 +2069,14 @@ export type components = {
             /** @description Any JSON value. */
             output: unknown;
         };
+        /**
+         * @description Something that happened that is neither text nor an action. Names this service records:
+         *     `stderr` (`data: {text}`: the command runner's standard error), `artifact` (`data`: the
+         *     `ArtifactItem` the run just published; every published artifact has one, in the conversation and
+         *     as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
+         *     something the run tried to publish and the server refused, for example a file over the size limit
+         *     or a URL that is not `http(s)`).
+         */
         EventBlock: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2376,6 +2716,16 @@ export type components = {
                 "application/problem+json": components["schemas"]["Error"];
             };
         };
+        /** @description `not_authorized`: the signed download URL does not verify for this artifact, or it has expired. */
+        DownloadLinkInvalid: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Error"];
+            };
+        };
         /** @description `resource_not_found`: no such resource in the caller's team. */
         NotFound: {
             headers: {
@@ -2583,6 +2933,11 @@ export type components = {
          */
         RunId: string;
         /**
+         * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+         * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+         */
+        ArtifactUid: string;
+        /**
          * @description Factory UID (`fac_…`).
          * @example fac_01hzx3k4m5n6p7q8r9s0t1v2w3
          */
@@ -2777,10 +3132,7 @@ export interface operations {
                  *     Oz client would not expect.
                  */
                 schedule_id?: string;
-                /**
-                 * @description Only runs with an artifact of this type. Runs of this service have no artifacts yet
-                 *     (`artifacts` is always empty), so the answer is an empty page.
-                 */
+                /** @description Only runs that published at least one artifact of this type (`RunItem.artifacts`). */
                 artifact_type?: components["schemas"]["RunArtifactType"];
             };
             header?: never;
@@ -3124,6 +3476,162 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["EventStreamTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+                 * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                artifactUid: components["parameters"]["ArtifactUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artifact. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+                 * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                artifactUid: components["parameters"]["ArtifactUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the signed download URL. */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /**
+                     * @description The signed, time-limited download URL (`getArtifactContent`).
+                     * @example http://localhost:8080/api/v1/agent/artifacts/9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f/content?token=team_01hzx3k4m5n6p7q8r9s0t1v2w3.1777626429.q3J5Ma2ZbGk8vQ1nXx7uTfYcR0pLs9wE4dHiKjNmOaU
+                     */
+                    Location?: string;
+                    /**
+                     * @description `no-store`: the URL expires.
+                     * @example no-store
+                     */
+                    "Cache-Control"?: string;
+                    /**
+                     * @description `nosniff`.
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getArtifactContent: {
+        parameters: {
+            query: {
+                /** @description The signature part of the download URL, as issued. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Artifact UID (a UUIDv4 string), from an `ArtifactItem`'s `data.artifact_uid`.
+                 * @example 9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                artifactUid: components["parameters"]["ArtifactUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artifact's bytes. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /**
+                     * @description `attachment; filename="<filename>"`.
+                     * @example attachment; filename="summary.md"
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description `nosniff`.
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "*/*": string;
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["DownloadLinkInvalid"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRunByExternalReferenceURL: {
+        parameters: {
+            query: {
+                /** @description The external reference's URL. */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunByExternalReferenceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4577,6 +5085,14 @@ export const runStateValues: ReadonlyArray<FlattenedDeepRequired<components>["sc
 export const runSourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunSourceType"]> = ["API", "CLI", "WEB_APP", "SCHEDULED_AGENT", "WEBHOOK", "SLACK", "LINEAR", "GITHUB_ACTION", "CLOUD_MODE", "INTERACTIVE", "LOCAL", "JIRA", "SELF_IMPROVEMENT", "GITHUB_WEBHOOK", "GITLAB_WEBHOOK", "AUTOFIX", "RUN_SCORER", "ORCHESTRATION"];
 export const runExecutionLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunExecutionLocation"]> = ["LOCAL", "REMOTE"];
 export const runArtifactTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunArtifactType"]> = ["PLAN", "PULL_REQUEST", "SCREENSHOT", "FILE", "EXTERNAL_REFERENCE"];
+export const planArtifactArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlanArtifact"]["artifact_type"]> = ["PLAN"];
+export const pullRequestArtifactArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PullRequestArtifact"]["artifact_type"]> = ["PULL_REQUEST"];
+export const screenshotArtifactArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScreenshotArtifact"]["artifact_type"]> = ["SCREENSHOT"];
+export const fileArtifactArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FileArtifact"]["artifact_type"]> = ["FILE"];
+export const externalReferenceArtifactArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExternalReferenceArtifact"]["artifact_type"]> = ["EXTERNAL_REFERENCE"];
+export const planArtifactResponseArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PlanArtifactResponse"]["artifact_type"]> = ["PLAN"];
+export const screenshotArtifactResponseArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScreenshotArtifactResponse"]["artifact_type"]> = ["SCREENSHOT"];
+export const fileArtifactResponseArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FileArtifactResponse"]["artifact_type"]> = ["FILE"];
 export const runCreatorInfoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreatorInfo"]["type"]> = ["user", "service_account"];
 export const runAgentRequestImagesMime_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunAgentRequest"]["images"]["mime_type"]> = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 export const runAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];

@@ -23,8 +23,13 @@ declare global {
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-export function authenticate(ctx: ServerContext): RequestHandler {
-  return async (req, _res, next) => {
+/**
+ * `publicOperations`: operations the contract marks `security: []` (a signed download URL carries its own
+ * credential, checked by its handler); they get no principal, and so no per-key rate limit.
+ */
+export function authenticate(ctx: ServerContext, publicOperations: ReadonlySet<string> = new Set()): RequestHandler {
+  return async (req, res, next) => {
+    if (publicOperations.has(res.locals.operationId as string)) return next();
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match?.[1]) return next(authenticationRequired());
     const principal = await authenticateApiKey(ctx.db, ctx.clock, match[1]);

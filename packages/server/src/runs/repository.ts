@@ -8,7 +8,7 @@ import { sql, type Expression, type Insertable, type Kysely, type RawBuilder, ty
 import type { ServerContext } from '../context';
 import { compiledQuery } from '../db/compiled-query';
 import { dialectOfDb, jsonTextField, toBuffer, type Dialect } from '../db/dialect';
-import type { Database, RunAttachmentsTable, RunsTable, Timestamp } from '../db/tables';
+import type { Database, RunArtifactsTable, RunAttachmentsTable, RunsTable, Timestamp } from '../db/tables';
 import type { RunStatusMessage, TokenUsage } from '../engine/runner';
 import type { RunsSortKey } from './cursor';
 import type { SortOrder } from '../pagination';
@@ -52,10 +52,10 @@ const RUN_ITEM_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof RunsTable>;
 export type RunItemRow = Pick<RunRow, (typeof RUN_ITEM_COLUMNS)[number]>;
 /**
- * A row of a runs page: whether the run has attachments tells the caller whether to read their metadata;
+ * A row of a runs page: whether the run has attachments (artifacts) tells the caller whether to read them;
  * `sort_key` is the value of the page's sort (the keyset position).
  */
-export type RunListRow = RunItemRow & { has_attachments: SqlBool; sort_key: string };
+export type RunListRow = RunItemRow & { has_attachments: SqlBool; has_artifacts: SqlBool; sort_key: string };
 export type AttachmentRow = Selectable<RunAttachmentsTable>;
 export type AttachmentMeta = Pick<AttachmentRow, 'run_id' | 'file_name' | 'mime_type' | 'size'>;
 
@@ -141,7 +141,9 @@ export interface RunFilters {
   /** Metadata keys and their values, pairwise (AND). */
   metadataKeys?: readonly string[];
   metadataValues?: readonly string[];
-  /** A filter that no run of this service can match (schedule_id, artifact_type, execution_location=LOCAL). */
+  /** Runs that published an artifact of this type (run_artifacts). */
+  artifactType?: RunArtifactsTable['artifact_type'];
+  /** A filter that no run of this service can match (schedule_id, execution_location=LOCAL). */
   matchesNothing?: string;
 }
 
@@ -174,6 +176,7 @@ const FILTER_KEYS = Object.keys({
   ancestorRunId: true,
   metadataKeys: true,
   metadataValues: true,
+  artifactType: true,
   matchesNothing: true,
 } satisfies Record<FilterKey, true>) as FilterKey[];
 
@@ -264,6 +267,11 @@ function selectRunsPage(
         )
         .as('has_attachments'),
     )
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('run_artifacts').select('run_artifacts.run_id').whereRef('run_artifacts.run_id', '=', 'runs.id').whereRef('run_artifacts.team_id', '=', 'runs.team_id'))
+        .as('has_artifacts'),
+    )
     .where('team_id', '=', teamId);
   if (filters.states?.length) q = q.where('state', 'in', filters.states);
   if (filters.name !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'name'), '=', filters.name);
@@ -299,6 +307,14 @@ function selectRunsPage(
   filters.metadataKeys?.forEach((metadataKey, i) => {
     q = q.where(metadataField(dialect, metadataKey), '=', filters.metadataValues![i]!);
   });
+  if (filters.artifactType !== undefined) {
+    // The matching runs come from run_artifacts(artifact_type, team_id, run_id), a set the planner builds once;
+    // an EXISTS probe per run scanned the team's runs when few (or none) match.
+    const artifactType = filters.artifactType;
+    q = q.where('runs.id', 'in', (eb) =>
+      eb.selectFrom('run_artifacts').select('run_artifacts.run_id').where('run_artifacts.team_id', '=', teamId).where('run_artifacts.artifact_type', '=', artifactType),
+    );
+  }
   if (filters.matchesNothing !== undefined) q = q.where(sql<boolean>`1 = 0`);
   if (page.after) {
     const { value, id } = page.after;

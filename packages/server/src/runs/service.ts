@@ -3,6 +3,8 @@
  * ./conversation; reads and inserts through ./repository (always team-scoped).
  */
 import type { Kysely } from 'kysely';
+import { listArtifactMeta, type ArtifactMeta } from '../artifacts/repository';
+import { toArtifactItem } from '../artifacts/service';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newRunId, newSessionId } from '../crypto/ids';
@@ -330,7 +332,12 @@ export function isoDuration(totalSeconds: number): string {
   return `PT${parts}`;
 }
 
-export function toRunItem(ctx: Pick<ServerContext, 'settings' | 'clock'>, row: RunItemRow, attachments: AttachmentMeta[] = []): RunItem {
+export function toRunItem(
+  ctx: Pick<ServerContext, 'settings' | 'clock'>,
+  row: RunItemRow,
+  attachments: AttachmentMeta[] = [],
+  artifacts: ArtifactMeta[] = [],
+): RunItem {
   const item: RunItem = {
     run_id: row.id,
     task_id: row.id,
@@ -369,7 +376,7 @@ export function toRunItem(ctx: Pick<ServerContext, 'settings' | 'clock'>, row: R
   item.is_run_type_cancellable = true;
   item.execution_location = 'REMOTE';
   item.executor = item.creator;
-  item.artifacts = [];
+  item.artifacts = artifacts.map(toArtifactItem);
   item.scope = { type: 'Team', uid: row.team_id };
   return item;
 }
@@ -379,7 +386,7 @@ const notFound = (runId: string) => resourceNotFound(`Run ${runId} not found.`);
 export async function getRun(ctx: ServerContext, teamId: string, runId: string): Promise<RunItem> {
   const row = await findRun(ctx, teamId, runId);
   if (!row) throw notFound(runId);
-  return toRunItem(ctx, row, await listAttachmentMeta(ctx.db, teamId, [runId]));
+  return toRunItem(ctx, row, await listAttachmentMeta(ctx.db, teamId, [runId]), await listArtifactMeta(ctx.db, teamId, [runId]));
 }
 
 export interface ListRunsQuery {
@@ -417,11 +424,19 @@ export async function listRuns(
 }
 
 async function runItemsOf(ctx: ServerContext, teamId: string, rows: RunListRow[]): Promise<RunItem[]> {
-  // Most pages have no attachments at all: then there is nothing more to read.
-  const attachments = await listAttachmentMeta(ctx.db, teamId, rows.filter((r) => r.has_attachments).map((r) => r.id));
-  const byRun = new Map<string, AttachmentMeta[]>();
-  for (const a of attachments) byRun.set(a.run_id, [...(byRun.get(a.run_id) ?? []), a]);
-  return rows.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? []));
+  // Most pages have no attachments or artifacts at all: then there is nothing more to read.
+  const [attachments, artifacts] = await Promise.all([
+    listAttachmentMeta(ctx.db, teamId, rows.filter((r) => r.has_attachments).map((r) => r.id)),
+    listArtifactMeta(ctx.db, teamId, rows.filter((r) => r.has_artifacts).map((r) => r.id)),
+  ]);
+  const [attachmentsByRun, artifactsByRun] = [byRunId(attachments), byRunId(artifacts)];
+  return rows.map((row) => toRunItem(ctx, row, attachmentsByRun.get(row.id), artifactsByRun.get(row.id)));
+}
+
+function byRunId<T extends { run_id: string }>(items: T[]): Map<string, T[]> {
+  const byRun = new Map<string, T[]>();
+  for (const item of items) byRun.set(item.run_id, [...(byRun.get(item.run_id) ?? []), item]);
+  return byRun;
 }
 
 export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {

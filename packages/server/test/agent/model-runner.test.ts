@@ -49,7 +49,7 @@ const READ_SKILL_PARAMETERS = {
 };
 
 describe('model runner: requests', () => {
-  it('sends base_prompt as the system prompt, the prompt as the first user message, the read_skill tool, the model and stream options', async () => {
+  it('sends base_prompt as the system prompt, the prompt as the first user message, the read_skill and publish_artifact tools, the model and stream options', async () => {
     model.reply(text('Hello there!', usage(12, 3)));
     const run = testRun({ config: { model_id: 'gpt-test', base_prompt: 'You are terse.' }, prompt: 'Say hello.' });
 
@@ -71,8 +71,9 @@ describe('model runner: requests', () => {
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Say hello.' },
     ]);
-    expect(request!.body.tools).toHaveLength(1);
-    const [readSkill] = request!.body.tools;
+    expect(request!.body.tools).toHaveLength(2);
+    const [readSkill, publishArtifact] = request!.body.tools;
+    expect(publishArtifact.function.name).toBe('publish_artifact');
     expect(readSkill.type).toBe('function');
     expect(readSkill.function.name).toBe('read_skill');
     expect(readSkill.function.parameters).toEqual(READ_SKILL_PARAMETERS);

@@ -33,6 +33,10 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
   run_attachments: [
     ['run_id', false], ['team_id', false], ['file_name', false], ['mime_type', false], ['size', false], ['data', false], ['created_at', false],
   ],
+  run_artifacts: [
+    ['id', false], ['run_id', false], ['team_id', false], ['position', false], ['artifact_type', false], ['data', false], ['content', true],
+    ['size', false], ['source_path', true], ['content_sha256', true], ['external_url', true], ['created_at', false],
+  ],
 };
 
 const now = '2026-11-21T10:00:00.000Z';

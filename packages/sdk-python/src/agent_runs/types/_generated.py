@@ -530,6 +530,16 @@ class ErrorDetail(BaseModel):
 
 
 class EventBlock(BaseModel):
+    """
+    Something that happened that is neither text nor an action. Names this service records:
+    `stderr` (`data: {text}`: the command runner's standard error), `artifact` (`data`: the
+    `ArtifactItem` the run just published; every published artifact has one, in the conversation and
+    as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
+    something the run tried to publish and the server refused, for example a file over the size limit
+    or a URL that is not `http(s)`).
+
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
@@ -541,6 +551,40 @@ class EventBlock(BaseModel):
     """
 
 
+class ExternalReferenceArtifact(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_type: Literal["EXTERNAL_REFERENCE"]
+    created_at: datetime
+    data: ExternalReferenceArtifactData
+
+
+class ExternalReferenceArtifactData(BaseModel):
+    """
+    A link to something outside this service (an issue, a document, a deployment).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    reference_type: Annotated[str, Field(max_length=256)]
+    """
+    Free-form category (`linear_issue`, `spec_link`, …).
+    """
+    url: Annotated[str, Field(max_length=2048)]
+    """
+    The reference's URL (`http` or `https`). `getRunByExternalReferenceURL` finds the run by it.
+    Never fetched by the server.
+
+    """
+    title: Optional[str] = None
+    metadata: Optional[dict[str, Any]] = None
+    """
+    Category-specific extra fields (at most 4096 bytes of JSON).
+    """
+
+
 class Factory(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -549,6 +593,70 @@ class Factory(BaseModel):
     name: str
     definition_source: DefinitionSource
     created_at: datetime
+
+
+class FileArtifact(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_type: Literal["FILE"]
+    created_at: datetime
+    data: FileArtifactData
+
+
+class FileArtifactData(BaseModel):
+    """
+    A file the run published. Download it with `getArtifact`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_uid: str
+    filepath: str
+    """
+    The file's path relative to the run's artifact directory (`/workspace/.artifacts/`), `/`
+    separated, or the name the model gave it.
+
+    """
+    filename: str
+    """
+    The last component of `filepath`.
+    """
+    title: Optional[str] = None
+    description: Optional[str] = None
+    mime_type: str
+    """
+    Guessed from the file name's extension; `application/octet-stream` when unknown.
+    """
+    size_bytes: Annotated[Optional[int], Field(ge=0)] = None
+
+
+class FileArtifactResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_uid: str
+    artifact_type: Literal["FILE"]
+    created_at: datetime
+    data: FileArtifactResponseData
+
+
+class FileArtifactResponseData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    download_url: str
+    """
+    Signed, time-limited URL of the file (`getArtifactContent`); needs no API key.
+    """
+    expires_at: datetime
+    content_type: str
+    filepath: Optional[str] = None
+    filename: str
+    title: Optional[str] = None
+    description: Optional[str] = None
+    size_bytes: Annotated[Optional[int], Field(ge=0)] = None
 
 
 class FileError(BaseModel):
@@ -776,6 +884,91 @@ class PayloadFilter(BaseModel):
     )
 
 
+class PlanArtifact(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_type: Literal["PLAN"]
+    created_at: datetime
+    data: PlanArtifactData
+
+
+class PlanArtifactData(BaseModel):
+    """
+    A plan (Markdown). Read its content with `getArtifact`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_uid: Optional[str] = None
+    """
+    The artifact's UID, for `getArtifact`.
+    """
+    document_uid: str
+    """
+    Equal to `artifact_uid` (this service has no separate plan documents).
+    """
+    notebook_uid: Optional[str] = None
+    """
+    Equal to `artifact_uid`.
+    """
+    title: Optional[str] = None
+    """
+    The plan's first Markdown heading, or the title the model gave it.
+    """
+
+
+class PlanArtifactResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_uid: str
+    artifact_type: Literal["PLAN"]
+    created_at: datetime
+    data: PlanArtifactResponseData
+
+
+class PlanArtifactResponseData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    document_uid: str
+    notebook_uid: str
+    title: Optional[str] = None
+    content: str
+    """
+    The plan's Markdown.
+    """
+    content_type: str
+    """
+    `text/markdown`.
+    """
+
+
+class PullRequestArtifact(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_type: Literal["PULL_REQUEST"]
+    created_at: datetime
+    data: PullRequestArtifactData
+
+
+class PullRequestArtifactData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    url: str
+    """
+    The pull request's URL (`http` or `https`, at most 2048 characters). Never fetched by the server.
+    """
+    branch: str
+    """
+    The pull request's branch (at most 256 characters).
+    """
+
+
 class PutSecretRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -945,7 +1138,7 @@ RunArtifactType = TypeAliasType(
     Literal["PLAN", "PULL_REQUEST", "SCREENSHOT", "FILE", "EXTERNAL_REFERENCE"],
 )
 """
-Types of run artifacts in the Oz API. Runs of this service have no artifacts yet.
+The types of run artifacts (`ArtifactItem.artifact_type`), as in the Oz API.
 """
 
 
@@ -994,6 +1187,13 @@ class RunAttachmentInput(BaseModel):
     """
     The file's bytes, standard base64 (RFC 4648 alphabet, padded, no whitespace).
     """
+
+
+class RunByExternalReferenceResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    run_id: str
 
 
 class RunContentEvent(BaseModel):
@@ -1125,9 +1325,11 @@ class RunItem(BaseModel):
     """
     execution_location: Optional[RunExecutionLocation] = None
     executor: Optional[RunCreatorInfo] = None
-    artifacts: Annotated[Optional[list[dict[str, Any]]], Field(max_length=0)] = None
+    artifacts: Optional[list[ArtifactItem]] = None
     """
-    Oz API artifacts (plans, pull requests, …). Always empty on this service.
+    What the run published (Oz API shape), oldest first; empty until it publishes something. Read a
+    file, screenshot or plan with `getArtifact`.
+
     """
     scope: Optional[RunItemScope] = None
     """
@@ -1302,6 +1504,86 @@ class SandboxStatus(BaseModel):
     """
     What the operator should fix (a missing package, no writable cgroup).
     """
+
+
+class ScreenshotArtifact(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_type: Literal["SCREENSHOT"]
+    created_at: datetime
+    data: ScreenshotArtifactData
+
+
+ArtifactItem = TypeAliasType(
+    "ArtifactItem",
+    Annotated[
+        Union[
+            PlanArtifact,
+            PullRequestArtifact,
+            ScreenshotArtifact,
+            FileArtifact,
+            ExternalReferenceArtifact,
+        ],
+        Field(discriminator="artifact_type"),
+    ],
+)
+"""
+Something a run published for clients to read without scraping its conversation (Oz API shape),
+by `artifact_type`. How a run publishes them: the command runner's `/workspace/.artifacts/`
+directory and its `::artifact::` output lines, the model runner's `publish_artifact` tool
+(README §Real runners, docs/decisions.md §Artifacts). `FILE`, `SCREENSHOT` and `PLAN` items carry
+an `artifact_uid` for `getArtifact`; `PULL_REQUEST` and `EXTERNAL_REFERENCE` items are links.
+
+"""
+
+
+class ScreenshotArtifactData(BaseModel):
+    """
+    An image (PNG, JPEG, GIF or WebP, recognised by its first bytes). Download it with `getArtifact`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_uid: str
+    mime_type: str
+    description: Optional[str] = None
+
+
+class ScreenshotArtifactResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    artifact_uid: str
+    artifact_type: Literal["SCREENSHOT"]
+    created_at: datetime
+    data: ScreenshotArtifactResponseData
+
+
+ArtifactResponse = TypeAliasType(
+    "ArtifactResponse",
+    Annotated[
+        Union[PlanArtifactResponse, ScreenshotArtifactResponse, FileArtifactResponse],
+        Field(discriminator="artifact_type"),
+    ],
+)
+"""
+An artifact as `getArtifact` answers it, by `artifact_type` (Oz API shape).
+"""
+
+
+class ScreenshotArtifactResponseData(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    download_url: str
+    """
+    Signed, time-limited URL of the image (`getArtifactContent`); needs no API key.
+    """
+    expires_at: datetime
+    content_type: str
+    description: Optional[str] = None
 
 
 class SecretMetadata(BaseModel):
@@ -1652,6 +1934,8 @@ __all__ = [
     "ApplyDefinitionsResponseAutomation",
     "ApplyDefinitionsResponseDeleted",
     "ApplyDefinitionsResponseWebhook",
+    "ArtifactItem",
+    "ArtifactResponse",
     "AuthMode",
     "Automation",
     "CloudEnvironment",
@@ -1673,7 +1957,13 @@ __all__ = [
     "Error",
     "ErrorDetail",
     "EventBlock",
+    "ExternalReferenceArtifact",
+    "ExternalReferenceArtifactData",
     "Factory",
+    "FileArtifact",
+    "FileArtifactData",
+    "FileArtifactResponse",
+    "FileArtifactResponseData",
     "FileError",
     "HeaderName",
     "HealthResponse",
@@ -1694,6 +1984,12 @@ __all__ = [
     "PageInfo",
     "PayloadCheck",
     "PayloadFilter",
+    "PlanArtifact",
+    "PlanArtifactData",
+    "PlanArtifactResponse",
+    "PlanArtifactResponseData",
+    "PullRequestArtifact",
+    "PullRequestArtifactData",
     "PutSecretRequest",
     "ReadinessResponse",
     "ReplayDeliveryResponse",
@@ -1705,6 +2001,7 @@ __all__ = [
     "RunArtifactType",
     "RunAttachment",
     "RunAttachmentInput",
+    "RunByExternalReferenceResponse",
     "RunContentEvent",
     "RunCreatorInfo",
     "RunExecutionLocation",
@@ -1718,6 +2015,10 @@ __all__ = [
     "RunStatusMessage",
     "RunUsage",
     "SandboxStatus",
+    "ScreenshotArtifact",
+    "ScreenshotArtifactData",
+    "ScreenshotArtifactResponse",
+    "ScreenshotArtifactResponseData",
     "SecretMetadata",
     "SecretName",
     "SelectedWebhook",

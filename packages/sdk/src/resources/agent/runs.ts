@@ -7,6 +7,7 @@ import { EventStream, type ServerSentEvent } from '../../core/sse';
 import { headersRecord } from '../../internal/headers';
 import type { RequestOptions } from '../../internal/request-options';
 import { anySignal, sleep } from '../../internal/signals';
+import type { RunByExternalReferenceResponse } from './artifacts';
 
 type Schemas = components['schemas'];
 
@@ -106,6 +107,14 @@ export class Runs extends APIResource {
    */
   list(query?: RunListParams, options?: RequestOptions): PagePromise<RunItem> {
     return this._client._list('/agent/runs', 'runs', { params: { query } }, options);
+  }
+
+  /**
+   * The run of the team that published an EXTERNAL_REFERENCE artifact with exactly this URL (the latest
+   * one when several did). `GET /agent/run-by-external-reference` (getRunByExternalReferenceURL).
+   */
+  retrieveByExternalReference(url: string, options?: RequestOptions): APIPromise<RunByExternalReferenceResponse> {
+    return this._client._operation('get', '/agent/run-by-external-reference', { params: { query: { url } } }, options);
   }
 
   /** `GET /agent/runs/{runId}` (getRun). */

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { AgentRuns, APIConnectionError, APIUserAbortError, NotFoundError, type Fetch, type RunEvent } from '../../../src/index';
 import { json, mockFetch, problem, sequence, settle, sse } from '../../utils/mock-fetch';
@@ -58,6 +60,25 @@ describe('runs', () => {
     const response = await client(fetch).agent.runs.attachment('r1', 'event-payload.json');
     expect(new URL(calls[0]!.request.url).pathname).toBe('/api/v1/agent/runs/r1/attachments/event-payload.json');
     expect(await response.json()).toEqual({ hello: 'world' });
+  });
+});
+
+describe('agent.downloadArtifact', () => {
+  it('follows the redirect to the signed URL and answers the unread Response', async () => {
+    const signed = 'http://api.test/api/v1/agent/artifacts/a1/content?token=team_x.1.sig';
+    const server = http.createServer((req, res) => {
+      if (req.url === '/api/v1/agent/artifacts/a1/download') res.writeHead(302, { location: signed.replace('http://api.test', `http://127.0.0.1:${port}`) }).end();
+      else res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="r.txt"' }).end(`served ${req.url}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const response = await new AgentRuns({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}/api/v1` }).agent.downloadArtifact('a1');
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename="r.txt"');
+      expect(await response.text()).toBe('served /api/v1/agent/artifacts/a1/content?token=team_x.1.sig');
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -6,6 +6,9 @@
  *   AGENT_RUN_ID and AGENT_RUN_INPUT (`initial` | `resume`) — never the server's own environment.
  * - stdout and stderr are recorded as they arrive, batched every OUTPUT_FLUSH_MS: one assistant message
  *   per batch whose blocks keep arrival order — `text` for stdout, `event` named `stderr` for stderr.
+ * - artifacts (./command-artifacts.ts): a stdout line `::artifact::{…}` publishes a link as it appears
+ *   (the line becomes an `artifact` event, not text); the files under `/workspace/.artifacts/` are published
+ *   when the command has exited (whatever its status, unless the run was cancelled or the server stops).
  * - exit 0 → SUCCEEDED; otherwise FAILED (`agent_command_failed`, not retryable). A sandbox limit (wall
  *   time = the run's `run_timeout_seconds`, memory, processes, CPU, output) ends it and the run FAILS
  *   with the limit's own `error_code`.
@@ -15,6 +18,7 @@
  * it finishes and the command runs again with the follow-ups on stdin (same workspace).
  */
 import { RunNotOwnedError } from '../../runs/repository';
+import { ARTIFACT_LINE_PREFIX, publishArtifactDirectory, publishArtifactLine } from './command-artifacts';
 import { modelLimits, timerMs } from './model-config';
 import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
 
@@ -58,6 +62,8 @@ export class CommandRunner implements Runner {
       await output.finish();
       ctx.signal.throwIfAborted();
       if (output.error) throw output.error;
+      const published = await publishArtifactDirectory(ctx);
+      if (published.length > 0) await ctx.conversation.append('assistant', published);
       if (exit.violation) return { state: 'FAILED', statusMessage: { ...exit.violation, message: `agent command ${exit.violation.message}`, retryable: false } };
       if (exit.code === 0) return { state: 'SUCCEEDED' };
       return {
@@ -103,9 +109,27 @@ class OutputRecorder {
     const text = this.partial[stream] + this.decoders[stream].decode(chunk, { stream: true });
     const cut = text.lastIndexOf('\n') + 1;
     this.partial[stream] = text.slice(cut);
-    if (cut > 0) this.push(stream, text.slice(0, cut));
+    if (cut > 0) this.lines(stream, text.slice(0, cut));
     if (this.readyBytes >= OUTPUT_FLUSH_BYTES) this.flush();
     else if (this.ready.length > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), OUTPUT_FLUSH_MS);
+  }
+
+  /** Complete lines: stdout's `::artifact::` lines are published in their place, the rest is recorded as it is. */
+  private lines(stream: Stream, text: string): void {
+    if (stream === 'stderr' || !text.includes(ARTIFACT_LINE_PREFIX)) {
+      this.push(stream, text);
+      return;
+    }
+    for (const line of text.split(/(?<=\n)/)) {
+      if (line.startsWith(ARTIFACT_LINE_PREFIX)) this.artifactLine(line.slice(ARTIFACT_LINE_PREFIX.length).replace(/\r?\n$/, ''));
+      else this.push(stream, line);
+    }
+  }
+
+  /** Records what came before the line, then publishes it; both on the chain, so the conversation keeps their order. */
+  private artifactLine(json: string): void {
+    this.flush();
+    this.enqueue(async () => [await publishArtifactLine(this.ctx, json)]);
   }
 
   private push(stream: Stream, text: string): void {
@@ -124,10 +148,15 @@ class OutputRecorder {
     );
     this.ready = [];
     this.readyBytes = 0;
+    this.enqueue(async () => blocks);
+  }
+
+  /** Appends what `make` answers as one assistant message, after everything queued before it. */
+  private enqueue(make: () => Promise<ContentBlock[]>): void {
     this.chain = this.chain.then(async () => {
       if (this.error) return;
       try {
-        await this.ctx.conversation.append('assistant', blocks);
+        await this.ctx.conversation.append('assistant', await make());
       } catch (err) {
         this.error = err;
         this.onError(err);
@@ -140,7 +169,7 @@ class OutputRecorder {
     for (const stream of ['stdout', 'stderr'] as const) {
       const rest = this.partial[stream] + this.decoders[stream].decode();
       this.partial[stream] = '';
-      if (rest !== '') this.push(stream, rest);
+      if (rest !== '') this.lines(stream, rest);
     }
     this.flush();
     await this.chain;

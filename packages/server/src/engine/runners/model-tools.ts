@@ -1,5 +1,6 @@
 /**
- * The tools a model run offers: the built-in `read_skill` and the tools of the run's MCP servers.
+ * The tools a model run offers: the built-in `read_skill` (when skills exist) and `publish_artifact`
+ * (always; docs/decisions.md §Artifacts), and the tools of the run's MCP servers.
  *
  * A tool call is handled in two steps so the conversation reads in order: `prepare()` works out the
  * `action` block (for `read_skill` that means loading the skill, because the action's input names what
@@ -7,6 +8,7 @@
  * message with every action, then `execute()` runs each call and gives the `action_result` and the text
  * that goes back to the model.
  */
+import { artifactEvent, artifactRejectedEvent, parseArtifactRequest, type ArtifactPublisher } from '../../artifacts/service';
 import type { ContentBlock } from '../runner';
 import type { McpSession } from '../mcp/session';
 import { findBundledSkill, isBundledSkillAvailable } from '../../skills/catalog';
@@ -14,6 +16,9 @@ import { loadBundledSkill, readSkillActionInput, resolveSkillSpec, SkillError, t
 import type { ChatTool, ChatToolCall } from './model-client';
 
 export const READ_SKILL = 'read_skill';
+export const PUBLISH_ARTIFACT = 'publish_artifact';
+/** The recorded action's category of a publish_artifact call. */
+const PUBLISH_CATEGORY = 'documents';
 
 /** Longest tool output passed to the model and recorded; the rest is cut with a note. */
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;
@@ -25,6 +30,8 @@ export interface ToolOutcome {
   result: ActionResultBlock;
   /** The `tool` message content for the model. */
   content: string;
+  /** More blocks of the same `tool` message (publish_artifact's `artifact` event). */
+  events?: ContentBlock[];
 }
 
 export interface PreparedCall {
@@ -45,6 +52,8 @@ export interface ToolBoxOptions {
   skills: AdvertisedSkill[];
   /** Timeout for one MCP tool call (the rest of the run budget, capped). */
   toolTimeoutMs: () => number;
+  /** Where publish_artifact publishes (RunContext.artifacts). */
+  artifacts: ArtifactPublisher;
 }
 
 export function truncate(text: string, max = MAX_TOOL_OUTPUT_CHARS): string {
@@ -72,6 +81,7 @@ export class ToolBox {
   definitions(): ChatTool[] {
     const tools: ChatTool[] = [];
     if (this.#options.skills.length > 0) tools.push(readSkillDefinition(this.#options.skills));
+    tools.push(publishArtifactDefinition(this.#options.artifacts.limits.maxFileBytes));
     for (const tool of this.#options.mcp.tools) {
       tools.push({
         type: 'function',
@@ -88,12 +98,14 @@ export class ToolBox {
   /** The function name a recorded action had (resume): read_skill, or the MCP tool's current name. */
   functionNameFor(action: { category: string; name: string }): string {
     if (action.category === 'skill') return READ_SKILL;
+    if (action.category === PUBLISH_CATEGORY && action.name === PUBLISH_ARTIFACT) return PUBLISH_ARTIFACT;
     return this.#options.mcp.tools.find((t) => t.name === action.name)?.functionName ?? action.name.replace(/[^A-Za-z0-9_-]/g, '_');
   }
 
   async prepare(call: ChatToolCall): Promise<PreparedCall> {
     const parsed = parseArguments(call.function.arguments);
     if (call.function.name === READ_SKILL) return this.#prepareReadSkill(call, parsed);
+    if (call.function.name === PUBLISH_ARTIFACT) return this.#preparePublish(call, parsed);
 
     const tool = this.#options.mcp.find(call.function.name);
     const action: ActionBlock = {
@@ -115,6 +127,37 @@ export class ToolBox {
         return {
           result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: result.isError ? 'failed' : 'completed', output: text },
           content: result.isError ? `Error: ${text}` : text,
+        };
+      },
+    };
+  }
+
+  #preparePublish(call: ChatToolCall, parsed: ParsedArguments): PreparedCall {
+    const action: ActionBlock = {
+      type: 'action',
+      id: call.id,
+      category: PUBLISH_CATEGORY,
+      name: PUBLISH_ARTIFACT,
+      input: parsed.ok ? recordedPublishInput(parsed.value) : call.function.arguments.slice(0, MAX_TOOL_OUTPUT_CHARS),
+    };
+    const refused = (reason: string, artifactType?: string): ToolOutcome => ({
+      ...failed(action, reason),
+      events: [artifactRejectedEvent(reason, artifactType ? { artifact_type: artifactType } : {})],
+    });
+    if (!parsed.ok) return { call, action, execute: async () => refused(parsed.error) };
+    const request = parseArtifactRequest(parsed.value, 'any');
+    if (!request.ok) return { call, action, execute: async () => refused(request.reason, request.artifact_type) };
+    return {
+      call,
+      action,
+      execute: async () => {
+        const outcome = await this.#options.artifacts.publish(request.candidate);
+        if (outcome.status !== 'published') return refused(outcome.status === 'rejected' ? outcome.reason : 'already published', request.candidate.artifact_type);
+        const content = JSON.stringify(outcome.item);
+        return {
+          result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'completed', output: outcome.item },
+          content,
+          events: [artifactEvent(outcome.item)],
         };
       },
     };
@@ -173,6 +216,51 @@ function parseArguments(raw: string): ParsedArguments {
   } catch {
     return { ok: false, error: 'The tool arguments are not valid JSON.' };
   }
+}
+
+/**
+ * publish_artifact's input as the conversation records it: the content itself is not repeated (it is the
+ * artifact's), only its size, so a large file does not bloat the run's events.
+ */
+function recordedPublishInput(args: Record<string, unknown>): Record<string, unknown> {
+  const { content, content_base64, ...rest } = args;
+  if (typeof content === 'string') rest['content'] = `[${Buffer.byteLength(content)} bytes, published as the artifact]`;
+  if (typeof content_base64 === 'string') rest['content_base64'] = `[${content_base64.length} base64 characters, published as the artifact]`;
+  return rest;
+}
+
+function publishArtifactDefinition(maxFileBytes: number): ChatTool {
+  return {
+    type: 'function',
+    function: {
+      name: PUBLISH_ARTIFACT,
+      description:
+        'Publish a result of this run for the people and systems that started it, without them reading the whole conversation: ' +
+        'a pull request or another link you created, a file or image you produced, or your plan. ' +
+        `Files take content (text) or content_base64 (bytes), at most ${maxFileBytes} bytes. Links are stored, never opened.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          artifact_type: {
+            type: 'string',
+            enum: ['PULL_REQUEST', 'EXTERNAL_REFERENCE', 'FILE', 'SCREENSHOT', 'PLAN'],
+            description: 'PULL_REQUEST (url, branch), EXTERNAL_REFERENCE (url, reference_type), FILE (filename, content or content_base64), SCREENSHOT (filename, content_base64 of a PNG, JPEG, GIF or WebP), PLAN (content: Markdown).',
+          },
+          url: { type: 'string', description: 'http(s) URL of the pull request or reference.' },
+          branch: { type: 'string', description: 'PULL_REQUEST: the branch.' },
+          reference_type: { type: 'string', description: 'EXTERNAL_REFERENCE: its kind, e.g. linear_issue, spec_link.' },
+          metadata: { type: 'object', description: 'EXTERNAL_REFERENCE: extra fields.' },
+          filename: { type: 'string', description: 'FILE, SCREENSHOT: a plain file name such as report.md.' },
+          content: { type: 'string', description: 'FILE or PLAN: the text.' },
+          content_base64: { type: 'string', description: 'FILE or SCREENSHOT: the bytes, base64.' },
+          title: { type: 'string', description: 'A short label.' },
+          description: { type: 'string', description: 'FILE, SCREENSHOT: what it shows.' },
+        },
+        required: ['artifact_type'],
+        additionalProperties: false,
+      },
+    },
+  };
 }
 
 function readSkillDefinition(skills: AdvertisedSkill[]): ChatTool {

@@ -162,6 +162,7 @@ export class ModelRunner implements Runner {
         skillsDir: this.#options.skillsDir,
         skills,
         toolTimeoutMs: () => Math.max(1, Math.min(this.#options.toolCallTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS, budget.remainingMs())),
+        artifacts: ctx.artifacts,
       });
 
       const messages: ChatMessage[] = [];
@@ -232,7 +233,7 @@ export class ModelRunner implements Runner {
         }
         for (const p of prepared) {
           const outcome = await p.execute(signal);
-          await ctx.conversation.append('tool', [outcome.result]);
+          await ctx.conversation.append('tool', [outcome.result, ...(outcome.events ?? [])]);
           messages.push({ role: 'tool', tool_call_id: p.call.id, content: outcome.content });
         }
       }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import type { ArtifactCandidate, ArtifactItem, ArtifactPublisher, PublishOutcome } from '../../../src/artifacts/service';
 import { createSandbox } from '../../../src/engine/sandbox';
 import { loadSettings } from '../../../src/settings';
 import type {
@@ -86,11 +87,30 @@ export class MemoryUsage implements UsageRecorder {
   }
 }
 
+/** Publishes into memory: every candidate is published (links and files alike), in order. */
+export class MemoryArtifacts implements ArtifactPublisher {
+  readonly published: ArtifactCandidate[] = [];
+  readonly limits = { maxFiles: 100, maxFileBytes: 1024 * 1024 };
+
+  async publish(candidate: ArtifactCandidate): Promise<PublishOutcome> {
+    this.published.push(candidate);
+    const created_at = '2026-11-27T00:00:00.000Z';
+    const item: ArtifactItem =
+      candidate.artifact_type === 'PULL_REQUEST'
+        ? { artifact_type: 'PULL_REQUEST', created_at, data: { url: candidate.url, branch: candidate.branch } }
+        : candidate.artifact_type === 'EXTERNAL_REFERENCE'
+          ? { artifact_type: 'EXTERNAL_REFERENCE', created_at, data: { url: candidate.url, reference_type: candidate.reference_type } }
+          : { artifact_type: 'FILE', created_at, data: { artifact_uid: `art-${this.published.length}`, filepath: candidate.filepath, filename: candidate.filepath, mime_type: 'application/octet-stream' } };
+    return { status: 'published', item };
+  }
+}
+
 export interface TestRun {
   ctx: RunContext;
   conversation: MemoryConversation;
   inbox: MemoryInbox;
   usage: MemoryUsage;
+  artifacts: MemoryArtifacts;
   cancel: AbortController;
   workDir: string;
   cleanup(): void;
@@ -116,6 +136,7 @@ export function buildRunContext(options: {
   const conversation = new MemoryConversation();
   const inbox = new MemoryInbox();
   const usage = new MemoryUsage();
+  const artifacts = new MemoryArtifacts();
   const cancel = new AbortController();
   const ctx: RunContext = {
     runId: '11111111-2222-4333-8444-555555555555',
@@ -134,10 +155,11 @@ export function buildRunContext(options: {
     inbox,
     conversation,
     usage,
+    artifacts,
     signal: cancel.signal,
     log,
   };
-  return { ctx, conversation, inbox, usage, cancel, workDir, cleanup: () => {
+  return { ctx, conversation, inbox, usage, artifacts, cancel, workDir, cleanup: () => {
       void sandbox.close();
       fs.rmSync(workDir, { recursive: true, force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,10 +1,21 @@
-"""``client.agent``: runs, skills and environments (the Oz-compatible ``/agent`` paths)."""
+"""``client.agent``: runs, skills, environments and run artifacts (the Oz-compatible ``/agent`` paths)."""
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Optional, Union
 
+from ..._base_client import make_request_options
 from ..._resource import AsyncAPIResource, SyncAPIResource
+from ..._response import (
+    async_to_raw_response_wrapper,
+    async_to_streamed_response_wrapper,
+    to_raw_response_wrapper,
+    to_streamed_response_wrapper,
+)
+from ..._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
+from ..._utils import path_param
+from ...types import ArtifactResponse
 from .environments import (
     AsyncEnvironments,
     AsyncEnvironmentsWithRawResponse,
@@ -46,6 +57,48 @@ class Agent(SyncAPIResource):
     def environments(self) -> Environments:
         return Environments(self._client)
 
+    def get_artifact(
+        self,
+        artifact_uid: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ArtifactResponse:
+        """An artifact of a run (getArtifact): a FILE or SCREENSHOT with a signed download URL that needs no
+        API key and expires at ``data.expires_at``, or a PLAN with its Markdown inline."""
+        return self._get(
+            f"/agent/artifacts/{path_param('artifact_uid', artifact_uid)}",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=ArtifactResponse,  # type: ignore[arg-type]
+        )
+
+    def download_artifact(
+        self,
+        artifact_uid: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> bytes:
+        """The bytes of a FILE, SCREENSHOT or PLAN artifact (downloadArtifact, following its redirect to a
+        signed URL). For headers (``Content-Disposition``) use ``.with_raw_response.download_artifact(...)``."""
+        return self._get(
+            f"/agent/artifacts/{path_param('artifact_uid', artifact_uid)}/download",
+            options={
+                **make_request_options(
+                    extra_headers={"Accept": "*/*", **(extra_headers or {})}, extra_query=extra_query,
+                    extra_body=extra_body, timeout=timeout,
+                ),
+                "follow_redirects": True,
+            },
+            cast_to=bytes,
+        )
+
     @property
     def with_raw_response(self) -> "AgentWithRawResponse":
         return AgentWithRawResponse(self)
@@ -68,6 +121,46 @@ class AsyncAgent(AsyncAPIResource):
     def environments(self) -> AsyncEnvironments:
         return AsyncEnvironments(self._client)
 
+    async def get_artifact(
+        self,
+        artifact_uid: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ArtifactResponse:
+        """An artifact of a run (getArtifact)."""
+        return await self._get(
+            f"/agent/artifacts/{path_param('artifact_uid', artifact_uid)}",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=ArtifactResponse,  # type: ignore[arg-type]
+        )
+
+    async def download_artifact(
+        self,
+        artifact_uid: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> bytes:
+        """The bytes of a FILE, SCREENSHOT or PLAN artifact (downloadArtifact)."""
+        return await self._get(
+            f"/agent/artifacts/{path_param('artifact_uid', artifact_uid)}/download",
+            options={
+                **make_request_options(
+                    extra_headers={"Accept": "*/*", **(extra_headers or {})}, extra_query=extra_query,
+                    extra_body=extra_body, timeout=timeout,
+                ),
+                "follow_redirects": True,
+            },
+            cast_to=bytes,
+        )
+
     @property
     def with_raw_response(self) -> "AsyncAgentWithRawResponse":
         return AsyncAgentWithRawResponse(self)
@@ -79,6 +172,8 @@ class AsyncAgent(AsyncAPIResource):
 
 class AgentWithRawResponse:
     def __init__(self, agent: Agent) -> None:
+        self.get_artifact = to_raw_response_wrapper(agent.get_artifact)
+        self.download_artifact = to_raw_response_wrapper(agent.download_artifact)
         self.runs = RunsWithRawResponse(agent.runs)
         self.skills = SkillsWithRawResponse(agent.skills)
         self.environments = EnvironmentsWithRawResponse(agent.environments)
@@ -86,6 +181,8 @@ class AgentWithRawResponse:
 
 class AsyncAgentWithRawResponse:
     def __init__(self, agent: AsyncAgent) -> None:
+        self.get_artifact = async_to_raw_response_wrapper(agent.get_artifact)
+        self.download_artifact = async_to_raw_response_wrapper(agent.download_artifact)
         self.runs = AsyncRunsWithRawResponse(agent.runs)
         self.skills = AsyncSkillsWithRawResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithRawResponse(agent.environments)
@@ -93,6 +190,8 @@ class AsyncAgentWithRawResponse:
 
 class AgentWithStreamingResponse:
     def __init__(self, agent: Agent) -> None:
+        self.get_artifact = to_streamed_response_wrapper(agent.get_artifact)
+        self.download_artifact = to_streamed_response_wrapper(agent.download_artifact)
         self.runs = RunsWithStreamingResponse(agent.runs)
         self.skills = SkillsWithStreamingResponse(agent.skills)
         self.environments = EnvironmentsWithStreamingResponse(agent.environments)
@@ -100,6 +199,8 @@ class AgentWithStreamingResponse:
 
 class AsyncAgentWithStreamingResponse:
     def __init__(self, agent: AsyncAgent) -> None:
+        self.get_artifact = async_to_streamed_response_wrapper(agent.get_artifact)
+        self.download_artifact = async_to_streamed_response_wrapper(agent.download_artifact)
         self.runs = AsyncRunsWithStreamingResponse(agent.runs)
         self.skills = AsyncSkillsWithStreamingResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithStreamingResponse(agent.environments)

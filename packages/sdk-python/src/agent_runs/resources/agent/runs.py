@@ -26,6 +26,7 @@ from ...types import (
     RunAgentResponse,
     RunArtifactType,
     RunAttachmentInputParam,
+    RunByExternalReferenceResponse,
     RunEvent,
     RunExecutionLocation,
     RunItem,
@@ -158,6 +159,26 @@ class Runs(SyncAPIResource):
                 query=query, extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body,
                 timeout=timeout,
             ),
+        )
+
+    def retrieve_by_external_reference(
+        self,
+        url: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunByExternalReferenceResponse:
+        """The run of the team that published an EXTERNAL_REFERENCE artifact with exactly this URL
+        (getRunByExternalReferenceURL)."""
+        return self._get(
+            "/agent/run-by-external-reference",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+                query={"url": url},
+            ),
+            cast_to=RunByExternalReferenceResponse,
         )
 
     def retrieve(
@@ -439,6 +460,26 @@ class AsyncRuns(AsyncAPIResource):
             ),
         )
 
+    async def retrieve_by_external_reference(
+        self,
+        url: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunByExternalReferenceResponse:
+        """The run of the team that published an EXTERNAL_REFERENCE artifact with exactly this URL
+        (getRunByExternalReferenceURL)."""
+        return await self._get(
+            "/agent/run-by-external-reference",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+                query={"url": url},
+            ),
+            cast_to=RunByExternalReferenceResponse,
+        )
+
     async def retrieve(
         self,
         run_id: str,
@@ -627,6 +668,7 @@ class RunsWithRawResponse:
         self.create = to_raw_response_wrapper(runs.create)
         self.list = to_raw_response_wrapper(runs.list)
         self.retrieve = to_raw_response_wrapper(runs.retrieve)
+        self.retrieve_by_external_reference = to_raw_response_wrapper(runs.retrieve_by_external_reference)
         self.cancel = to_raw_response_wrapper(runs.cancel)
         self.followup = to_raw_response_wrapper(runs.followup)
         self.conversation = to_raw_response_wrapper(runs.conversation)
@@ -640,6 +682,7 @@ class AsyncRunsWithRawResponse:
         self.create = async_to_raw_response_wrapper(runs.create)
         self.list = async_to_raw_response_wrapper(runs.list)
         self.retrieve = async_to_raw_response_wrapper(runs.retrieve)
+        self.retrieve_by_external_reference = async_to_raw_response_wrapper(runs.retrieve_by_external_reference)
         self.cancel = async_to_raw_response_wrapper(runs.cancel)
         self.followup = async_to_raw_response_wrapper(runs.followup)
         self.conversation = async_to_raw_response_wrapper(runs.conversation)
@@ -653,6 +696,7 @@ class RunsWithStreamingResponse:
         self.create = to_streamed_response_wrapper(runs.create)
         self.list = to_streamed_response_wrapper(runs.list)
         self.retrieve = to_streamed_response_wrapper(runs.retrieve)
+        self.retrieve_by_external_reference = to_streamed_response_wrapper(runs.retrieve_by_external_reference)
         self.cancel = to_streamed_response_wrapper(runs.cancel)
         self.followup = to_streamed_response_wrapper(runs.followup)
         self.conversation = to_streamed_response_wrapper(runs.conversation)
@@ -666,6 +710,7 @@ class AsyncRunsWithStreamingResponse:
         self.create = async_to_streamed_response_wrapper(runs.create)
         self.list = async_to_streamed_response_wrapper(runs.list)
         self.retrieve = async_to_streamed_response_wrapper(runs.retrieve)
+        self.retrieve_by_external_reference = async_to_streamed_response_wrapper(runs.retrieve_by_external_reference)
         self.cancel = async_to_streamed_response_wrapper(runs.cancel)
         self.followup = async_to_streamed_response_wrapper(runs.followup)
         self.conversation = async_to_streamed_response_wrapper(runs.conversation)
