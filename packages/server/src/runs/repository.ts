@@ -44,6 +44,7 @@ const RUN_ITEM_COLUMNS = [
   'delivery_id',
   'metadata',
   'parent_run_id',
+  'schedule',
   'usage',
   'created_at',
   'updated_at',
@@ -141,7 +142,9 @@ export interface RunFilters {
   /** Metadata keys and their values, pairwise (AND). */
   metadataKeys?: readonly string[];
   metadataValues?: readonly string[];
-  /** A filter that no run of this service can match (schedule_id, artifact_type, execution_location=LOCAL). */
+  /** The scheduled agent that started the runs. */
+  scheduleId?: string;
+  /** A filter that no run of this service can match (artifact_type, execution_location=LOCAL). */
   matchesNothing?: string;
 }
 
@@ -174,6 +177,7 @@ const FILTER_KEYS = Object.keys({
   ancestorRunId: true,
   metadataKeys: true,
   metadataValues: true,
+  scheduleId: true,
   matchesNothing: true,
 } satisfies Record<FilterKey, true>) as FilterKey[];
 
@@ -299,6 +303,7 @@ function selectRunsPage(
   filters.metadataKeys?.forEach((metadataKey, i) => {
     q = q.where(metadataField(dialect, metadataKey), '=', filters.metadataValues![i]!);
   });
+  if (filters.scheduleId !== undefined) q = q.where('schedule_id', '=', filters.scheduleId);
   if (filters.matchesNothing !== undefined) q = q.where(sql<boolean>`1 = 0`);
   if (page.after) {
     const { value, id } = page.after;
