@@ -21,17 +21,22 @@ const MINUTES_PER_DAY = 24 * 60;
 /** Slots are whole minutes: no seconds field (a sixth field is refused). */
 const CRON_OPTIONS = { mode: '5-part' } as const;
 
+/** Intl's zone names by lower case, to give a zone its usual letter case. */
+const ZONE_SPELLINGS = new Map([...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => [zone.toLowerCase(), zone]));
+
 /**
- * The canonical spelling of an IANA time zone (`europe/paris` → `Europe/Paris`), or undefined when Intl's
- * time zone database does not know it. UTC offsets (`+02:00`) are not zones: they would not follow DST.
+ * An IANA time zone Intl's database knows, in its usual letter case (`europe/paris` → `Europe/Paris`), or
+ * undefined. A link is kept as given (`Asia/Kolkata`; ICU would answer the older `Asia/Calcutta`). UTC
+ * offsets (`+02:00`) are not zones: they do not follow DST.
  */
 export function canonicalTimeZone(name: string): string | undefined {
   if (!/^[A-Za-z][A-Za-z0-9_+/-]*$/.test(name)) return undefined;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
   } catch {
     return undefined;
   }
+  return ZONE_SPELLINGS.get(name.toLowerCase()) ?? name;
 }
 
 /** The expression's firing times for `timeZone`; throws InvalidScheduleError when it does not parse. */

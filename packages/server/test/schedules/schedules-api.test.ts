@@ -76,7 +76,7 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
     expect((await admin.get(`/agent/schedules/${schedule.id}`)).body).toEqual(schedule);
   });
 
-  it('reads the expression in time_zone (canonical spelling) and creates a paused schedule without a next slot', async () => {
+  it('reads the expression in time_zone (answered in its usual letter case) and creates a paused schedule without a next slot', async () => {
     const paris = await create({ name: 'Paris morning', cron_schedule: '0 9 * * *', time_zone: 'europe/paris', prompt: 'Bonjour' });
     expect(paris.time_zone).toBe('Europe/Paris');
     expect(paris.history.next_run).toBe('2026-11-28T08:00:00.000Z'); // 09:00 CET = 08:00 UTC
