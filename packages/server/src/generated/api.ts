@@ -1990,7 +1990,8 @@ export type components = {
         CronSchedule: string;
         /**
          * @description The IANA time zone `cron_schedule` is read in (`Europe/Paris`, `America/New_York`, `UTC`),
-         *     answered in its canonical spelling (`europe/paris` → `Europe/Paris`). Not an Oz API field: Oz
+         *     answered in its usual letter case (`europe/paris` → `Europe/Paris`; a link such as `Asia/Kolkata`
+         *     is kept as given). Not an Oz API field: Oz
          *     schedules are UTC, the default here. A name the server's time zone database does not know
          *     answers `400 invalid_request` naming `$.time_zone`.
          * @example Europe/Paris
@@ -2072,7 +2073,7 @@ export type components = {
         ScheduledAgentHistoryItem: {
             /**
              * Format: date-time
-             * @description When the schedule last started a run (that run's `created_at`); `null` before its first.
+             * @description When the schedule last started a run; `null` before its first.
              */
             last_ran: string | null;
             /**

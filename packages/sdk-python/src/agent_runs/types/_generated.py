@@ -1455,7 +1455,8 @@ ScheduleTimeZone = TypeAliasType(
 )
 """
 The IANA time zone `cron_schedule` is read in (`Europe/Paris`, `America/New_York`, `UTC`),
-answered in its canonical spelling (`europe/paris` → `Europe/Paris`). Not an Oz API field: Oz
+answered in its usual letter case (`europe/paris` → `Europe/Paris`; a link such as `Asia/Kolkata`
+is kept as given). Not an Oz API field: Oz
 schedules are UTC, the default here. A name the server's time zone database does not know
 answers `400 invalid_request` naming `$.time_zone`.
 
@@ -1474,7 +1475,7 @@ class ScheduledAgentHistoryItem(BaseModel):
     )
     last_ran: Optional[datetime] = None
     """
-    When the schedule last started a run (that run's `created_at`); `null` before its first.
+    When the schedule last started a run; `null` before its first.
     """
     next_run: Optional[datetime] = None
     """

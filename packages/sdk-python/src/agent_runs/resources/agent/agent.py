@@ -1,4 +1,4 @@
-"""``client.agent``: runs, skills and environments (the Oz-compatible ``/agent`` paths)."""
+"""``client.agent``: runs, skills, environments and schedules (the Oz-compatible ``/agent`` paths)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,14 @@ from .runs import (
     Runs,
     RunsWithRawResponse,
     RunsWithStreamingResponse,
+)
+from .schedules import (
+    AsyncSchedules,
+    AsyncSchedulesWithRawResponse,
+    AsyncSchedulesWithStreamingResponse,
+    Schedules,
+    SchedulesWithRawResponse,
+    SchedulesWithStreamingResponse,
 )
 from .skills import (
     AsyncSkills,
@@ -46,6 +54,10 @@ class Agent(SyncAPIResource):
     def environments(self) -> Environments:
         return Environments(self._client)
 
+    @cached_property
+    def schedules(self) -> Schedules:
+        return Schedules(self._client)
+
     @property
     def with_raw_response(self) -> "AgentWithRawResponse":
         return AgentWithRawResponse(self)
@@ -68,6 +80,10 @@ class AsyncAgent(AsyncAPIResource):
     def environments(self) -> AsyncEnvironments:
         return AsyncEnvironments(self._client)
 
+    @cached_property
+    def schedules(self) -> AsyncSchedules:
+        return AsyncSchedules(self._client)
+
     @property
     def with_raw_response(self) -> "AsyncAgentWithRawResponse":
         return AsyncAgentWithRawResponse(self)
@@ -82,6 +98,7 @@ class AgentWithRawResponse:
         self.runs = RunsWithRawResponse(agent.runs)
         self.skills = SkillsWithRawResponse(agent.skills)
         self.environments = EnvironmentsWithRawResponse(agent.environments)
+        self.schedules = SchedulesWithRawResponse(agent.schedules)
 
 
 class AsyncAgentWithRawResponse:
@@ -89,6 +106,7 @@ class AsyncAgentWithRawResponse:
         self.runs = AsyncRunsWithRawResponse(agent.runs)
         self.skills = AsyncSkillsWithRawResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithRawResponse(agent.environments)
+        self.schedules = AsyncSchedulesWithRawResponse(agent.schedules)
 
 
 class AgentWithStreamingResponse:
@@ -96,6 +114,7 @@ class AgentWithStreamingResponse:
         self.runs = RunsWithStreamingResponse(agent.runs)
         self.skills = SkillsWithStreamingResponse(agent.skills)
         self.environments = EnvironmentsWithStreamingResponse(agent.environments)
+        self.schedules = SchedulesWithStreamingResponse(agent.schedules)
 
 
 class AsyncAgentWithStreamingResponse:
@@ -103,3 +122,4 @@ class AsyncAgentWithStreamingResponse:
         self.runs = AsyncRunsWithStreamingResponse(agent.runs)
         self.skills = AsyncSkillsWithStreamingResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithStreamingResponse(agent.environments)
+        self.schedules = AsyncSchedulesWithStreamingResponse(agent.schedules)
