@@ -8,11 +8,10 @@
  * created or changed); in between, a tick (every SCHEDULER_INTERVAL_SECONDS) compares two numbers. Both
  * reads are range reads of the next-slot index, never a scan of every schedule.
  */
-import type { PeriodicJob } from '../periodic-job';
-import { startPeriodicJob } from '../periodic-job';
+import { toTimestamp } from '../clock';
+import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import { fireSlot, type FiringDeps } from '../schedules/firing';
 import { findDueSlotsServiceWide, findNearestSlotServiceWide } from '../schedules/repository';
-import { toTimestamp } from '../clock';
 
 /** Due slots read at once; a pass reads again while whole batches come back and it claims some. */
 const DUE_BATCH = 100;
@@ -57,34 +56,47 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-export function startScheduler(deps: FiringDeps): Scheduler {
-  const { schedulerIntervalSeconds, schedulerRefreshSeconds } = deps.settings.windows;
-  let stale = true;
+/** The loop's state between ticks: what it knows of the nearest slot. `startScheduler` ticks it; benches tick it by hand. */
+export class SchedulerLoop {
+  #stale = true;
   /** Clock time (ms) at which the loop next reads the database, unless woken first. */
-  let nextLookAt = 0;
+  #nextLookAt = 0;
+
+  constructor(private readonly deps: FiringDeps) {}
+
+  wake(): void {
+    this.#stale = true;
+  }
+
+  /**
+   * One tick: nothing but a comparison unless the clock reached the nearest slot known, the loop was woken,
+   * or the refresh interval passed; then a pass, and the nearest slot read again. Answers the pass's report.
+   */
+  async tick(): Promise<FiringReport | undefined> {
+    const now = this.deps.clock.now().getTime();
+    if (!this.#stale && now < this.#nextLookAt) return undefined;
+    this.#stale = false;
+    try {
+      const report = await fireDueSchedules(this.deps);
+      const nearest = await findNearestSlotServiceWide(this.deps.db);
+      const refreshAt = now + this.deps.settings.windows.schedulerRefreshSeconds * 1000;
+      this.#nextLookAt = Math.min(nearest === undefined ? Infinity : Date.parse(nearest), refreshAt);
+      return report;
+    } catch (err) {
+      this.#stale = true;
+      throw err;
+    }
+  }
+}
+
+export function startScheduler(deps: FiringDeps): Scheduler {
+  const loop = new SchedulerLoop(deps);
   const job: PeriodicJob = startPeriodicJob({
-    intervalSeconds: schedulerIntervalSeconds,
+    intervalSeconds: deps.settings.windows.schedulerIntervalSeconds,
     runAtStart: true,
     log: deps.log,
     failure: 'scheduled agent pass failed',
-    run: async () => {
-      const now = deps.clock.now().getTime();
-      if (!stale && now < nextLookAt) return;
-      stale = false;
-      try {
-        await fireDueSchedules(deps);
-        const nearest = await findNearestSlotServiceWide(deps.db);
-        nextLookAt = Math.min(nearest === undefined ? Infinity : Date.parse(nearest), now + schedulerRefreshSeconds * 1000);
-      } catch (err) {
-        stale = true;
-        throw err;
-      }
-    },
+    run: async () => void (await loop.tick()),
   });
-  return {
-    wake: () => {
-      stale = true;
-    },
-    stop: () => job.stop(),
-  };
+  return { wake: () => loop.wake(), stop: () => job.stop() };
 }

@@ -92,6 +92,12 @@ export async function findRun(ctx: { db: Db }, teamId: string, runId: string): P
   return row ? normalizeRun(row) : undefined;
 }
 
+/** The state of the run of the team, or undefined (a narrow read: the row's prompt may be 256 KiB). */
+export async function findRunState(db: Db, teamId: string, runId: string): Promise<RunState | undefined> {
+  const row = await db.selectFrom('runs').select('state').where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  return row?.state as RunState | undefined;
+}
+
 /**
  * Takes the run's row lock for the rest of the transaction (PostgreSQL; SQLite's single writer
  * serialises anyway) with a no-op UPDATE, so check-then-write sequences of two writers cannot interleave.

@@ -15,7 +15,7 @@ import type { ServerContext } from '../context';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import type { components } from '../generated/api';
 import { resolveAgentConfig, type AgentConfigInput } from '../runs/config';
-import { findRun } from '../runs/repository';
+import { findRunState } from '../runs/repository';
 import { announceNewRuns, insertQueuedRun, TITLE_MAX_LENGTH, type RunCreator } from '../runs/service';
 import { isTerminalState } from '../runs/states';
 import { nextSlotAfter } from './cron';
@@ -39,8 +39,8 @@ export async function fireSlot(deps: FiringDeps, due: DueSlot): Promise<FiringOu
     if (!schedule) return { outcome: 'not_claimed' };
     const teamId = schedule.team_id;
 
-    const previous = schedule.last_run_id ? await findRun({ db: tx }, teamId, schedule.last_run_id) : undefined;
-    if (previous && !isTerminalState(previous.state)) {
+    const previous = schedule.last_run_id ? await findRunState(tx, teamId, schedule.last_run_id) : undefined;
+    if (previous && !isTerminalState(previous)) {
       await recordFiringOutcome(tx, teamId, schedule.id, { kind: 'skipped_overlap' });
       return { outcome: 'skipped_overlap' };
     }

@@ -10,6 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock';
 import { fireDueSchedules } from '../../src/engine/index';
+import { SchedulerLoop } from '../../src/engine/scheduler';
 import { fireSlot } from '../../src/schedules/firing';
 import { findDueSlotsServiceWide } from '../../src/schedules/repository';
 import { testDatabases } from '../support/databases';
@@ -313,6 +314,36 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
 });
 
 describe('the firing loop of a worker process', () => {
+  it('looks at the database only when the clock reaches the nearest slot, when woken, or when the refresh interval passes', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-27T08:00:00Z'));
+    const server = await startTestServer({ clock, engine: { scheduler: false }, env: { SCHEDULER_REFRESH_SECONDS: '3600' } });
+    try {
+      const { apiKey } = await server.createTeamWithKey('ticking', 'admin');
+      const api = apiClient(server.apiUrl, apiKey);
+      const loop = new SchedulerLoop(server.ctx);
+      expect(await loop.tick()).toEqual({ runs: [], skipped: 0, spawnFailed: 0, notClaimed: 0, errors: 0 }); // the first tick reads
+      expect(await loop.tick()).toBeUndefined(); // no schedule known: nothing to read until the refresh (09:00)
+      // Created as by another process: this loop is not woken, so it learns of it at the refresh.
+      await api.post('/agent/schedules', { name: 'Tick', cron_schedule: '0,30 * * * *', prompt: 'tick' });
+      clock.set(Date.parse('2026-11-27T08:30:00Z'));
+      expect(await loop.tick()).toBeUndefined();
+      clock.set(Date.parse('2026-11-27T09:00:00Z'));
+      const late = await loop.tick();
+      expect(late?.runs).toHaveLength(1); // the 08:30 slot, SCHEDULER_REFRESH_SECONDS late at most
+      await api.post(`/agent/runs/${late!.runs[0]}/cancel`);
+      // Now the loop knows the nearest slot (09:30) and reads nothing before it.
+      clock.set(Date.parse('2026-11-27T09:29:59Z'));
+      expect(await loop.tick()).toBeUndefined();
+      clock.set(Date.parse('2026-11-27T09:30:00Z'));
+      expect((await loop.tick())?.runs).toHaveLength(1);
+      expect(await loop.tick()).toBeUndefined();
+      loop.wake(); // what a change in this process does
+      expect(await loop.tick()).toMatchObject({ runs: [] });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('fires a due slot by itself once the injected clock reaches it', async () => {
     const clock = new ManualClock(Date.parse('2026-11-27T08:00:00Z'));
     const server = await startTestServer({ clock, env: { SCHEDULER_INTERVAL_SECONDS: '1', SCHEDULER_REFRESH_SECONDS: '3600' } });
