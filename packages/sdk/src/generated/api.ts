@@ -3870,6 +3870,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ScheduledAgent200"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3906,6 +3907,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ScheduledAgent200"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
