@@ -405,8 +405,9 @@ export type paths = {
         /**
          * Delete an environment
          * @description Deletes the environment (admin only). Existing runs keep their resolved configuration. Afterwards,
-         *     a run request that names it answers `422`, and a run started by an automation that still names it
-         *     ends in state `ERROR` with a `status_message` saying so.
+         *     a run request that names it answers `422`, a run started by an automation that still names it
+         *     ends in state `ERROR` with a `status_message` saying so, and a scheduled agent that names it starts
+         *     no run at its slots (its `last_spawn_error` says why).
          */
         delete: operations["deleteEnvironment"];
         options?: never;
