@@ -19,7 +19,7 @@ import { findRunState } from '../runs/repository';
 import { announceNewRuns, insertQueuedRun, TITLE_MAX_LENGTH, type RunCreator } from '../runs/service';
 import { isTerminalState } from '../runs/states';
 import { nextSlotAfter } from './cron';
-import { claimSlot, recordFiringOutcome, type DueSlot } from './repository';
+import { claimSlot, parseJsonColumn, recordFiringOutcome, type DueSlot } from './repository';
 
 export type FiringDeps = Pick<ServerContext, 'db' | 'clock' | 'settings' | 'log' | 'runSignals' | 'notifyRunQueued'>;
 
@@ -28,8 +28,6 @@ export type FiringOutcome =
   | { outcome: 'skipped_overlap' | 'spawn_failed' }
   /** Another process claimed the slot first, or the schedule changed (paused, updated, deleted) since it was read. */
   | { outcome: 'not_claimed' };
-
-const parse = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
 
 export async function fireSlot(deps: FiringDeps, due: DueSlot): Promise<FiringOutcome> {
   const now = deps.clock.now();
@@ -45,7 +43,7 @@ export async function fireSlot(deps: FiringDeps, due: DueSlot): Promise<FiringOu
       return { outcome: 'skipped_overlap' };
     }
 
-    const requested = parse<AgentConfigInput>(schedule.config);
+    const requested = parseJsonColumn<AgentConfigInput>(schedule.config);
     let resolved;
     try {
       resolved = await resolveAgentConfig({ db: tx, settings: deps.settings }, teamId, requested);
@@ -56,7 +54,7 @@ export async function fireSlot(deps: FiringDeps, due: DueSlot): Promise<FiringOu
       return { outcome: 'spawn_failed' };
     }
 
-    const metadata = parse<components['schemas']['RunMetadata']>(schedule.metadata);
+    const metadata = parseJsonColumn<components['schemas']['RunMetadata']>(schedule.metadata);
     const run = await insertQueuedRun(tx, deps, {
       teamId,
       title: [...schedule.name].slice(0, TITLE_MAX_LENGTH).join(''),

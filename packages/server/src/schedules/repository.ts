@@ -10,6 +10,9 @@ import type { KeysetAfter } from '../pagination';
 type Db = Kysely<Database>;
 export type ScheduleRow = Selectable<SchedulesTable>;
 
+/** A JSON text column of a schedule (config, metadata), parsed; undefined when NULL. */
+export const parseJsonColumn = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
+
 export async function insertSchedule(db: Db, row: ScheduleRow): Promise<void> {
   await db.insertInto('schedules').values(row).execute();
 }

@@ -25,6 +25,7 @@ import {
   findSchedule,
   insertSchedule,
   listScheduleRows,
+  parseJsonColumn,
   updateScheduleDefinition,
   type ScheduleRow,
 } from './repository';
@@ -86,8 +87,6 @@ async function checkDefinition(
   };
 }
 
-const parse = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
-
 /** The contract's ScheduledAgentItem; `environment` is the one its configuration names, when it exists. */
 export function toScheduledAgentItem(row: ScheduleRow, environment?: Schemas['CloudEnvironmentConfig']): ScheduledAgentItem {
   const item: ScheduledAgentItem = {
@@ -113,15 +112,15 @@ export function toScheduledAgentItem(row: ScheduleRow, environment?: Schemas['Cl
     },
     scope: { type: 'Team', uid: row.team_id },
   };
-  const config = parse<Schemas['AmbientAgentConfig']>(row.config);
+  const config = parseJsonColumn<Schemas['AmbientAgentConfig']>(row.config);
   if (config) item.agent_config = config;
-  const metadata = parse<Schemas['RunMetadata']>(row.metadata);
+  const metadata = parseJsonColumn<Schemas['RunMetadata']>(row.metadata);
   if (metadata) item.metadata = metadata;
   if (environment) item.environment = environment;
   return item;
 }
 
-const environmentIdOf = (row: ScheduleRow): string | undefined => parse<{ environment_id?: string }>(row.config)?.environment_id;
+const environmentIdOf = (row: ScheduleRow): string | undefined => parseJsonColumn<{ environment_id?: string }>(row.config)?.environment_id;
 
 /** The items of some rows of one team, with the environments they name read in one query. */
 async function itemsOf(deps: Pick<Deps, 'db'>, teamId: string, rows: ScheduleRow[]): Promise<ScheduledAgentItem[]> {
