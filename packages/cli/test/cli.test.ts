@@ -1334,7 +1334,7 @@ describe('agent-runs schedules', () => {
       expect(stub.requests[1]!.body).toEqual({ name: 'Nightly deps', cron_schedule: '30 2 * * *', enabled: true, time_zone: 'Europe/Paris', agent_config: { skill_spec: 'acme/skills:new' } });
     });
 
-    it('list, get, pause, resume, delete and runs send their requests and print for people', async () => {
+    it('list, get, pause, resume, delete and runs send their requests and print for people', { timeout: 120_000 }, async () => {
       stub.handler = (request) => {
         if (request.path === '/agent/schedules') return { json: { schedules: [schedule()], page_info: { has_next_page: false, next_cursor: null } } };
         if (request.path.endsWith('/pause')) return { json: schedule({ enabled: false, history: { ...(schedule().history as object), next_run: null } }) };
@@ -1376,10 +1376,13 @@ describe('agent-runs schedules', () => {
     });
     afterAll(() => server?.close());
 
-    it('create, list, update, pause, resume; a slot fires and `schedules runs` lists its run; delete; a refused zone exits 1 naming it', async () => {
+    let id = '';
+
+    // Each CLI call is a node process of its own (tsx compiling the sources): seconds apiece on a loaded machine.
+    it('create, list, update, pause and resume', { timeout: 120_000 }, async () => {
       const created = await runCli(['schedules', 'create', '--name', 'cli nightly', '--cron', '0 9 * * *', '--time-zone', 'europe/paris', '--prompt', 'Good morning', '--json'], env);
       expect(created.stderr).toBe('');
-      const { id } = JSON.parse(created.stdout) as { id: string };
+      ({ id } = JSON.parse(created.stdout) as { id: string });
       expect((await runCli(['schedules', 'list'], env)).stdout).toMatch(new RegExp(`^${id}\\s+cli nightly\\s+0 9 \\* \\* \\*\\s+Europe/Paris\\s+yes\\s+2026-11-28 08:00:00Z`, 'm'));
       const updated = await runCli(['schedules', 'update', id, '--cron', '30 9 * * *', '--metadata', 'from=cli'], env);
       expect(updated.code).toBe(0);
@@ -1387,7 +1390,9 @@ describe('agent-runs schedules', () => {
       expect(updated.stdout).toMatch(/^metadata:\s+from=cli$/m);
       expect((await runCli(['schedules', 'pause', id], env)).stdout).toBe(`scheduled agent ${id} paused\n`);
       expect((await runCli(['schedules', 'resume', id], env)).stdout).toBe(`scheduled agent ${id} resumed; next run 2026-11-27 08:30:00Z\n`);
+    });
 
+    it('a slot fires and `schedules runs` lists its run; delete; a refused zone exits 1 naming it', { timeout: 120_000 }, async () => {
       now = Date.parse('2026-11-27T08:30:00Z');
       const [runId] = (await server.fireDueSchedules()).runs;
       const runs = await runCli(['schedules', 'runs', id], env);
