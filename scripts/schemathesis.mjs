@@ -61,6 +61,7 @@ async function createFixtures() {
     triggers: [{ provider: 'webhook', event: 'received', filter: { webhook_ids: [webhook.uid] } }],
   });
   const environment = await call('POST', '/agent/environments', { name: 'fuzz' });
+  const schedule = await call('POST', '/agent/schedules', { name: 'fuzz', cron_schedule: '0 9 * * *', prompt: 'Fuzz schedule' });
   await call('PUT', `/secrets/${name}`, { value: 'fuzz-secret-value' });
   const run = await call('POST', '/agent/runs', {
     prompt: 'Fuzz fixture',
@@ -85,6 +86,7 @@ async function createFixtures() {
     FUZZ_DELIVERY_ID: deliveryId,
     FUZZ_AUTOMATION_UID: automation.uid,
     FUZZ_ENVIRONMENT_ID: environment.id,
+    FUZZ_SCHEDULE_ID: schedule.id,
     FUZZ_NAME: name,
     FUZZ_ARTIFACT_UID: artifactUid,
     FUZZ_ARTIFACT_TOKEN: artifactToken,

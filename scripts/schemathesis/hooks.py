@@ -47,11 +47,13 @@ def map_body(context, body):
     # A run's top-level `skill` names a skill too (same forms as config.skill_spec).
     if isinstance(body, dict) and "skill" in body and schema_valid("skill_spec", body["skill"]):
         del body["skill"]
-    config = body.get("config") if isinstance(body, dict) else None
-    if isinstance(config, dict):
-        for field in REFERENCE_FIELDS:
-            if field in config and schema_valid(field, config[field]):
-                del config[field]
+    # A run's configuration is `config`, a scheduled agent's `agent_config` (the Oz API's names).
+    for key in ("config", "agent_config"):
+        config = body.get(key) if isinstance(body, dict) else None
+        if isinstance(config, dict):
+            for field in REFERENCE_FIELDS:
+                if field in config and schema_valid(field, config[field]):
+                    del config[field]
     return body
 
 
@@ -74,7 +76,8 @@ def filter_failure(context, failure, case, response):
     # one answers 400): no schema can tell a generated string from an issued one. The Oz fields the contract
     # keeps in Oz's shape but documents as refused by value (docs/decisions.md, Oz parity), a prompt left out
     # without a skill, and runs named by id that must exist (parent_run_id, ancestor_run_id) answer 400 by
-    # design, naming the field.
+    # design, naming the field. So does a scheduled agent's expression or zone that fits the schema but
+    # not cron's grammar, the minimum interval or the time zone database.
     if failure.code == "ST202" and response.status_code == 400:
         errors = (response.json() or {}).get("errors") or []
         if errors and all(documented_refusal(error.get("path") or "") for error in errors):
@@ -102,4 +105,11 @@ DOCUMENTED_REFUSALS = {
     "$.config.skills",
     "$.config.worker_host",
     "$.config.harness.type",
+    # A scheduled agent's agent_config is refused exactly as a run's config.
+    "$.agent_config.skills",
+    "$.agent_config.worker_host",
+    "$.agent_config.harness.type",
+    "$.cron_schedule",
+    "$.time_zone",
+    "$.agent_uid",
 }

@@ -92,7 +92,7 @@ describe('oz-agent-sdk against this server', () => {
     await refused({ title: 'nothing to do' }, 'prompt');
   });
 
-  it('runs.list with Oz filters: q, skill/skill_spec, environment_id, state, source, creator, name, metadata, ancestor; schedule filters match nothing, artifact filters no echo run (it publishes none)', async () => {
+  it('runs.list with Oz filters: q, skill/skill_spec, environment_id, state, source, creator, name, metadata, ancestor; an unknown schedule matches nothing, artifact filters no echo run (it publishes none)', async () => {
     const marker = unique('needle');
     const parent = await oz.agent.run({ prompt: `Find the ${marker} in the haystack`, config: { name: marker } });
     const child = await oz.agent.run({ prompt: 'child work', ...({ parent_run_id: parent.run_id, metadata: { team: 'infra', ticket: marker } } as object) });

@@ -17,6 +17,7 @@ import {
   type Automation,
   type CloudEnvironment,
   type ConversationResponse,
+  type DeleteScheduledAgentResponse,
   type Factory,
   type Fetch,
   type ListSkillsResponse,
@@ -25,6 +26,7 @@ import {
   type RunByExternalReferenceResponse,
   type RunEvent,
   type RunItem,
+  type ScheduledAgentItem,
   type SecretMetadata,
   type TestFilterResult,
   type Trigger,
@@ -48,6 +50,7 @@ const KEY = 'key_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const ART = '9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
 /** The REST root the contract's examples name (its default server). */
 const EXAMPLE_API_ROOT = 'http://localhost:8080/api/v1';
+const SCH = 'sch_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const trigger: Trigger = { provider: 'webhook', event: 'received', filter: { webhook_ids: [WH], payload: { action: ['opened'] } } };
 
 /** Client-side helpers built from other methods (no operation of their own); exercised against the real server. */
@@ -187,6 +190,44 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
   'agent.environments.delete': async (c) => {
     const response = await c.agent.environments.delete(ENV).asResponse();
     expect(response.status).toBe(204);
+  },
+  // ---------------------------------------------------------------- agent.schedules
+  'agent.schedules.create': async (c) => {
+    const schedule: ScheduledAgentItem = await c.agent.schedules.create({
+      name: 'Daily code review',
+      cron_schedule: '0 9 * * 1-5',
+      time_zone: 'Europe/Paris',
+      prompt: 'Review the open pull requests.',
+      agent_config: { name: 'code-review' },
+      metadata: { team: 'platform' },
+    });
+    expect(schedule).toMatchObject({ id: expect.any(String), enabled: expect.any(Boolean), history: { next_run: isoDate } });
+  },
+  'agent.schedules.list': async (c) => {
+    const page = await c.agent.schedules.list({ limit: 100 });
+    expect(page).toBeInstanceOf(CursorPage);
+    const first: ScheduledAgentItem | undefined = page.data[0];
+    expect(first).toMatchObject({ id: expect.any(String), cron_schedule: expect.any(String), time_zone: expect.any(String) });
+  },
+  'agent.schedules.retrieve': async (c) => {
+    const schedule: ScheduledAgentItem = await c.agent.schedules.retrieve(SCH);
+    expect(schedule.history.last_outcome).toEqual(expect.any(String));
+  },
+  'agent.schedules.update': async (c) => {
+    const schedule: ScheduledAgentItem = await c.agent.schedules.update(SCH, { name: 'Daily code review', cron_schedule: '0 10 * * 1-5', enabled: true, prompt: 'Review.' });
+    expect(schedule.name).toEqual(expect.any(String));
+  },
+  'agent.schedules.delete': async (c) => {
+    const deleted: DeleteScheduledAgentResponse = await c.agent.schedules.delete(SCH);
+    expect(deleted).toEqual({ success: true });
+  },
+  'agent.schedules.pause': async (c) => {
+    const schedule: ScheduledAgentItem = await c.agent.schedules.pause(SCH);
+    expect(schedule.id).toEqual(expect.any(String));
+  },
+  'agent.schedules.resume': async (c) => {
+    const schedule: ScheduledAgentItem = await c.agent.schedules.resume(SCH);
+    expect(schedule.id).toEqual(expect.any(String));
   },
   // ---------------------------------------------------------------- factories
   'factories.create': async (c) => {

@@ -1,13 +1,14 @@
 // The SDK end to end against the real server (in-process, fresh SQLite, echo runner): a run from create
 // through its events to the terminal state, pagination across pages, follow-ups, cancel, a retried create
 // that never makes two runs, the error classes, raw responses, and a webhook delivery signed with
-// `signWebhook` that an automation turns into a run.
+// `signWebhook` that an automation turns into a run; every schedule operation, and a firing's run.
 import { startTestServer, type TestServer } from '@agent-runs/server/test/support/server';
 import {
   AgentRuns,
   AgentRunsError,
   APIError,
   AuthenticationError,
+  BadRequestError,
   ConflictError,
   CursorPage,
   NotFoundError,
@@ -15,6 +16,7 @@ import {
   type Fetch,
   type RunEvent,
   type RunItem,
+  type ScheduledAgentItem,
   type WebhookWithSecret,
 } from '@agent-runs/sdk';
 import { randomUUID } from 'node:crypto';
@@ -403,5 +405,52 @@ describe('SDK cancel against the real server (slow echo runner)', () => {
     expect(await client.agent.runs.cancel(run_id)).toBe(run_id);
     const events = await collect(client.agent.runs.events(run_id), 10_000);
     expect(states(events).at(-1)).toBe('CANCELLED');
+  });
+});
+
+describe('SDK schedules against the real server (a clock the test moves)', () => {
+  let server: TestServer;
+  let client: AgentRuns;
+  let now = Date.parse('2026-11-27T08:00:00Z');
+
+  beforeAll(async () => {
+    // The firing loop is off: the test moves the server's clock and fires the due slots itself.
+    server = await startTestServer({ clock: { now: () => new Date(now) }, engine: { scheduler: false } });
+    client = new AgentRuns({ apiKey: server.adminKey, baseURL: server.apiUrl, timeout: 10_000, maxRetries: 0 });
+  });
+  afterAll(() => server?.close());
+
+  it('create, list, retrieve, update, pause, resume, delete; a firing starts a run that lists by schedule_id and names its schedule', { timeout: 30_000 }, async () => {
+    const created = await client.agent.schedules.create({ name: unique('Morning'), cron_schedule: '0 9 * * *', time_zone: 'Europe/Paris', prompt: 'Good morning', metadata: { kind: 'greeting' } });
+    expect(created).toMatchObject({ time_zone: 'Europe/Paris', enabled: true, history: { next_run: '2026-11-28T08:00:00.000Z' } });
+    const listed: ScheduledAgentItem[] = [];
+    for await (const schedule of client.agent.schedules.list()) listed.push(schedule);
+    expect(listed.map((s) => s.id)).toContain(created.id);
+    expect((await client.agent.schedules.retrieve(created.id)).name).toBe(created.name);
+
+    const updated = await client.agent.schedules.update(created.id, { name: created.name, cron_schedule: '30 9 * * *', enabled: true, prompt: 'Good morning again' });
+    expect(updated).toMatchObject({ time_zone: 'Europe/Paris', prompt: 'Good morning again', history: { next_run: '2026-11-27T08:30:00.000Z' } });
+    expect(updated.metadata).toBeUndefined();
+    expect((await client.agent.schedules.pause(created.id)).enabled).toBe(false);
+    expect((await client.agent.schedules.resume(created.id)).history.next_run).toBe('2026-11-27T08:30:00.000Z');
+
+    now = Date.parse('2026-11-27T08:30:00Z');
+    const { runs } = await server.fireDueSchedules();
+    expect(runs).toHaveLength(1);
+    const page = await client.agent.runs.list({ schedule_id: created.id });
+    expect(page.data.map((r) => r.run_id)).toEqual(runs);
+    const run = await client.agent.runs.retrieve(runs[0]!);
+    expect(run).toMatchObject({ source: 'SCHEDULED_AGENT', prompt: 'Good morning again', schedule: { schedule_id: created.id, cron_schedule: '30 9 * * *', scheduled_for: '2026-11-27T08:30:00.000Z' } });
+    expect((await client.agent.schedules.retrieve(created.id)).history).toMatchObject({ last_run_id: runs[0], last_outcome: 'run_created' });
+
+    expect(await client.agent.schedules.delete(created.id)).toEqual({ success: true });
+    await expect(client.agent.schedules.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await client.agent.runs.retrieve(runs[0]!)).schedule?.schedule_id).toBe(created.id);
+  });
+
+  it('a schedule the server refuses is a BadRequestError naming the field', { timeout: 15_000 }, async () => {
+    const err = await client.agent.schedules.create({ name: 'bad', cron_schedule: '0 9 * * *', time_zone: 'Mars/Olympus_Mons', prompt: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect((err as BadRequestError).errors).toMatchObject([{ path: '$.time_zone' }]);
   });
 });

@@ -14,6 +14,7 @@ import { registerDeliveriesCommands } from './commands/deliveries';
 import { registerFactoriesCommands } from './commands/factories';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
+import { registerSchedulesCommands } from './commands/schedules';
 import { registerWebhooksCommands } from './commands/webhooks';
 import { CLI_VERSION, type GlobalOptions } from './context';
 import { reportError, UsageError } from './errors';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerWebhooksCommands(program);
   registerDeliveriesCommands(program);
   registerAutomationsCommands(program);
+  registerSchedulesCommands(program);
   return program;
 }
 

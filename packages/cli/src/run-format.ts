@@ -45,6 +45,7 @@ export function formatRun(run: RunItem): string {
     ['factory_uid', run.factory_uid],
     ['automation_id', run.automation_id],
     ['delivery_id', run.delivery_id],
+    ['schedule', run.schedule ? `${run.schedule.schedule_name} (${run.schedule.schedule_id}), slot ${formatTime(run.schedule.scheduled_for)}` : undefined],
     ['usage', run.usage ? `${run.usage.total_tokens} tokens` : undefined],
     ['prompt', run.prompt],
   ]) + formatArtifacts(run.artifacts ?? []);

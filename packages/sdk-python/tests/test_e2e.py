@@ -285,6 +285,43 @@ def test_admin_resources_round_trip(client: AgentRuns) -> None:
         client.agent.environments.retrieve(env.id)
 
 
+def test_schedules_round_trip(client: AgentRuns) -> None:
+    """Every schedule operation against the real server (its clock is real: firing is tested in the server's
+    and the TypeScript SDK's suites, which move an injected clock)."""
+    name = unique("py-schedule")
+    created = client.agent.schedules.create(
+        name=name, cron_schedule="0 9 * * 1-5", time_zone="europe/paris", prompt="Review", metadata={"team": "py"}
+    )
+    assert created.time_zone == "Europe/Paris" and created.enabled and created.history.next_run is not None
+    assert created.history.last_outcome is None and created.history.skipped_slots == 0
+    assert created.id in {s.id for s in client.agent.schedules.list()}
+    assert client.agent.schedules.retrieve(created.id).name == name
+    updated = client.agent.schedules.update(created.id, name=name, cron_schedule="30 9 * * *", enabled=True, prompt="Again")
+    assert updated.prompt == "Again" and updated.metadata is None and updated.time_zone == "Europe/Paris"
+    paused = client.agent.schedules.pause(created.id)
+    assert not paused.enabled and paused.history.next_run is None
+    assert client.agent.schedules.resume(created.id).history.next_run is not None
+    with pytest.raises(BadRequestError) as info:
+        client.agent.schedules.create(name="bad", cron_schedule="61 * * * *", prompt="x")
+    assert info.value.errors and info.value.errors[0]["path"] == "$.cron_schedule"
+    assert client.agent.schedules.delete(created.id).success is True
+    with pytest.raises(NotFoundError):
+        client.agent.schedules.retrieve(created.id)
+    assert list(client.agent.runs.list(schedule_id=created.id)) == []
+
+
+async def test_async_schedules() -> None:
+    async with AsyncAgentRuns(api_key=API_KEY, base_url=BASE_URL) as client:
+        created = await client.agent.schedules.create(name=unique("py-async-schedule"), cron_schedule="@hourly", prompt="tick")
+        assert created.id in [s.id async for s in client.agent.schedules.list(limit=1)]
+        assert (await client.agent.schedules.retrieve(created.id)).cron_schedule == "@hourly"
+        renamed = await client.agent.schedules.update(created.id, name="renamed", cron_schedule="@daily", enabled=False, prompt="tock")
+        assert renamed.enabled is False and renamed.prompt == "tock"
+        assert (await client.agent.schedules.resume(created.id)).enabled is True
+        assert (await client.agent.schedules.pause(created.id)).enabled is False
+        assert (await client.agent.schedules.delete(created.id)).success is True
+
+
 async def test_async_end_to_end() -> None:
     async with AsyncAgentRuns(api_key=API_KEY, base_url=BASE_URL) as client:
         name = unique("py-async")

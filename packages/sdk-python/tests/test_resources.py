@@ -31,6 +31,14 @@ TEST_RESULT = {"result": "Would trigger", "webhook_check": {"passed": True, "rea
                "payload_check": {"passed": True, "reason": "r", "path": None}}
 SECRET = {"name": "S", "created_at": TS, "updated_at": TS}
 KEY = {"key_id": "key_1", "name": "ci", "role": "member", "created_at": TS}
+CREATOR = {"type": "service_account", "uid": "key_1", "display_name": "ops"}
+SCHEDULE = {
+    "id": "sch_1", "name": "nightly", "cron_schedule": "0 2 * * *", "time_zone": "UTC", "enabled": True, "prompt": "p",
+    "last_spawn_error": None, "created_at": TS, "updated_at": TS, "created_by": CREATOR, "updated_by": CREATOR,
+    "history": {"last_ran": None, "next_run": TS, "last_run_id": None, "last_slot": None, "last_fired_at": None,
+                "last_outcome": None, "skipped_slots": 0},
+    "scope": {"type": "Team", "uid": "team_1"},
+}
 CONVERSATION = {"conversation_id": "conv_1", "steps": [{"id": "step_1", "messages": [], "steps": []}]}
 
 FILE_ARTIFACT = {"artifact_uid": "a1", "artifact_type": "FILE", "created_at": TS,
@@ -68,6 +76,18 @@ CASES = [
     (lambda c: c.agent.environments.retrieve("env_1"), "GET", "/agent/environments/env_1", None, None, ENV, t.CloudEnvironment),
     (lambda c: c.agent.environments.update("env_1", description="x"), "PATCH", "/agent/environments/env_1", None, {"description": "x"}, ENV, t.CloudEnvironment),
     (lambda c: c.agent.environments.delete("env_1"), "DELETE", "/agent/environments/env_1", None, None, None, type(None)),
+    (lambda c: c.agent.schedules.create(name="nightly", cron_schedule="0 2 * * *", time_zone="Europe/Paris", prompt="p",
+                                        agent_config={"name": "n"}, metadata={"k": "v"}),
+     "POST", "/agent/schedules", None,
+     {"name": "nightly", "cron_schedule": "0 2 * * *", "time_zone": "Europe/Paris", "prompt": "p", "agent_config": {"name": "n"},
+      "metadata": {"k": "v"}}, SCHEDULE, t.ScheduledAgentItem),
+    (lambda c: c.agent.schedules.list(limit=10), "GET", "/agent/schedules", {"limit": "10"}, None, {"schedules": [SCHEDULE], "page_info": PAGE}, None),
+    (lambda c: c.agent.schedules.retrieve("sch_1"), "GET", "/agent/schedules/sch_1", None, None, SCHEDULE, t.ScheduledAgentItem),
+    (lambda c: c.agent.schedules.update("sch_1", name="n", cron_schedule="0 3 * * *", enabled=False),
+     "PUT", "/agent/schedules/sch_1", None, {"name": "n", "cron_schedule": "0 3 * * *", "enabled": False}, SCHEDULE, t.ScheduledAgentItem),
+    (lambda c: c.agent.schedules.delete("sch_1"), "DELETE", "/agent/schedules/sch_1", None, None, {"success": True}, t.DeleteScheduledAgentResponse),
+    (lambda c: c.agent.schedules.pause("sch_1"), "POST", "/agent/schedules/sch_1/pause", None, None, SCHEDULE, t.ScheduledAgentItem),
+    (lambda c: c.agent.schedules.resume("sch_1"), "POST", "/agent/schedules/sch_1/resume", None, None, SCHEDULE, t.ScheduledAgentItem),
     (lambda c: c.factories.create(name="support", definition_source="files"), "POST", "/factories", None,
      {"name": "support", "definition_source": "files"}, FACTORY, t.Factory),
     (lambda c: c.factories.list(), "GET", "/factories", None, None, {"factories": [FACTORY], "page_info": PAGE}, None),
@@ -162,7 +182,11 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "listSkills": "agent.skills.list",
         "createEnvironment": "agent.environments.create", "listEnvironments": "agent.environments.list",
         "getEnvironment": "agent.environments.retrieve", "updateEnvironment": "agent.environments.update",
-        "deleteEnvironment": "agent.environments.delete", "createFactory": "factories.create",
+        "deleteEnvironment": "agent.environments.delete",
+        "createScheduledAgent": "agent.schedules.create", "listScheduledAgents": "agent.schedules.list",
+        "getScheduledAgent": "agent.schedules.retrieve", "updateScheduledAgent": "agent.schedules.update",
+        "deleteScheduledAgent": "agent.schedules.delete", "pauseScheduledAgent": "agent.schedules.pause",
+        "resumeScheduledAgent": "agent.schedules.resume", "createFactory": "factories.create",
         "listFactories": "factories.list", "getFactory": "factories.retrieve",
         "dispatchFactoryRun": "factories.runs.create", "applyFactoryDefinitions": "factories.apply_definitions",
         "testDraftFilter": "factories.test_filter", "createWebhook": "factories.webhooks.create",

@@ -28,6 +28,7 @@ export * from './resources/agent/runs';
 export * from './resources/agent/artifacts';
 export * from './resources/agent/skills';
 export * from './resources/agent/environments';
+export * from './resources/agent/schedules';
 export * from './resources/factories/factories';
 export * from './resources/factories/runs';
 export * from './resources/factories/automations';

@@ -34,4 +34,6 @@ export interface ServerContext {
   eventStreamSlots: EventStreamSlots;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */
   notifyRunQueued(): void;
+  /** Wakes this process's scheduled-agent firing loop after a schedule changed here (engine/scheduler.ts). */
+  notifyScheduleChanged(): void;
 }

@@ -92,6 +92,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       runSignals: new RunSignals(),
       eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
       notifyRunQueued: () => engine?.notifyRunQueued(),
+      notifyScheduleChanged: () => engine?.notifyScheduleChanged(),
     };
 
     // The operator's key is ensured before the listener opens, so it works from the first request.

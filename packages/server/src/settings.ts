@@ -70,6 +70,10 @@ export interface Settings {
     sseKeepaliveSeconds: number;
     /** Window of the per-API-key REST request budget. */
     restRateWindowSeconds: number;
+    /** How often the scheduler of a worker process compares the clock with the nearest slot it knows (engine/scheduler.ts). */
+    schedulerIntervalSeconds: number;
+    /** How often it reads the nearest slot again although none is due: schedules created or changed by other processes. */
+    schedulerRefreshSeconds: number;
   };
   limits: {
     deliveriesPerWindow: number;
@@ -81,6 +85,10 @@ export interface Settings {
     restMaxBodyBytes: number;
     /** REST requests one API key may make per `windows.restRateWindowSeconds` (then 429). */
     restRequestsPerWindow: number;
+    /** Scheduled agents one team may have (then 409 limit_exceeded). */
+    schedulesPerTeam: number;
+    /** The closest two slots of a schedule may come (a tenant cannot flood the workers). */
+    scheduleMinIntervalSeconds: number;
   };
   /** What a run may publish (docs/decisions.md §Artifacts). */
   artifacts: {
@@ -253,6 +261,8 @@ export function loadSettings(env: Env = process.env): Settings {
       retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1),
       sseKeepaliveSeconds: integer(env, 'SSE_KEEPALIVE_SECONDS', 15, 1),
       restRateWindowSeconds: integer(env, 'REST_RATE_WINDOW_SECONDS', 60, 1),
+      schedulerIntervalSeconds: integer(env, 'SCHEDULER_INTERVAL_SECONDS', 1, 1),
+      schedulerRefreshSeconds: integer(env, 'SCHEDULER_REFRESH_SECONDS', 15, 1),
     },
     limits: {
       deliveriesPerWindow: integer(env, 'INGRESS_DELIVERIES_PER_MINUTE', 60, 1),
@@ -262,6 +272,8 @@ export function loadSettings(env: Env = process.env): Settings {
       webhooksPerFactory: integer(env, 'WEBHOOKS_PER_FACTORY', 20, 1),
       restMaxBodyBytes: integer(env, 'REST_MAX_BODY_BYTES', 10 * 1024 * 1024, 1),
       restRequestsPerWindow: integer(env, 'REST_REQUESTS_PER_MINUTE', 6000, 1),
+      schedulesPerTeam: integer(env, 'SCHEDULES_PER_TEAM', 100, 0),
+      scheduleMinIntervalSeconds: integer(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 300, 60),
     },
     artifacts: {
       maxPerRun: integer(env, 'ARTIFACTS_PER_RUN', 100, 1),

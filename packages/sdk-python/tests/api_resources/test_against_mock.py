@@ -27,6 +27,7 @@ WH = "wh_01hzx3k4m5n6p7q8r9s0t1v2w3"
 DLV = "dlv_01hzx3k4m5n6p7q8r9s0t1v2w3"
 AUT = "aut_01hzx3k4m5n6p7q8r9s0t1v2w3"
 ENV = "env_01hzx3k4m5n6p7q8r9s0t1v2w3"
+SCH = "sch_01hzx3k4m5n6p7q8r9s0t1v2w3"
 TRIGGER: Any = {
     "provider": "webhook",
     "event": "received",
@@ -61,6 +62,16 @@ CASES = [
     ("agent.environments.retrieve", lambda c: c.agent.environments.retrieve(ENV), t.CloudEnvironment),
     ("agent.environments.update", lambda c: c.agent.environments.update(ENV, description="Node 20 + pnpm"), t.CloudEnvironment),
     ("agent.environments.delete", lambda c: c.agent.environments.delete(ENV), type(None)),
+    ("agent.schedules.create", lambda c: c.agent.schedules.create(
+        name="Daily code review", cron_schedule="0 9 * * 1-5", time_zone="Europe/Paris", prompt="Review the open pull requests.",
+        agent_config={"name": "code-review"}, metadata={"team": "platform"}), t.ScheduledAgentItem),
+    ("agent.schedules.list", lambda c: c.agent.schedules.list(limit=100), "page"),
+    ("agent.schedules.retrieve", lambda c: c.agent.schedules.retrieve(SCH), t.ScheduledAgentItem),
+    ("agent.schedules.update", lambda c: c.agent.schedules.update(
+        SCH, name="Daily code review", cron_schedule="0 10 * * 1-5", enabled=True, prompt="Review."), t.ScheduledAgentItem),
+    ("agent.schedules.delete", lambda c: c.agent.schedules.delete(SCH), t.DeleteScheduledAgentResponse),
+    ("agent.schedules.pause", lambda c: c.agent.schedules.pause(SCH), t.ScheduledAgentItem),
+    ("agent.schedules.resume", lambda c: c.agent.schedules.resume(SCH), t.ScheduledAgentItem),
     ("factories.create", lambda c: c.factories.create(name="support", definition_source="api"), t.Factory),
     ("factories.list", lambda c: c.factories.list(), "page"),
     ("factories.retrieve", lambda c: c.factories.retrieve(FAC), t.Factory),

@@ -50,6 +50,13 @@ import { testDraftFilterHandler } from './automations/testDraftFilter';
 import { updateAutomationHandler } from './automations/updateAutomation';
 import { updateEnvironmentHandler } from './environments/updateEnvironment';
 import { updateWebhookHandler } from './webhooks/updateWebhook';
+import { createScheduledAgentHandler } from './schedules/createScheduledAgent';
+import { deleteScheduledAgentHandler } from './schedules/deleteScheduledAgent';
+import { getScheduledAgentHandler } from './schedules/getScheduledAgent';
+import { listScheduledAgentsHandler } from './schedules/listScheduledAgents';
+import { pauseScheduledAgentHandler } from './schedules/pauseScheduledAgent';
+import { resumeScheduledAgentHandler } from './schedules/resumeScheduledAgent';
+import { updateScheduledAgentHandler } from './schedules/updateScheduledAgent';
 import type { OperationHandlers } from './operations';
 
 export const handlers: OperationHandlers = {
@@ -95,6 +102,13 @@ export const handlers: OperationHandlers = {
   listSecrets: listSecretsHandler,
   putSecret: putSecretHandler,
   listSkills: listSkillsHandler,
+  createScheduledAgent: createScheduledAgentHandler,
+  deleteScheduledAgent: deleteScheduledAgentHandler,
+  getScheduledAgent: getScheduledAgentHandler,
+  listScheduledAgents: listScheduledAgentsHandler,
+  pauseScheduledAgent: pauseScheduledAgentHandler,
+  resumeScheduledAgent: resumeScheduledAgentHandler,
+  updateScheduledAgent: updateScheduledAgentHandler,
   createWebhook: createWebhookHandler,
   deleteWebhook: deleteWebhookHandler,
   getWebhook: getWebhookHandler,

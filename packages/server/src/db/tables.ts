@@ -73,6 +73,8 @@ export interface RunsTable {
   delivery_id: string | null;
   metadata: JsonText | null; // RunMetadata (string → string), fixed at creation
   parent_run_id: string | null; // the run that spawned it, same team
+  schedule_id: string | null; // the scheduled agent that started it (kept after the schedule is deleted)
+  schedule: JsonText | null; // ScheduleInfo as it was when the run started
   usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens}
   event_seq: number; // last event sequence number; incremented atomically per event
   lease_owner: string | null;
@@ -239,6 +241,32 @@ export interface EnvironmentsTable {
   updated_at: Timestamp;
 }
 
+/** Scheduled agents: a cron expression in a time zone that starts one run per slot (docs/decisions.md §Schedules). */
+export interface SchedulesTable {
+  id: string; // sch_…
+  team_id: string;
+  name: string;
+  cron_schedule: string;
+  time_zone: string; // canonical IANA name
+  prompt: string;
+  config: JsonText | null; // AmbientAgentConfig as requested, resolved again at each firing
+  metadata: JsonText | null; // RunMetadata stamped on every run
+  enabled: Flag;
+  next_run_at: Timestamp | null; // the next slot; null while paused
+  version: number; // bumped by every change of the definition: a firing claims only the version it read
+  created_by: JsonText; // RunCreatorInfo: the creator of every run it starts
+  updated_by: JsonText; // RunCreatorInfo
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_ran_at: Timestamp | null; // when it last started a run
+  last_run_id: string | null;
+  last_slot: Timestamp | null;
+  last_fired_at: Timestamp | null;
+  last_outcome: Schemas['ScheduledAgentHistoryItem']['last_outcome'];
+  last_spawn_error: string | null;
+  skipped_slots: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
@@ -258,4 +286,5 @@ export interface Database {
   automations: AutomationsTable;
   automation_webhooks: AutomationWebhooksTable;
   environments: EnvironmentsTable;
+  schedules: SchedulesTable;
 }

@@ -1,5 +1,5 @@
 /**
- * The run engine of one server process: the worker pool and the lease sweeper.
+ * The run engine of one server process: the worker pool, the lease sweeper and the scheduled agents' firing loop.
  *
  *   const engine = startEngine(ctx);        // ctx.notifyRunQueued should call engine.notifyRunQueued()
  *   …
@@ -8,6 +8,7 @@
 import type { ServerContext } from '../context';
 import type { Runner } from './runner';
 import { createRunner } from './runners';
+import { startScheduler } from './scheduler';
 import { startSweeper } from './sweeper';
 import { startWorkDirRetention } from './workdir-retention';
 import { startWorkerPool, type WorkerOptions } from './worker';
@@ -16,6 +17,8 @@ export interface Engine {
   readonly workerId: string;
   /** Wakes an idle worker at once (a run was queued in this process; other processes' runs wake it through ctx.runSignals). */
   notifyRunQueued(): void;
+  /** A schedule changed in this process: the firing loop looks at the database at its next tick. */
+  notifyScheduleChanged(): void;
   stop(): Promise<void>;
   /** Ids of the runs executing in this process. */
   inFlight(): string[];
@@ -26,6 +29,8 @@ export interface EngineOptions extends Partial<WorkerOptions> {
   sweeper?: boolean;
   /** Default true; tests call pruneRunWorkDirs() themselves. */
   workDirRetention?: boolean;
+  /** Default true; tests drive fireDueSchedules() themselves with a ManualClock. */
+  scheduler?: boolean;
 }
 
 export function startEngine(ctx: ServerContext, options: EngineOptions = {}): Engine {
@@ -38,12 +43,15 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
   const stopWaking = ctx.runSignals.onRunQueuedElsewhere(pool.notifyRunQueued);
   const sweeper = options.sweeper === false ? undefined : startSweeper(ctx, ctx.settings.windows.sweepIntervalSeconds);
   const workDirRetention = options.workDirRetention === false ? undefined : startWorkDirRetention(ctx);
+  const scheduler = options.scheduler === false ? undefined : startScheduler(ctx);
   return {
     workerId: pool.workerId,
     notifyRunQueued: pool.notifyRunQueued,
     inFlight: pool.inFlight,
+    notifyScheduleChanged: () => scheduler?.wake(),
     async stop() {
       stopWaking();
+      await scheduler?.stop();
       await sweeper?.stop();
       await workDirRetention?.stop();
       await pool.stop();
@@ -52,4 +60,5 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
 }
 
 export { sweepExpiredLeases } from './sweeper';
+export { fireDueSchedules } from './scheduler';
 export { pruneRunWorkDirs } from './workdir-retention';

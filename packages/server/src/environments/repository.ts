@@ -14,6 +14,12 @@ export async function findEnvironment(db: Kysely<Database>, teamId: string, id: 
   return db.selectFrom('environments').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
 }
 
+/** Several environments of the team by id (those that exist). */
+export async function findEnvironments(db: Kysely<Database>, teamId: string, ids: readonly string[]): Promise<EnvironmentRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('environments').selectAll().where('team_id', '=', teamId).where('id', 'in', [...ids]).execute();
+}
+
 /** Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more follow. */
 export async function listEnvironmentRows(
   db: Kysely<Database>,

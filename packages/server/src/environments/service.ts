@@ -13,6 +13,7 @@ import { conflict, resourceNotFound } from '../problems';
 import {
   deleteEnvironmentRow,
   findEnvironment,
+  findEnvironments,
   insertEnvironment,
   listEnvironmentRows,
   updateEnvironmentRow,
@@ -116,6 +117,19 @@ export async function updateEnvironment(deps: Deps, teamId: string, id: string, 
 
 export async function deleteEnvironment(deps: Deps, teamId: string, id: string): Promise<void> {
   if (!(await deleteEnvironmentRow(deps.db, teamId, id))) throw notFound(id);
+}
+
+/**
+ * The environments of the team named by `ids`, in the Oz API's CloudEnvironmentConfig shape (what a
+ * scheduled agent shows of its environment; no variables), by id. Ids of no environment are left out.
+ */
+export async function environmentConfigs(
+  deps: Pick<Deps, 'db'>,
+  teamId: string,
+  ids: readonly string[],
+): Promise<Map<string, components['schemas']['CloudEnvironmentConfig']>> {
+  const rows = await findEnvironments(deps.db, teamId, [...new Set(ids)]);
+  return new Map(rows.map((row) => [row.id, { name: row.name, description: row.description, setup_commands: JSON.parse(row.setup_commands) as string[] }]));
 }
 
 /** The environment a run selected, decrypted (environment-setup.ts), or undefined if it was deleted. */

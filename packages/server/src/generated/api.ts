@@ -18,7 +18,7 @@ export type paths = {
          *
          *     Every parameter of the Oz API's `listRuns` is accepted (docs/decisions.md §Oz parity). Those about
          *     things this self-hosted service does not have answer what is true here rather than being ignored:
-         *     no run was started by a schedule (`schedule_id` matches no run), every run executes on this server's workers
+         *     every run executes on this server's workers
          *     (`execution_location=REMOTE` matches every run, `LOCAL` none) and a run's executor is its creator
          *     (`executor` filters like `creator`).
          *
@@ -547,8 +547,9 @@ export type paths = {
         /**
          * Delete an environment
          * @description Deletes the environment (admin only). Existing runs keep their resolved configuration. Afterwards,
-         *     a run request that names it answers `422`, and a run started by an automation that still names it
-         *     ends in state `ERROR` with a `status_message` saying so.
+         *     a run request that names it answers `422`, a run started by an automation that still names it
+         *     ends in state `ERROR` with a `status_message` saying so, and a scheduled agent that names it starts
+         *     no run at its slots (its `last_spawn_error` says why).
          */
         delete: operations["deleteEnvironment"];
         options?: never;
@@ -560,6 +561,159 @@ export type paths = {
          *     they resolved.
          */
         patch: operations["updateEnvironment"];
+        trace?: never;
+    };
+    "/agent/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled agents
+         * @description Lists the team's scheduled agents sorted by `name` (then `id`), ascending, as the Oz API sorts
+         *     them. Any role. The Oz API answers every schedule at once: the default `limit` is therefore the
+         *     maximum, 500, and with the default `SCHEDULES_PER_TEAM` (100) every team's schedules fit one page;
+         *     follow `page_info.next_cursor` where an operator allows more.
+         */
+        get: operations["listScheduledAgents"];
+        put?: never;
+        /**
+         * Create a scheduled agent
+         * @description Creates a scheduled agent (admin only): from now on, every time `cron_schedule` names in
+         *     `time_zone` (default `UTC`) starts one run of `prompt` with `agent_config` and `metadata` (see the
+         *     Schedules tag for how slots fire). The answer is **201** with the schedule, `history.next_run`
+         *     holding its first slot (`null` when created with `enabled: false`).
+         *
+         *     The body is the Oz API's; each Oz field is honoured, accepted with the meaning it has here, or
+         *     refused naming it (docs/decisions.md §Oz parity). `agent_config` is checked exactly as a run's
+         *     `config` is on `createRun` (environment, skill, MCP servers, limits, refused Oz fields);
+         *     `prompt` may be left out when the configuration names a skill, and is then
+         *     `Follow the instructions of the skill <skill_spec>.` as for a run. `time_zone` is this service's
+         *     own field (the Oz API's schedules are UTC, which stays the default).
+         *
+         *     * `400 invalid_request`: a body that does not match the schema; `cron_schedule` that is not a
+         *       five-field cron expression or nickname, that never fires, or whose slots can come closer
+         *       together than the minimum interval (`SCHEDULE_MIN_INTERVAL_SECONDS`, default 300: the detail
+         *       names the setting); `time_zone` that is not an IANA time zone; neither `prompt` nor a skill; an
+         *       `agent_config` or `metadata` a run would refuse; `agent_uid`, `team: false` or `mode` other
+         *       than `normal`.
+         *     * `403 not_authorized`: a member key.
+         *     * `409 limit_exceeded`: the team already has `SCHEDULES_PER_TEAM` schedules (default 100; the
+         *       detail names the setting). `409 conflict` only for `Idempotency-Key` reuse.
+         */
+        post: operations["createScheduledAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled agent
+         * @description One scheduled agent of the team, with its configuration and history. Any role.
+         */
+        get: operations["getScheduledAgent"];
+        /**
+         * Update a scheduled agent
+         * @description Replaces the schedule's definition (admin only), as the Oz API's `PUT`: `name`, `cron_schedule`
+         *     and `enabled` are required, and `prompt`, `agent_config` and `metadata` are what the body says —
+         *     one left out is cleared. `time_zone` is the exception: this service's own field, which Oz clients
+         *     do not send, so leaving it out keeps the schedule's zone (an Oz client's update never moves a
+         *     schedule to UTC). The same checks as on create apply. Changes apply to runs started afterwards;
+         *     `updated_by` becomes the caller's key.
+         *
+         *     `history.next_run` is computed again from now when `cron_schedule`, `time_zone` or `enabled`
+         *     changes (slots that passed meanwhile are not made up); otherwise the pending slot stays.
+         *     `enabled: false` pauses the schedule and `true` resumes it, as `pauseScheduledAgent` and
+         *     `resumeScheduledAgent` do.
+         *
+         *     * `400 invalid_request`: as on create.
+         *     * `403 not_authorized`: a member key.
+         */
+        put: operations["updateScheduledAgent"];
+        post?: never;
+        /**
+         * Delete a scheduled agent
+         * @description Deletes the schedule (admin only): no slot fires afterwards. The answer is **200**
+         *     `{success: true}`, as in the Oz API. The runs it started stay: their `schedule` (name and
+         *     expression as they were when each run started) is still answered, and
+         *     `GET /agent/runs?schedule_id=` still finds them.
+         */
+        delete: operations["deleteScheduledAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/schedules/{scheduleId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a scheduled agent
+         * @description Sets `enabled` to `false` (admin only): no slot fires until it is resumed, and `history.next_run`
+         *     is `null`. A run it already started is not touched. Pausing a paused schedule changes nothing and
+         *     answers it again. No body.
+         */
+        post: operations["pauseScheduledAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/schedules/{scheduleId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a scheduled agent
+         * @description Sets `enabled` to `true` (admin only): the schedule fires again from its first slot after now
+         *     (`history.next_run`); slots that passed while it was paused are not made up. Resuming an enabled
+         *     schedule changes nothing and answers it again. No body.
+         */
+        post: operations["resumeScheduledAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/factories": {
@@ -1470,9 +1624,9 @@ export type components = {
         RunState: "QUEUED" | "PENDING" | "CLAIMED" | "INPROGRESS" | "SUCCEEDED" | "FAILED" | "BLOCKED" | "ERROR" | "CANCELLED";
         /**
          * @description Where a run came from. This service emits `API` (REST, including factory dispatch and child runs
-         *     created with `parent_run_id`) and `WEBHOOK` (started by a webhook delivery through an automation);
-         *     the other values exist in the Oz API (so an Oz client's `source` filter is valid here and matches
-         *     no run).
+         *     created with `parent_run_id`), `WEBHOOK` (started by a webhook delivery through an automation) and
+         *     `SCHEDULED_AGENT` (started by a scheduled agent; its `schedule` names it); the other values exist in
+         *     the Oz API (so an Oz client's `source` filter is valid here and matches no run).
          * @enum {string}
          */
         RunSourceType: "API" | "CLI" | "WEB_APP" | "SCHEDULED_AGENT" | "WEBHOOK" | "SLACK" | "LINEAR" | "GITHUB_ACTION" | "CLOUD_MODE" | "INTERACTIVE" | "LOCAL" | "JIRA" | "SELF_IMPROVEMENT" | "GITHUB_WEBHOOK" | "GITLAB_WEBHOOK" | "AUTOFIX" | "RUN_SCORER" | "ORCHESTRATION";
@@ -1688,7 +1842,8 @@ export type components = {
         /**
          * @description Who created the run. Runs created with an API key: `{type: service_account, uid: <key_id>,
          *     display_name: <key name or key_id>}`. Runs started by a webhook delivery: `{type:
-         *     service_account, uid: <automation uid>, display_name: <automation name>}`.
+         *     service_account, uid: <automation uid>, display_name: <automation name>}`. Runs started by a
+         *     scheduled agent: the schedule's `created_by` (the key that created the schedule, as it was then).
          */
         RunCreatorInfo: {
             /** @enum {string} */
@@ -1967,6 +2122,7 @@ export type components = {
             metadata?: components["schemas"]["RunMetadata"];
             /** @description The run that spawned this one, when it was created with `parent_run_id`. */
             parent_run_id?: string;
+            schedule?: components["schemas"]["ScheduleInfo"];
             /**
              * Format: duration
              * @description How long the run has executed, as an ISO 8601 duration (`PT2M30S`, as in the Oz API): from
@@ -2152,6 +2308,214 @@ export type components = {
         ListEnvironmentsResponse: {
             environments: components["schemas"]["CloudEnvironment"][];
             page_info: components["schemas"]["PageInfo"];
+        };
+        /**
+         * @description When the schedule fires: a five-field cron expression, `minute hour day-of-month month
+         *     day-of-week` (`0 9 * * 1-5`: 09:00 on weekdays), read in the schedule's `time_zone`. Each field
+         *     takes `*`, numbers, ranges (`1-5`), lists (`0,30`) and steps (`*\/15`, `0-30/10`); months and days
+         *     also take names (`JAN`, `MON`); day-of-month takes `L` (last day) and `15W` (nearest weekday),
+         *     day-of-week `5#2` (second Friday) and `5#L` (last Friday); `0` and `7` are Sunday. As in Vixie
+         *     cron, a day that matches day-of-month OR day-of-week fires when both are restricted (prefix
+         *     day-of-week with `+` to require both). The nicknames `@yearly`, `@annually`, `@monthly`,
+         *     `@weekly`, `@daily`, `@midnight` and `@hourly` are accepted. There is no seconds field: slots
+         *     are whole minutes. Two slots may never come closer than the server's minimum interval
+         *     (`SCHEDULE_MIN_INTERVAL_SECONDS`, default 300), and an expression must have a future slot
+         *     (`0 0 31 2 *` never fires): either answers `400 invalid_request` naming `$.cron_schedule`.
+         *
+         *     Daylight saving time follows Vixie cron: an expression with a single minute and a single hour
+         *     (`30 2 * * *`) fires once on a day whose clock skips that time, at the first minute after the gap
+         *     (03:00), and once, at the first pass, on a day whose clock repeats it; an expression with a
+         *     wildcard, step, range or list in its minute or hour skips times in a gap and fires in both passes
+         *     of a repeated hour.
+         * @example 0 9 * * 1-5
+         */
+        CronSchedule: string;
+        /**
+         * @description The IANA time zone `cron_schedule` is read in (`Europe/Paris`, `America/New_York`, `UTC`),
+         *     answered in its usual letter case (`europe/paris` → `Europe/Paris`; a link such as `Asia/Kolkata`
+         *     is kept as given). Not an Oz API field: Oz
+         *     schedules are UTC, the default here. A name the server's time zone database does not know
+         *     answers `400 invalid_request` naming `$.time_zone`.
+         * @example Europe/Paris
+         */
+        ScheduleTimeZone: string;
+        /** @description Human-readable name (not only whitespace). The runs it starts are titled with it (cut to 80 characters). */
+        ScheduleName: string;
+        /**
+         * @description A new scheduled agent (the Oz API's body plus `time_zone`): `prompt`, or a skill in `agent_config`
+         *     (`skill_spec` or `skills`), or both. Fields unknown to both APIs are accepted and ignored.
+         */
+        CreateScheduledAgentRequest: {
+            name: components["schemas"]["ScheduleName"];
+            cron_schedule: components["schemas"]["CronSchedule"];
+            /** @default UTC */
+            time_zone?: components["schemas"]["ScheduleTimeZone"];
+            /**
+             * @description What each run executes (at most 256 KiB of characters; not only whitespace). Optional when
+             *     `agent_config` names a skill: it is then `Follow the instructions of the skill <skill_spec>.`
+             */
+            prompt?: string;
+            /**
+             * @description Whether the schedule fires (`false` creates it paused).
+             * @default true
+             */
+            enabled?: boolean;
+            agent_config?: components["schemas"]["AmbientAgentConfig"];
+            metadata?: components["schemas"]["RunMetadata"];
+            /**
+             * @description Oz API: the query mode of every run. `normal` (the default) is accepted; `plan` and
+             *     `orchestrate` need an approval step this service does not have and answer `400` naming `$.mode`.
+             * @enum {string}
+             */
+            mode?: "normal" | "plan" | "orchestrate";
+            /**
+             * @description Oz API: whether the schedule is team-owned. Every schedule here belongs to the API key's team:
+             *     `true` is accepted, `false` (a personal schedule) answers `400` naming `$.team`.
+             */
+            team?: boolean;
+            /**
+             * @description Oz API: an agent identity to run as. This service has no agent identities (runs execute as the
+             *     schedule's creator): refused with `400` naming `$.agent_uid`.
+             */
+            agent_uid?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The schedule's whole new definition (`PUT`): the Oz API's body plus `time_zone`. `prompt`,
+         *     `agent_config` and `metadata` left out are cleared; `time_zone` left out keeps the schedule's zone.
+         *     Fields unknown to both APIs are accepted and ignored.
+         */
+        UpdateScheduledAgentRequest: {
+            name: components["schemas"]["ScheduleName"];
+            cron_schedule: components["schemas"]["CronSchedule"];
+            time_zone?: components["schemas"]["ScheduleTimeZone"];
+            /** @description As on create. */
+            prompt?: string;
+            /** @description Whether the schedule fires. */
+            enabled: boolean;
+            agent_config?: components["schemas"]["AmbientAgentConfig"];
+            metadata?: components["schemas"]["RunMetadata"];
+            /**
+             * @description As on create.
+             * @enum {string}
+             */
+            mode?: "normal" | "plan" | "orchestrate";
+            /** @description As on create. */
+            team?: boolean;
+            /** @description As on create (refused). */
+            agent_uid?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description What the schedule did last and will do next. `last_ran` and `next_run` are the Oz API's; the other
+         *     fields are this service's.
+         */
+        ScheduledAgentHistoryItem: {
+            /**
+             * Format: date-time
+             * @description When the schedule last started a run; `null` before its first.
+             */
+            last_ran: string | null;
+            /**
+             * Format: date-time
+             * @description The next slot it fires for; `null` while it is paused. A slot in the past is due: no worker
+             *     process has fired it yet (they were down, or are catching up), and it fires once they do.
+             */
+            next_run: string | null;
+            /** @description The run started at `last_ran`. */
+            last_run_id: string | null;
+            /**
+             * Format: date-time
+             * @description The slot of the last firing (after downtime, the earliest slot it stood for).
+             */
+            last_slot: string | null;
+            /**
+             * Format: date-time
+             * @description When the last firing happened, whatever its outcome.
+             */
+            last_fired_at: string | null;
+            /**
+             * @description What the last firing did: `run_created`; `skipped_overlap` (the run it started before was not
+             *     finished yet, so this slot started none); `spawn_failed` (its configuration no longer resolves:
+             *     `last_spawn_error` says why). `null` before its first firing.
+             * @enum {string|null}
+             */
+            last_outcome: "run_created" | "skipped_overlap" | "spawn_failed" | null;
+            /** @description Slots skipped so far because the schedule's previous run was still going. */
+            skipped_slots: number;
+        };
+        /** @description The environment `agent_config.environment_id` names, as it is now (Oz API's shape; values of its variables are never shown). */
+        CloudEnvironmentConfig: {
+            name: string;
+            description: string | null;
+            setup_commands: string[];
+        };
+        /**
+         * @description A scheduled agent (the Oz API's `ScheduledAgentItem`). Oz fields this service has no value for
+         *     (`agent_uid`) are omitted; `time_zone` and most of `history` are this service's own.
+         */
+        ScheduledAgentItem: {
+            /** @description `sch_…`. */
+            id: string;
+            name: string;
+            /** @description The expression as given (see `CronSchedule`). */
+            cron_schedule: string;
+            /** @description The IANA time zone `cron_schedule` is read in. */
+            time_zone: string;
+            /** @description Whether the schedule fires (`false`: paused). */
+            enabled: boolean;
+            /** @description What each run executes. */
+            prompt: string;
+            /**
+             * @description Why the last firing could not start a run (its `agent_config` no longer resolves: the environment
+             *     was deleted, the skill is gone); `null` once a firing starts a run again.
+             */
+            last_spawn_error: string | null;
+            agent_config?: components["schemas"]["AmbientAgentConfig"];
+            metadata?: components["schemas"]["RunMetadata"];
+            environment?: components["schemas"]["CloudEnvironmentConfig"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its definition last changed (firings do not change it).
+             */
+            updated_at: string;
+            created_by: components["schemas"]["RunCreatorInfo"];
+            updated_by: components["schemas"]["RunCreatorInfo"];
+            history: components["schemas"]["ScheduledAgentHistoryItem"];
+            /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */
+            scope: {
+                /** @enum {string} */
+                type: "User" | "Team";
+                uid?: string;
+            };
+        };
+        ListScheduledAgentsResponse: {
+            schedules: components["schemas"]["ScheduledAgentItem"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        DeleteScheduledAgentResponse: {
+            /** @description Always `true` (an unknown schedule answers `404`). */
+            success: boolean;
+        };
+        /**
+         * @description The schedule that started a run (the Oz API's `ScheduleInfo`), as it was when the run started: it
+         *     stays on the run after the schedule is changed or deleted.
+         */
+        ScheduleInfo: {
+            schedule_id: string;
+            schedule_name: string;
+            cron_schedule: string;
+            /** @description The schedule's time zone when the run started. */
+            time_zone?: string;
+            /**
+             * Format: date-time
+             * @description The slot the run was started for (after downtime, the earliest missed slot).
+             */
+            scheduled_for?: string;
         };
         /**
          * @description `api`: changed through the REST API. `files`: changed only by definition apply.
@@ -2523,7 +2887,7 @@ export type components = {
             page_info: components["schemas"]["PageInfo"];
         };
         /**
-         * @description `admin` manages factory resources, secrets, keys and environments; `member` works with runs and reads.
+         * @description `admin` manages factory resources, secrets, keys, environments and scheduled agents; `member` works with runs and reads.
          * @enum {string}
          */
         ApiKeyRole: "admin" | "member";
@@ -2630,6 +2994,26 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["CloudEnvironment"];
+            };
+        };
+        /** @description The scheduled agent. */
+        ScheduledAgent200: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ScheduledAgentItem"];
+            };
+        };
+        /** @description The new scheduled agent. */
+        ScheduledAgent201: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ScheduledAgentItem"];
             };
         };
         /** @description The webhook (never with its secret). */
@@ -2962,10 +3346,17 @@ export type components = {
          * @example env_01hzx3k4m5n6p7q8r9s0t1v2w3
          */
         EnvironmentId: string;
+        /**
+         * @description Scheduled agent ID (`sch_…`).
+         * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        ScheduleId: string;
         /** @description Maximum number of items in the page. */
         Limit: number;
         /** @description Maximum number of runs in the page. */
         RunsLimit: number;
+        /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
+        SchedulesLimit: number;
         /**
          * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
          *     this list, filters and sort answers `400 invalid_request`.
@@ -3127,9 +3518,8 @@ export interface operations {
                  */
                 execution_location?: components["schemas"]["RunExecutionLocation"];
                 /**
-                 * @description Only runs started by this scheduled agent. This service has no scheduled agents yet, so the
-                 *     answer is an empty page (the truth: no run was started by that schedule) rather than a `400` an
-                 *     Oz client would not expect.
+                 * @description Only runs started by this scheduled agent (`sch_…`; exact match), also after the schedule was
+                 *     deleted. An ID that names no schedule answers an empty page, as in the Oz API, not a `400`.
                  */
                 schedule_id?: string;
                 /** @description Only runs that published at least one artifact of this type (`RunItem.artifacts`). */
@@ -3803,6 +4193,235 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listScheduledAgents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
+                limit?: components["parameters"]["SchedulesLimit"];
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of scheduled agents. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListScheduledAgentsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createScheduledAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledAgentRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["ScheduledAgent201"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getScheduledAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ScheduledAgent200"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateScheduledAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledAgentRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ScheduledAgent200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteScheduledAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteScheduledAgentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseScheduledAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ScheduledAgent200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeScheduledAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Scheduled agent ID (`sch_…`).
+                 * @example sch_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                scheduleId: components["parameters"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ScheduledAgent200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5103,6 +5722,9 @@ export const actionBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<componen
 export const actionResultBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionResultBlock"]["type"]> = ["action_result"];
 export const actionResultBlockStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionResultBlock"]["state"]> = ["running", "completed", "failed", "denied"];
 export const eventBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventBlock"]["type"]> = ["event"];
+export const createScheduledAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateScheduledAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
+export const updateScheduledAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateScheduledAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
+export const scheduledAgentItemScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduledAgentItem"]["scope"]["type"]> = ["User", "Team"];
 export const definitionSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DefinitionSource"]> = ["api", "files"];
 export const authModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthMode"]> = ["token", "url_token", "signature"];
 export const signatureSchemeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignatureScheme"]> = ["standard-webhooks", "stripe", "slack", "github", "shopify", "linear", "gitlab"];

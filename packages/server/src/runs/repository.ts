@@ -44,6 +44,7 @@ const RUN_ITEM_COLUMNS = [
   'delivery_id',
   'metadata',
   'parent_run_id',
+  'schedule',
   'usage',
   'created_at',
   'updated_at',
@@ -89,6 +90,12 @@ export async function insertAttachments(db: Db, rows: Array<Insertable<RunAttach
 export async function findRun(ctx: { db: Db }, teamId: string, runId: string): Promise<RunRow | undefined> {
   const row = await ctx.db.selectFrom('runs').selectAll().where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
   return row ? normalizeRun(row) : undefined;
+}
+
+/** The state of the run of the team, or undefined (a narrow read: the row's prompt may be 256 KiB). */
+export async function findRunState(db: Db, teamId: string, runId: string): Promise<RunState | undefined> {
+  const row = await db.selectFrom('runs').select('state').where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  return row?.state as RunState | undefined;
 }
 
 /**
@@ -143,7 +150,9 @@ export interface RunFilters {
   metadataValues?: readonly string[];
   /** Runs that published an artifact of this type (run_artifacts). */
   artifactType?: RunArtifactsTable['artifact_type'];
-  /** A filter that no run of this service can match (schedule_id, execution_location=LOCAL). */
+  /** The scheduled agent that started the runs. */
+  scheduleId?: string;
+  /** A filter that no run of this service can match (execution_location=LOCAL, two different skills…). */
   matchesNothing?: string;
 }
 
@@ -177,6 +186,7 @@ const FILTER_KEYS = Object.keys({
   metadataKeys: true,
   metadataValues: true,
   artifactType: true,
+  scheduleId: true,
   matchesNothing: true,
 } satisfies Record<FilterKey, true>) as FilterKey[];
 
@@ -315,6 +325,7 @@ function selectRunsPage(
       eb.selectFrom('run_artifacts').select('run_artifacts.run_id').where('run_artifacts.team_id', '=', teamId).where('run_artifacts.artifact_type', '=', artifactType),
     );
   }
+  if (filters.scheduleId !== undefined) q = q.where('schedule_id', '=', filters.scheduleId);
   if (filters.matchesNothing !== undefined) q = q.where(sql<boolean>`1 = 0`);
   if (page.after) {
     const { value, id } = page.after;

@@ -16,7 +16,7 @@ import { filterFingerprint, keysetPage, type SortOrder } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { advertisedSkills } from '../skills/catalog';
-import { knownConfigFields, resolveAgentConfig } from './config';
+import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from './config';
 import { conversationIdFor, readConversation, type ConversationResponse } from './conversation';
 import type { RunsSortKey } from './cursor';
 import {
@@ -108,43 +108,101 @@ const refuse = (path: string, detail: string) => invalidRequest(detail, [{ path,
  * (contract: RunAgentRequest; docs/decisions.md §Oz parity).
  */
 function refuseUnsupportedOzFields(input: CreateRunInput): void {
-  const config = input.config ?? {};
   if (input.agent_identity_uid !== undefined) {
     throw refuse('$.agent_identity_uid', 'agent_identity_uid is not supported; dispatch factory work with POST /factories/{factoryUid}/runs.');
   }
   if (input.conversation_id !== undefined) {
     throw refuse('$.conversation_id', 'conversation_id is not supported: continue a run\'s conversation with POST /agent/runs/{runId}/followups.');
   }
-  if (input.mode !== undefined && input.mode !== 'normal') {
-    throw refuse('$.mode', `mode ${input.mode} is not supported: this service has no approval step; only mode normal runs here.`);
-  }
+  refuseUnsupportedMode(input.mode, 'run');
   if (input.team === false) throw refuse('$.team', 'team: false (a personal run) is not supported: every run belongs to the API key\'s team.');
   if (input.on_behalf_of !== undefined) throw refuse('$.on_behalf_of', 'on_behalf_of is not supported: this service has no users to attribute a run to.');
   if (input.interactive === true) throw refuse('$.interactive', 'interactive: true is not supported: runs of this service are not interactive.');
-  if (config['worker_host'] !== undefined && config['worker_host'] !== 'warp') {
-    throw refuse('$.config.worker_host', 'config.worker_host is not supported: runs execute on this server\'s workers (omit it, or send "warp").');
-  }
-  const harness = config['harness'] as { type?: unknown } | undefined;
-  if (harness?.type !== undefined && harness.type !== 'oz') {
-    throw refuse('$.config.harness.type', `config.harness.type ${String(harness.type)} is not supported: this server runs its own runner (omit it, or send "oz").`);
+}
+
+/** Oz's query `mode` of a run (or of every run of a schedule): only `normal` runs here. */
+export function refuseUnsupportedMode(mode: string | undefined, what: 'run' | 'schedule'): void {
+  if (mode !== undefined && mode !== 'normal') {
+    throw refuse('$.mode', `mode ${mode} is not supported${what === 'schedule' ? ' for the runs of a schedule' : ''}: this service has no approval step; only mode normal runs here.`);
   }
 }
 
+/** The part of a request that says what a run does: createRun's body, a scheduled agent's. */
+export interface RunDefinitionInput {
+  prompt?: string | undefined;
+  /** Oz's top-level `skill` of a run request (schedules have none). */
+  skill?: string | undefined;
+  config?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Checks what a run would do with a configuration (createRun's `config`, a schedule's `agent_config` —
+ * named by `configPath`): the Oz config fields refused by name, the one skill, the prompt (or the skill-only
+ * prompt). Shared with scheduled agents, so a schedule is refused exactly when the run it would start is.
+ */
+export function checkRunDefinition(input: RunDefinitionInput, configPath = '$.config'): { prompt: string; skill: string | undefined } {
+  const config = input.config ?? {};
+  const field = configPath.slice(2);
+  if (config['worker_host'] !== undefined && config['worker_host'] !== 'warp') {
+    throw refuse(`${configPath}.worker_host`, `${field}.worker_host is not supported: runs execute on this server's workers (omit it, or send "warp").`);
+  }
+  const harness = config['harness'] as { type?: unknown } | undefined;
+  if (harness?.type !== undefined && harness.type !== 'oz') {
+    throw refuse(`${configPath}.harness.type`, `${field}.harness.type ${String(harness.type)} is not supported: this server runs its own runner (omit it, or send "oz").`);
+  }
+  const skill = requestedSkill(input, configPath);
+  if (input.prompt === undefined && skill === undefined) {
+    const skillFields = `${configPath === '$.config' ? 'skill, ' : ''}${field}.skill_spec or ${field}.skills`;
+    throw invalidRequest(`prompt is required unless a skill is given (${skillFields}).`, [{ path: '$.prompt', message: 'prompt is required unless a skill is given' }]);
+  }
+  if (input.prompt !== undefined && input.prompt.trim() === '') {
+    throw invalidRequest('prompt must not be blank.', [{ path: '$.prompt', message: 'must not be blank' }]);
+  }
+  if (input.prompt !== undefined && exceedsChars(input.prompt, PROMPT_MAX_CHARS)) {
+    throw invalidRequest(`prompt is longer than ${PROMPT_MAX_CHARS} characters.`, [{ path: '$.prompt', message: `must NOT have more than ${PROMPT_MAX_CHARS} characters` }]);
+  }
+  return { prompt: input.prompt ?? skillOnlyPrompt(skill!), skill };
+}
+
 /** The one skill of the run, from `skill`, `config.skill_spec` or `config.skills` (contract: RunAgentRequest). */
-function requestedSkill(input: CreateRunInput): string | undefined {
+function requestedSkill(input: RunDefinitionInput, configPath: string): string | undefined {
   const config = input.config ?? {};
   const skills = config['skills'] as string[] | undefined;
   if (skills !== undefined) {
-    const other = input.skill !== undefined ? '$.skill' : config['skill_spec'] !== undefined ? '$.config.skill_spec' : undefined;
+    const other = input.skill !== undefined ? '$.skill' : config['skill_spec'] !== undefined ? `${configPath}.skill_spec` : undefined;
     if (other) {
-      throw invalidRequest(`config.skills and ${other.slice(2)} are mutually exclusive.`, [{ path: '$.config.skills', message: `mutually exclusive with ${other}` }]);
+      throw invalidRequest(`${configPath.slice(2)}.skills and ${other.slice(2)} are mutually exclusive.`, [{ path: `${configPath}.skills`, message: `mutually exclusive with ${other}` }]);
     }
     return skills[0];
   }
   return input.skill ?? (config['skill_spec'] as string | undefined);
 }
 
-function checkMetadata(metadata: RunMetadata): void {
+/**
+ * The configuration as requested (the known fields, the skill as `skill_spec`) and resolved as the run
+ * will use it; a configuration that does not resolve answers 400, its paths under `configPath`.
+ */
+export async function resolveRequestedConfig(
+  ctx: Pick<ServerContext, 'db' | 'settings'>,
+  teamId: string,
+  config: Record<string, unknown> | undefined,
+  skill: string | undefined,
+  configPath = '$.config',
+): Promise<{ requested: AgentConfigInput | undefined; resolved: ResolvedAgentConfig }> {
+  const requested = knownConfigFields(skill === undefined ? config : { ...config, skill_spec: skill });
+  try {
+    return { requested, resolved: await resolveAgentConfig(ctx, teamId, requested) };
+  } catch (err) {
+    if (!(err instanceof InvalidConfigError)) throw err;
+    if (configPath === '$.config') throw invalidRequest(err.message, err.errors);
+    // The runner's errors name `config`; a schedule's configuration is `agent_config`.
+    const rename = (text: string) => text.replace(/\$\.config\b/g, configPath).replace(/^config\./, `${configPath.slice(2)}.`);
+    throw invalidRequest(rename(err.message), err.errors?.map((e) => ({ ...e, path: rename(e.path) })));
+  }
+}
+
+/** Oz's metadata limits beyond the schema (key count with inherited keys, NUL, bytes); shared with scheduled agents. */
+export function checkMetadata(metadata: RunMetadata): void {
   if (Object.keys(metadata).length > METADATA_MAX_KEYS) {
     throw invalidRequest(`metadata holds more than ${METADATA_MAX_KEYS} keys (its parent's included).`, [{ path: '$.metadata', message: `must NOT have more than ${METADATA_MAX_KEYS} properties` }]);
   }
@@ -178,16 +236,7 @@ export async function createRun(
   origin: RunOrigin = {},
 ): Promise<RunAgentResponse> {
   refuseUnsupportedOzFields(input);
-  const skill = requestedSkill(input);
-  if (input.prompt === undefined && skill === undefined) {
-    throw invalidRequest('prompt is required unless a skill is given (skill, config.skill_spec or config.skills).', [{ path: '$.prompt', message: 'prompt is required unless a skill is given' }]);
-  }
-  if (input.prompt !== undefined && input.prompt.trim() === '') {
-    throw invalidRequest('prompt must not be blank.', [{ path: '$.prompt', message: 'must not be blank' }]);
-  }
-  if (input.prompt !== undefined && exceedsChars(input.prompt, PROMPT_MAX_CHARS)) {
-    throw invalidRequest(`prompt is longer than ${PROMPT_MAX_CHARS} characters.`, [{ path: '$.prompt', message: `must NOT have more than ${PROMPT_MAX_CHARS} characters` }]);
-  }
+  const { prompt, skill } = checkRunDefinition(input);
   if (input.title !== undefined && exceedsChars(input.title, TITLE_MAX_CHARS)) {
     throw invalidRequest(`title is longer than ${TITLE_MAX_CHARS} characters.`, [{ path: '$.title', message: `must NOT have more than ${TITLE_MAX_CHARS} characters` }]);
   }
@@ -199,12 +248,7 @@ export async function createRun(
   // A child inherits its parent's metadata; the request's keys override (contract: RunMetadata).
   const metadata = parent?.metadata || input.metadata ? { ...(parent?.metadata ? (JSON.parse(parent.metadata) as RunMetadata) : {}), ...input.metadata } : undefined;
   if (metadata) checkMetadata(metadata);
-  const requested = knownConfigFields(skill === undefined ? input.config : { ...input.config, skill_spec: skill });
-  const resolved = await resolveAgentConfig(ctx, principal.teamId, requested).catch((err: unknown) => {
-    if (err instanceof InvalidConfigError) throw invalidRequest(err.message, err.errors);
-    throw err;
-  });
-  const prompt = input.prompt ?? skillOnlyPrompt(skill!);
+  const { requested, resolved } = await resolveRequestedConfig(ctx, principal.teamId, input.config, skill);
   const title = input.title?.trim() ? input.title : titleFromPrompt(prompt) || 'Untitled run';
 
   const created = await ctx.db.transaction().execute((tx) =>
@@ -213,7 +257,7 @@ export async function createRun(
       title,
       prompt,
       source: 'API',
-      creator: { type: 'service_account', uid: principal.keyId, display_name: principal.displayName },
+      creator: creatorOf(principal),
       requestedConfig: requested,
       resolvedConfig: resolved,
       ...(origin.factoryId ? { factoryId: origin.factoryId } : {}),
@@ -226,6 +270,9 @@ export async function createRun(
   return created;
 }
 
+/** How runs (and schedules) record the API key that made them (contract: RunCreatorInfo). */
+export const creatorOf = (principal: Principal): RunCreator => ({ type: 'service_account', uid: principal.keyId, display_name: principal.displayName });
+
 /** The prompt of a run given only a skill (contract: RunAgentRequest.prompt); the skill is its base prompt. */
 export const skillOnlyPrompt = (skillSpec: string): string => `Follow the instructions of the skill ${skillSpec}.`;
 
@@ -233,13 +280,16 @@ export const skillOnlyPrompt = (skillSpec: string): string => `Follow the instru
 // Shared run insertion: THE way a run row comes to exist (createRun above, factory dispatch, and the runs
 // that webhook automations start inside the ingress's delivery transaction — automations/start-runs.ts).
 
+export type RunCreator = Schemas['RunCreatorInfo'];
+export type ScheduleInfo = Schemas['ScheduleInfo'];
+
 /** A validated, resolved new run. */
 export interface QueuedRunInput {
   teamId: string;
   title: string;
   prompt: string;
   source: string;
-  creator: { type: 'user' | 'service_account'; uid: string; display_name: string; email?: string };
+  creator: RunCreator;
   /** The configuration as requested (stored as `config`). */
   requestedConfig: object | undefined;
   resolvedConfig: ResolvedAgentConfig;
@@ -248,6 +298,8 @@ export interface QueuedRunInput {
   deliveryId?: string;
   metadata?: RunMetadata;
   parentRunId?: string;
+  /** The scheduled agent that started it, as it is at this firing. */
+  schedule?: ScheduleInfo;
   attachments: Array<{ file_name: string; mime_type: string; bytes: Buffer }>;
 }
 
@@ -293,6 +345,8 @@ export async function insertQueuedRun(
     delivery_id: input.deliveryId ?? null,
     metadata: input.metadata ? JSON.stringify(input.metadata) : null,
     parent_run_id: input.parentRunId ?? null,
+    schedule_id: input.schedule?.schedule_id ?? null,
+    schedule: input.schedule ? JSON.stringify(input.schedule) : null,
     usage: null,
     event_seq: 0,
     lease_owner: null,
@@ -369,6 +423,7 @@ export function toRunItem(
   // Oz RunItem fields (docs/decisions.md §Oz parity).
   if (row.metadata) item.metadata = JSON.parse(row.metadata) as RunMetadata;
   if (row.parent_run_id) item.parent_run_id = row.parent_run_id;
+  if (row.schedule) item.schedule = JSON.parse(row.schedule) as ScheduleInfo;
   if (row.started_at) {
     const end = isTerminalState(row.state) && row.completed_at ? Date.parse(row.completed_at) : ctx.clock.now().getTime();
     item.run_time = isoDuration((end - Date.parse(row.started_at)) / 1000);

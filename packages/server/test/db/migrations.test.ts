@@ -21,7 +21,7 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
     ['status_message', true], ['session_id', false], ['config', true], ['resolved_config', true], ['runner', true],
     ['factory_id', true], ['automation_id', true], ['delivery_id', true], ['usage', true], ['event_seq', false],
     ['lease_owner', true], ['lease_expires_at', true], ['claim_count', false], ['cancel_requested_at', true],
-    ['metadata', true], ['parent_run_id', true],
+    ['metadata', true], ['parent_run_id', true], ['schedule_id', true], ['schedule', true],
     ['created_at', false], ['updated_at', false], ['started_at', true], ['completed_at', true],
   ],
   run_events: [['run_id', false], ['team_id', false], ['seq', false], ['kind', false], ['data', false], ['created_at', false]],
@@ -36,6 +36,12 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
   run_artifacts: [
     ['id', false], ['run_id', false], ['team_id', false], ['position', false], ['artifact_type', false], ['data', false], ['content', true],
     ['size', false], ['source_path', true], ['content_sha256', true], ['external_url', true], ['created_at', false],
+  ],
+  schedules: [
+    ['id', false], ['team_id', false], ['name', false], ['cron_schedule', false], ['time_zone', false], ['prompt', false],
+    ['config', true], ['metadata', true], ['enabled', false], ['next_run_at', true], ['version', false], ['created_by', false],
+    ['updated_by', false], ['created_at', false], ['updated_at', false], ['last_ran_at', true], ['last_run_id', true],
+    ['last_slot', true], ['last_fired_at', true], ['last_outcome', true], ['last_spawn_error', true], ['skipped_slots', false],
   ],
 };
 

@@ -46,6 +46,7 @@ export function makeContext(
     notifyRunQueued() {
       ctx.queuedNotifications++;
     },
+    notifyScheduleChanged() {},
   };
   return ctx;
 }
@@ -85,6 +86,8 @@ export async function createRun(
     delivery_id: null,
     metadata: null,
     parent_run_id: null,
+    schedule_id: null,
+    schedule: null,
     usage: null,
     event_seq: 0,
     lease_owner: null,

@@ -19,7 +19,8 @@ import { createApiKey, type Role } from '../../src/api-keys/service';
 import { createTeam } from '../../src/teams/service';
 import { newApiKeyValue } from '../../src/crypto/ids';
 import type { NotificationListener } from '../../src/db/notifications';
-import type { Engine, EngineOptions } from '../../src/engine/index';
+import { fireDueSchedules, type Engine, type EngineOptions } from '../../src/engine/index';
+import type { FiringReport } from '../../src/engine/scheduler';
 import { startServer } from '../../src/main';
 import { loadSettings } from '../../src/settings';
 import { sqliteKind, type TestDatabase, type TestDatabaseKind } from './databases';
@@ -66,6 +67,11 @@ export interface TestServer {
   /** The LISTEN connection for other servers' run notices (PostgreSQL only). */
   notifications: NotificationListener | undefined;
   createTeamWithKey(name: string, role?: Role): Promise<TeamWithKey>;
+  /**
+   * One pass of the scheduled agents' firing loop at the server's clock (a test that moves its clock fires
+   * the due slots with it; pass `engine: { scheduler: false }` so the loop does not race the test).
+   */
+  fireDueSchedules(): Promise<FiringReport>;
   close(): Promise<void>;
 }
 
@@ -121,6 +127,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
       const key = await createApiKey(ctx.db, ctx.clock, { teamId: team.id, name: `${name}-${role}`, role, createdBy: 'operator' });
       return { teamId: team.id, teamName: team.name, apiKey: key.api_key, keyId: key.key_id };
     },
+    fireDueSchedules: () => fireDueSchedules(ctx),
     async close() {
       try {
         await running.close();

@@ -169,7 +169,7 @@ class ApiKey(BaseModel):
 
 ApiKeyRole = TypeAliasType("ApiKeyRole", Literal["admin", "member"])
 """
-`admin` manages factory resources, secrets, keys and environments; `member` works with runs and reads.
+`admin` manages factory resources, secrets, keys, environments and scheduled agents; `member` works with runs and reads.
 """
 
 
@@ -286,6 +286,19 @@ class CloudEnvironment(BaseModel):
     updated_at: datetime
 
 
+class CloudEnvironmentConfig(BaseModel):
+    """
+    The environment `agent_config.environment_id` names, as it is now (Oz API's shape; values of its variables are never shown).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: str
+    description: Optional[str] = None
+    setup_commands: list[str]
+
+
 class ConversationMessage(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -368,6 +381,53 @@ class CreateFactoryRequest(BaseModel):
     definition_source: Optional[DefinitionSource] = None
 
 
+class CreateScheduledAgentRequest(BaseModel):
+    """
+    A new scheduled agent (the Oz API's body plus `time_zone`): `prompt`, or a skill in `agent_config`
+    (`skill_spec` or `skills`), or both. Fields unknown to both APIs are accepted and ignored.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: ScheduleName
+    cron_schedule: CronSchedule
+    time_zone: Optional[ScheduleTimeZone] = "UTC"
+    prompt: Annotated[
+        Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")
+    ] = None
+    """
+    What each run executes (at most 256 KiB of characters; not only whitespace). Optional when
+    `agent_config` names a skill: it is then `Follow the instructions of the skill <skill_spec>.`
+
+    """
+    enabled: Optional[bool] = True
+    """
+    Whether the schedule fires (`false` creates it paused).
+    """
+    agent_config: Optional[AmbientAgentConfig] = None
+    metadata: Optional[RunMetadata] = None
+    mode: Optional[Literal["normal", "plan", "orchestrate"]] = None
+    """
+    Oz API: the query mode of every run. `normal` (the default) is accepted; `plan` and
+    `orchestrate` need an approval step this service does not have and answer `400` naming `$.mode`.
+
+    """
+    team: Optional[bool] = None
+    """
+    Oz API: whether the schedule is team-owned. Every schedule here belongs to the API key's team:
+    `true` is accepted, `false` (a personal schedule) answers `400` naming `$.team`.
+
+    """
+    agent_uid: Optional[str] = None
+    """
+    Oz API: an agent identity to run as. This service has no agent identities (runs execute as the
+    schedule's creator): refused with `400` naming `$.agent_uid`.
+
+    """
+
+
 class CreateWebhookRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -382,6 +442,32 @@ class CreateWebhookRequest(BaseModel):
     secret_name: Optional[SecretName] = None
     delivery_id_header: Optional[HeaderName] = None
     enabled: Optional[bool] = True
+
+
+CronSchedule = TypeAliasType(
+    "CronSchedule",
+    Annotated[str, Field(examples=["0 9 * * 1-5"], max_length=256, min_length=1)],
+)
+"""
+When the schedule fires: a five-field cron expression, `minute hour day-of-month month
+day-of-week` (`0 9 * * 1-5`: 09:00 on weekdays), read in the schedule's `time_zone`. Each field
+takes `*`, numbers, ranges (`1-5`), lists (`0,30`) and steps (`*/15`, `0-30/10`); months and days
+also take names (`JAN`, `MON`); day-of-month takes `L` (last day) and `15W` (nearest weekday),
+day-of-week `5#2` (second Friday) and `5#L` (last Friday); `0` and `7` are Sunday. As in Vixie
+cron, a day that matches day-of-month OR day-of-week fires when both are restricted (prefix
+day-of-week with `+` to require both). The nicknames `@yearly`, `@annually`, `@monthly`,
+`@weekly`, `@daily`, `@midnight` and `@hourly` are accepted. There is no seconds field: slots
+are whole minutes. Two slots may never come closer than the server's minimum interval
+(`SCHEDULE_MIN_INTERVAL_SECONDS`, default 300), and an expression must have a future slot
+(`0 0 31 2 *` never fires): either answers `400 invalid_request` naming `$.cron_schedule`.
+
+Daylight saving time follows Vixie cron: an expression with a single minute and a single hour
+(`30 2 * * *`) fires once on a day whose clock skips that time, at the first minute after the gap
+(03:00), and once, at the first pass, on a day whose clock repeats it; an expression with a
+wildcard, step, range or list in its minute or hour skips times in a gap and fires in both passes
+of a repeated hour.
+
+"""
 
 
 class CurrentApiKey(BaseModel):
@@ -419,6 +505,16 @@ DefinitionSource = TypeAliasType("DefinitionSource", Literal["api", "files"])
 """
 `api`: changed through the REST API. `files`: changed only by definition apply.
 """
+
+
+class DeleteScheduledAgentResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    success: bool
+    """
+    Always `true` (an unknown schedule answers `404`).
+    """
 
 
 class DeliveryAcceptedResponse(BaseModel):
@@ -737,6 +833,14 @@ class ListRunsResponse(BaseModel):
         extra="allow",
     )
     runs: list[RunItem]
+    page_info: PageInfo
+
+
+class ListScheduledAgentsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    schedules: list[ScheduledAgentItem]
     page_info: PageInfo
 
 
@@ -1216,7 +1320,8 @@ class RunCreatorInfo(BaseModel):
     """
     Who created the run. Runs created with an API key: `{type: service_account, uid: <key_id>,
     display_name: <key name or key_id>}`. Runs started by a webhook delivery: `{type:
-    service_account, uid: <automation uid>, display_name: <automation name>}`.
+    service_account, uid: <automation uid>, display_name: <automation name>}`. Runs started by a
+    scheduled agent: the schedule's `created_by` (the key that created the schedule, as it was then).
 
     """
 
@@ -1313,6 +1418,7 @@ class RunItem(BaseModel):
     """
     The run that spawned this one, when it was created with `parent_run_id`.
     """
+    schedule: Optional[ScheduleInfo] = None
     run_time: Optional[timedelta] = None
     """
     How long the run has executed, as an ISO 8601 duration (`PT2M30S`, as in the Oz API): from
@@ -1386,9 +1492,9 @@ RunSourceType = TypeAliasType(
 )
 """
 Where a run came from. This service emits `API` (REST, including factory dispatch and child runs
-created with `parent_run_id`) and `WEBHOOK` (started by a webhook delivery through an automation);
-the other values exist in the Oz API (so an Oz client's `source` filter is valid here and matches
-no run).
+created with `parent_run_id`), `WEBHOOK` (started by a webhook delivery through an automation) and
+`SCHEDULED_AGENT` (started by a scheduled agent; its `schedule` names it); the other values exist in
+the Oz API (so an Oz client's `source` filter is valid here and matches no run).
 
 """
 
@@ -1504,6 +1610,170 @@ class SandboxStatus(BaseModel):
     """
     What the operator should fix (a missing package, no writable cgroup).
     """
+
+
+class ScheduleInfo(BaseModel):
+    """
+    The schedule that started a run (the Oz API's `ScheduleInfo`), as it was when the run started: it
+    stays on the run after the schedule is changed or deleted.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    schedule_id: str
+    schedule_name: str
+    cron_schedule: str
+    time_zone: Optional[str] = None
+    """
+    The schedule's time zone when the run started.
+    """
+    scheduled_for: Optional[datetime] = None
+    """
+    The slot the run was started for (after downtime, the earliest missed slot).
+    """
+
+
+ScheduleName = TypeAliasType(
+    "ScheduleName", Annotated[str, Field(max_length=200, min_length=1, pattern="\\S")]
+)
+"""
+Human-readable name (not only whitespace). The runs it starts are titled with it (cut to 80 characters).
+"""
+
+
+ScheduleTimeZone = TypeAliasType(
+    "ScheduleTimeZone",
+    Annotated[
+        str,
+        Field(
+            examples=["Europe/Paris"],
+            max_length=64,
+            min_length=1,
+            pattern="^[A-Za-z][A-Za-z0-9_+/-]*$",
+        ),
+    ],
+)
+"""
+The IANA time zone `cron_schedule` is read in (`Europe/Paris`, `America/New_York`, `UTC`),
+answered in its usual letter case (`europe/paris` → `Europe/Paris`; a link such as `Asia/Kolkata`
+is kept as given). Not an Oz API field: Oz
+schedules are UTC, the default here. A name the server's time zone database does not know
+answers `400 invalid_request` naming `$.time_zone`.
+
+"""
+
+
+class ScheduledAgentHistoryItem(BaseModel):
+    """
+    What the schedule did last and will do next. `last_ran` and `next_run` are the Oz API's; the other
+    fields are this service's.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    last_ran: Optional[datetime] = None
+    """
+    When the schedule last started a run; `null` before its first.
+    """
+    next_run: Optional[datetime] = None
+    """
+    The next slot it fires for; `null` while it is paused. A slot in the past is due: no worker
+    process has fired it yet (they were down, or are catching up), and it fires once they do.
+
+    """
+    last_run_id: Optional[str] = None
+    """
+    The run started at `last_ran`.
+    """
+    last_slot: Optional[datetime] = None
+    """
+    The slot of the last firing (after downtime, the earliest slot it stood for).
+    """
+    last_fired_at: Optional[datetime] = None
+    """
+    When the last firing happened, whatever its outcome.
+    """
+    last_outcome: Optional[Literal["run_created", "skipped_overlap", "spawn_failed"]]
+    """
+    What the last firing did: `run_created`; `skipped_overlap` (the run it started before was not
+    finished yet, so this slot started none); `spawn_failed` (its configuration no longer resolves:
+    `last_spawn_error` says why). `null` before its first firing.
+
+    """
+    skipped_slots: Annotated[int, Field(ge=0)]
+    """
+    Slots skipped so far because the schedule's previous run was still going.
+    """
+
+
+class ScheduledAgentItem(BaseModel):
+    """
+    A scheduled agent (the Oz API's `ScheduledAgentItem`). Oz fields this service has no value for
+    (`agent_uid`) are omitted; `time_zone` and most of `history` are this service's own.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    `sch_…`.
+    """
+    name: str
+    cron_schedule: str
+    """
+    The expression as given (see `CronSchedule`).
+    """
+    time_zone: str
+    """
+    The IANA time zone `cron_schedule` is read in.
+    """
+    enabled: bool
+    """
+    Whether the schedule fires (`false`: paused).
+    """
+    prompt: str
+    """
+    What each run executes.
+    """
+    last_spawn_error: Optional[str] = None
+    """
+    Why the last firing could not start a run (its `agent_config` no longer resolves: the environment
+    was deleted, the skill is gone); `null` once a firing starts a run again.
+
+    """
+    agent_config: Optional[AmbientAgentConfig] = None
+    metadata: Optional[RunMetadata] = None
+    environment: Optional[CloudEnvironmentConfig] = None
+    created_at: datetime
+    updated_at: datetime
+    """
+    When its definition last changed (firings do not change it).
+    """
+    created_by: RunCreatorInfo
+    updated_by: RunCreatorInfo
+    history: ScheduledAgentHistoryItem
+    scope: ScheduledAgentItemScope
+    """
+    Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
+    """
+
+
+class ScheduledAgentItemScope(BaseModel):
+    """
+    Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["User", "Team"]
+    uid: Optional[str] = None
 
 
 class ScreenshotArtifact(BaseModel):
@@ -1770,6 +2040,46 @@ class UpdateEnvironmentRequest(BaseModel):
     """
 
 
+class UpdateScheduledAgentRequest(BaseModel):
+    """
+    The schedule's whole new definition (`PUT`): the Oz API's body plus `time_zone`. `prompt`,
+    `agent_config` and `metadata` left out are cleared; `time_zone` left out keeps the schedule's zone.
+    Fields unknown to both APIs are accepted and ignored.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: ScheduleName
+    cron_schedule: CronSchedule
+    time_zone: Optional[ScheduleTimeZone] = None
+    prompt: Annotated[
+        Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")
+    ] = None
+    """
+    As on create.
+    """
+    enabled: bool
+    """
+    Whether the schedule fires.
+    """
+    agent_config: Optional[AmbientAgentConfig] = None
+    metadata: Optional[RunMetadata] = None
+    mode: Optional[Literal["normal", "plan", "orchestrate"]] = None
+    """
+    As on create.
+    """
+    team: Optional[bool] = None
+    """
+    As on create.
+    """
+    agent_uid: Optional[str] = None
+    """
+    As on create (refused).
+    """
+
+
 class UpdateWebhookRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1939,6 +2249,7 @@ __all__ = [
     "AuthMode",
     "Automation",
     "CloudEnvironment",
+    "CloudEnvironmentConfig",
     "ContentBlock",
     "ConversationMessage",
     "ConversationResponse",
@@ -1947,10 +2258,13 @@ __all__ = [
     "CreateAutomationRequest",
     "CreateEnvironmentRequest",
     "CreateFactoryRequest",
+    "CreateScheduledAgentRequest",
     "CreateWebhookRequest",
+    "CronSchedule",
     "CurrentApiKey",
     "DefinitionFile",
     "DefinitionSource",
+    "DeleteScheduledAgentResponse",
     "DeliveryAcceptedResponse",
     "DeliveryLabel",
     "DispatchFactoryRunRequest",
@@ -1973,6 +2287,7 @@ __all__ = [
     "ListEnvironmentsResponse",
     "ListFactoriesResponse",
     "ListRunsResponse",
+    "ListScheduledAgentsResponse",
     "ListSecretsResponse",
     "ListSkillsResponse",
     "ListWebhookDeliveriesResponse",
@@ -2015,6 +2330,12 @@ __all__ = [
     "RunStatusMessage",
     "RunUsage",
     "SandboxStatus",
+    "ScheduleInfo",
+    "ScheduleName",
+    "ScheduleTimeZone",
+    "ScheduledAgentHistoryItem",
+    "ScheduledAgentItem",
+    "ScheduledAgentItemScope",
     "ScreenshotArtifact",
     "ScreenshotArtifactData",
     "ScreenshotArtifactResponse",
@@ -2033,6 +2354,7 @@ __all__ = [
     "TriggerFilter",
     "UpdateAutomationRequest",
     "UpdateEnvironmentRequest",
+    "UpdateScheduledAgentRequest",
     "UpdateWebhookRequest",
     "Webhook",
     "WebhookCheck",

@@ -15,6 +15,7 @@ __all__ = [
     "CreateAutomationRequestParam",
     "CreateEnvironmentRequestParam",
     "CreateFactoryRequestParam",
+    "CreateScheduledAgentRequestParam",
     "CreateWebhookRequestParam",
     "DefinitionFileParam",
     "DispatchFactoryRunRequestParam",
@@ -32,6 +33,7 @@ __all__ = [
     "TriggerParam",
     "UpdateAutomationRequestParam",
     "UpdateEnvironmentRequestParam",
+    "UpdateScheduledAgentRequestParam",
     "UpdateWebhookRequestParam",
 ]
 
@@ -259,6 +261,83 @@ class RunFollowupRequestParam(TypedDict, total=False):
 
     message: Required[str]
     """The follow-up message (not only whitespace)."""
+
+
+class CreateScheduledAgentRequestParam(TypedDict, total=False):
+    """
+    A new scheduled agent (the Oz API's body plus `time_zone`): `prompt`, or a skill in `agent_config`
+    (`skill_spec` or `skills`), or both. Fields unknown to both APIs are accepted and ignored.
+    """
+
+    name: Required[str]
+
+    cron_schedule: Required[str]
+
+    time_zone: str
+
+    prompt: str
+    """
+    What each run executes (at most 256 KiB of characters; not only whitespace). Optional when
+    `agent_config` names a skill: it is then `Follow the instructions of the skill <skill_spec>.`
+    """
+
+    enabled: bool
+    """Whether the schedule fires (`false` creates it paused)."""
+
+    agent_config: AmbientAgentConfigParam
+
+    metadata: Dict[str, str]
+
+    mode: Literal["normal", "plan", "orchestrate"]
+    """
+    Oz API: the query mode of every run. `normal` (the default) is accepted; `plan` and
+    `orchestrate` need an approval step this service does not have and answer `400` naming `$.mode`.
+    """
+
+    team: bool
+    """
+    Oz API: whether the schedule is team-owned. Every schedule here belongs to the API key's team:
+    `true` is accepted, `false` (a personal schedule) answers `400` naming `$.team`.
+    """
+
+    agent_uid: str
+    """
+    Oz API: an agent identity to run as. This service has no agent identities (runs execute as the
+    schedule's creator): refused with `400` naming `$.agent_uid`.
+    """
+
+
+class UpdateScheduledAgentRequestParam(TypedDict, total=False):
+    """
+    The schedule's whole new definition (`PUT`): the Oz API's body plus `time_zone`. `prompt`,
+    `agent_config` and `metadata` left out are cleared; `time_zone` left out keeps the schedule's zone.
+    Fields unknown to both APIs are accepted and ignored.
+    """
+
+    name: Required[str]
+
+    cron_schedule: Required[str]
+
+    time_zone: str
+
+    prompt: str
+    """As on create."""
+
+    enabled: Required[bool]
+    """Whether the schedule fires."""
+
+    agent_config: AmbientAgentConfigParam
+
+    metadata: Dict[str, str]
+
+    mode: Literal["normal", "plan", "orchestrate"]
+    """As on create."""
+
+    team: bool
+    """As on create."""
+
+    agent_uid: str
+    """As on create (refused)."""
 
 
 class CreateApiKeyRequestParam(TypedDict, total=False):

@@ -5,13 +5,15 @@ import type { RequestOptions } from '../../internal/request-options';
 import type { ArtifactResponse } from './artifacts';
 import { Environments } from './environments';
 import { Runs } from './runs';
+import { Schedules } from './schedules';
 import { Skills } from './skills';
 
-/** `/agent/…`: runs, skills, environments and the artifacts runs publish. */
+/** `/agent/…`: runs, skills, environments, the artifacts runs publish, and schedules. */
 export class Agent extends APIResource {
   runs: Runs = new Runs(this._client);
   skills: Skills = new Skills(this._client);
   environments: Environments = new Environments(this._client);
+  schedules: Schedules = new Schedules(this._client);
 
   /**
    * An artifact of a run by its `artifact_uid` (Oz's name): a FILE or SCREENSHOT with a signed download

@@ -23,14 +23,13 @@ function skillFilter(q: Record<string, unknown>): Pick<RunFilters, 'skillSpec' |
 }
 
 /**
- * The Oz filters about things this service does not have answer the truth (contract: listRuns): no run has a
- * schedule or executed locally; a run's executor is its creator.
+ * The Oz filters about things this service does not have answer the truth (contract: listRuns): no run
+ * executed locally; a run's executor is its creator.
  */
 function ozOnlyFilters(q: Record<string, unknown>): Pick<RunFilters, 'creator' | 'matchesNothing'> {
   const [creator, executor] = [str(q.creator), str(q.executor)];
   const nothing =
-    q.schedule_id !== undefined ? 'schedule_id'
-    : q.execution_location === 'LOCAL' ? 'execution_location'
+    q.execution_location === 'LOCAL' ? 'execution_location'
     : creator !== undefined && executor !== undefined && creator !== executor ? 'executor'
     : undefined;
   return { creator: creator ?? executor, ...(nothing ? { matchesNothing: nothing } : {}) };
@@ -65,6 +64,7 @@ export const listRunsHandler: OperationHandler<'listRuns'> =
           environmentId: environmentId === EMPTY_ENVIRONMENT ? '' : environmentId,
           ancestorRunId: str(q.ancestor_run_id),
           artifactType: str(q.artifact_type) as RunFilters['artifactType'],
+          scheduleId: str(q.schedule_id),
           ...(metadata.length > 0 ? { metadataKeys: metadata.map(([k]) => k), metadataValues: metadata.map(([, v]) => String(v)) } : {}),
           ...skillFilter(q),
           ...ozOnlyFilters(q),

@@ -1,4 +1,4 @@
-"""``client.agent``: runs, skills, environments and run artifacts (the Oz-compatible ``/agent`` paths)."""
+"""``client.agent``: runs, skills, environments, run artifacts and schedules (the Oz-compatible ``/agent`` paths)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,14 @@ from .runs import (
     RunsWithRawResponse,
     RunsWithStreamingResponse,
 )
+from .schedules import (
+    AsyncSchedules,
+    AsyncSchedulesWithRawResponse,
+    AsyncSchedulesWithStreamingResponse,
+    Schedules,
+    SchedulesWithRawResponse,
+    SchedulesWithStreamingResponse,
+)
 from .skills import (
     AsyncSkills,
     AsyncSkillsWithRawResponse,
@@ -56,6 +64,10 @@ class Agent(SyncAPIResource):
     @cached_property
     def environments(self) -> Environments:
         return Environments(self._client)
+
+    @cached_property
+    def schedules(self) -> Schedules:
+        return Schedules(self._client)
 
     def get_artifact(
         self,
@@ -121,6 +133,10 @@ class AsyncAgent(AsyncAPIResource):
     def environments(self) -> AsyncEnvironments:
         return AsyncEnvironments(self._client)
 
+    @cached_property
+    def schedules(self) -> AsyncSchedules:
+        return AsyncSchedules(self._client)
+
     async def get_artifact(
         self,
         artifact_uid: str,
@@ -177,6 +193,7 @@ class AgentWithRawResponse:
         self.runs = RunsWithRawResponse(agent.runs)
         self.skills = SkillsWithRawResponse(agent.skills)
         self.environments = EnvironmentsWithRawResponse(agent.environments)
+        self.schedules = SchedulesWithRawResponse(agent.schedules)
 
 
 class AsyncAgentWithRawResponse:
@@ -186,6 +203,7 @@ class AsyncAgentWithRawResponse:
         self.runs = AsyncRunsWithRawResponse(agent.runs)
         self.skills = AsyncSkillsWithRawResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithRawResponse(agent.environments)
+        self.schedules = AsyncSchedulesWithRawResponse(agent.schedules)
 
 
 class AgentWithStreamingResponse:
@@ -195,6 +213,7 @@ class AgentWithStreamingResponse:
         self.runs = RunsWithStreamingResponse(agent.runs)
         self.skills = SkillsWithStreamingResponse(agent.skills)
         self.environments = EnvironmentsWithStreamingResponse(agent.environments)
+        self.schedules = SchedulesWithStreamingResponse(agent.schedules)
 
 
 class AsyncAgentWithStreamingResponse:
@@ -204,3 +223,4 @@ class AsyncAgentWithStreamingResponse:
         self.runs = AsyncRunsWithStreamingResponse(agent.runs)
         self.skills = AsyncSkillsWithStreamingResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithStreamingResponse(agent.environments)
+        self.schedules = AsyncSchedulesWithStreamingResponse(agent.schedules)
