@@ -34,6 +34,9 @@ export * from './resources/factories/webhooks/webhooks';
 export * from './resources/factories/webhooks/deliveries';
 export * from './resources/secrets';
 export * from './resources/api-keys';
+export * from './resources/notifications/subscriptions/subscriptions';
+export * from './resources/notifications/subscriptions/attempts';
+export * from './resources/notifications/subscriptions/events';
 export type { paths, components, operations } from './generated/api';
 // Every value of the contract's enums, generated with the types (for pickers, help texts, validation).
 export {
