@@ -46,6 +46,14 @@ import { testDraftFilterHandler } from './automations/testDraftFilter';
 import { updateAutomationHandler } from './automations/updateAutomation';
 import { updateEnvironmentHandler } from './environments/updateEnvironment';
 import { updateWebhookHandler } from './webhooks/updateWebhook';
+import { createNotificationSubscriptionHandler } from './notifications/createNotificationSubscription';
+import { deleteNotificationSubscriptionHandler } from './notifications/deleteNotificationSubscription';
+import { getNotificationSubscriptionHandler } from './notifications/getNotificationSubscription';
+import { listNotificationAttemptsHandler } from './notifications/listNotificationAttempts';
+import { listNotificationSubscriptionsHandler } from './notifications/listNotificationSubscriptions';
+import { replayNotificationEventHandler } from './notifications/replayNotificationEvent';
+import { rotateNotificationSubscriptionSecretHandler } from './notifications/rotateNotificationSubscriptionSecret';
+import { updateNotificationSubscriptionHandler } from './notifications/updateNotificationSubscription';
 import type { OperationHandlers } from './operations';
 
 export const handlers: OperationHandlers = {
@@ -93,4 +101,12 @@ export const handlers: OperationHandlers = {
   listWebhooks: listWebhooksHandler,
   rotateWebhookSecret: rotateWebhookSecretHandler,
   updateWebhook: updateWebhookHandler,
+  createNotificationSubscription: createNotificationSubscriptionHandler,
+  deleteNotificationSubscription: deleteNotificationSubscriptionHandler,
+  getNotificationSubscription: getNotificationSubscriptionHandler,
+  listNotificationAttempts: listNotificationAttemptsHandler,
+  listNotificationSubscriptions: listNotificationSubscriptionsHandler,
+  replayNotificationEvent: replayNotificationEventHandler,
+  rotateNotificationSubscriptionSecret: rotateNotificationSubscriptionSecretHandler,
+  updateNotificationSubscription: updateNotificationSubscriptionHandler,
 };

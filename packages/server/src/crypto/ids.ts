@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 
-export type IdPrefix = 'team' | 'key' | 'fac' | 'wh' | 'dlv' | 'aut' | 'env' | 'step' | 'fup';
+export type IdPrefix = 'team' | 'key' | 'fac' | 'wh' | 'dlv' | 'aut' | 'env' | 'step' | 'fup' | 'sub' | 'evt' | 'msg' | 'att';
 
 // One factory per process: ids made in the same (or an earlier, e.g. a ManualClock that does not move)
 // millisecond increment the previous randomness, so they still sort in the order they were made.

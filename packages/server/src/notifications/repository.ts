@@ -1,0 +1,278 @@
+/**
+ * Notification tables access (subscriptions, the outbox of messages, the attempts log). Every query takes
+ * the team id, except the two service-wide ones at the end — the delivery workers' claim and retention —
+ * which say so in their names.
+ */
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
+import { newestFirstPage } from '../db/keyset';
+import type { Database, NotificationAttemptsTable, NotificationMessagesTable, NotificationSubscriptionsTable, Timestamp } from '../db/tables';
+import type { KeysetAfter } from '../pagination';
+
+type Db = Kysely<Database>;
+export type SubscriptionRow = Selectable<NotificationSubscriptionsTable>;
+export type MessageRow = Selectable<NotificationMessagesTable>;
+export type AttemptRow = Selectable<NotificationAttemptsTable>;
+type Page = { limit: number; after?: KeysetAfter | undefined };
+
+/** pg answers BIGINT columns as strings. */
+const normalizeMessage = (row: MessageRow): MessageRow => ({
+  ...row,
+  order_key: Number(row.order_key),
+  attempts: Number(row.attempts),
+  window_attempts: Number(row.window_attempts),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Subscriptions
+
+export async function insertSubscription(db: Db, row: SubscriptionRow): Promise<void> {
+  await db.insertInto('notification_subscriptions').values(row).execute();
+}
+
+export function findSubscription(db: Db, teamId: string, subscriptionId: string): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom('notification_subscriptions').selectAll().where('team_id', '=', teamId).where('id', '=', subscriptionId).executeTakeFirst();
+}
+
+export function listSubscriptionRows(db: Db, teamId: string, page: Page): Promise<SubscriptionRow[]> {
+  return newestFirstPage(db.selectFrom('notification_subscriptions').selectAll().where('team_id', '=', teamId), 'created_at', page).execute();
+}
+
+export async function countSubscriptions(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notification_subscriptions')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function updateSubscriptionRow(
+  db: Db,
+  teamId: string,
+  subscriptionId: string,
+  changes: Updateable<NotificationSubscriptionsTable>,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .updateTable('notification_subscriptions')
+    .set(changes)
+    .where('team_id', '=', teamId)
+    .where('id', '=', subscriptionId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes the subscription; its messages and attempts go with it (foreign keys ON DELETE CASCADE). */
+export async function deleteSubscriptionRow(db: Db, teamId: string, subscriptionId: string): Promise<boolean> {
+  const result = await db.deleteFrom('notification_subscriptions').where('team_id', '=', teamId).where('id', '=', subscriptionId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export type SubscriptionMatchRow = Pick<SubscriptionRow, 'id' | 'event_types' | 'factory_id' | 'automation_id'>;
+
+/** What a state change matches against: the team's enabled subscriptions (none for most teams; at most the per-team limit). */
+export function findEnabledSubscriptionFilters(db: Db, teamId: string): Promise<SubscriptionMatchRow[]> {
+  return db
+    .selectFrom('notification_subscriptions')
+    .select(['id', 'event_types', 'factory_id', 'automation_id'])
+    .where('team_id', '=', teamId)
+    .where('enabled', '=', 1)
+    .execute();
+}
+
+/** Success after failures: the subscription is healthy again (not a change of the resource: updated_at stays). */
+export async function clearSubscriptionFailing(db: Db, teamId: string, subscriptionId: string): Promise<void> {
+  await db
+    .updateTable('notification_subscriptions')
+    .set({ failing_since: null })
+    .where('team_id', '=', teamId)
+    .where('id', '=', subscriptionId)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** A failed attempt: starts the failing period unless one is running; answers its start. */
+export async function markSubscriptionFailing(db: Db, teamId: string, subscriptionId: string, now: Timestamp): Promise<Timestamp | undefined> {
+  const row = await db
+    .updateTable('notification_subscriptions')
+    .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(now)) }))
+    .where('team_id', '=', teamId)
+    .where('id', '=', subscriptionId)
+    .returning('failing_since')
+    .executeTakeFirst();
+  return row?.failing_since ?? undefined;
+}
+
+/** Disables an enabled subscription whose failing period started at or before `failingSinceBy`. */
+export async function disableFailingSubscription(db: Db, teamId: string, subscriptionId: string, failingSinceBy: Timestamp, now: Timestamp): Promise<boolean> {
+  const result = await db
+    .updateTable('notification_subscriptions')
+    .set({ enabled: 0, disabled_reason: 'failing', disabled_at: now, updated_at: now })
+    .where('team_id', '=', teamId)
+    .where('id', '=', subscriptionId)
+    .where('enabled', '=', 1)
+    .where('failing_since', '<=', failingSinceBy)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The outbox
+
+export async function insertMessages(db: Db, rows: Array<Insertable<NotificationMessagesTable>>): Promise<void> {
+  if (rows.length > 0) await db.insertInto('notification_messages').values(rows).execute();
+}
+
+export async function findMessage(db: Db, teamId: string, subscriptionId: string, eventId: string): Promise<MessageRow | undefined> {
+  const row = await db
+    .selectFrom('notification_messages')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('subscription_id', '=', subscriptionId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return row && normalizeMessage(row);
+}
+
+/** Replay: the message is pending again, due `now`, with a new retry window and backoff (an attempt in flight keeps its lease). */
+export async function requeueMessage(db: Db, teamId: string, messageId: string, now: Timestamp): Promise<boolean> {
+  const result = await db
+    .updateTable('notification_messages')
+    .set({ status: 'pending', next_attempt_at: now, window_start: now, window_attempts: 0, updated_at: now })
+    .where('team_id', '=', teamId)
+    .where('id', '=', messageId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The outcome of the attempt a worker claimed: applies `changes` (and clears the lease) only while this
+ * worker still holds that attempt (same lease owner, same attempt count). False when it lost it.
+ */
+export async function finishMessageAttempt(
+  db: Db,
+  message: Pick<MessageRow, 'team_id' | 'id' | 'attempts'>,
+  leaseOwner: string,
+  changes: Pick<Updateable<NotificationMessagesTable>, 'status' | 'next_attempt_at' | 'updated_at'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('notification_messages')
+    .set({ ...changes, lease_owner: null, lease_expires_at: null })
+    .where('team_id', '=', message.team_id)
+    .where('id', '=', message.id)
+    .where('lease_owner', '=', leaseOwner)
+    .where('attempts', '=', message.attempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The attempts log
+
+export async function insertAttempt(db: Db, row: AttemptRow): Promise<void> {
+  await db.insertInto('notification_attempts').values(row).execute();
+}
+
+export function listAttemptRows(
+  db: Db,
+  teamId: string,
+  subscriptionId: string,
+  filters: { eventId?: string | undefined; runId?: string | undefined },
+  page: Page,
+): Promise<AttemptRow[]> {
+  let query = db.selectFrom('notification_attempts').selectAll().where('team_id', '=', teamId).where('subscription_id', '=', subscriptionId);
+  if (filters.eventId !== undefined) query = query.where('event_id', '=', filters.eventId);
+  if (filters.runId !== undefined) query = query.where('run_id', '=', filters.runId);
+  return newestFirstPage(query, 'attempted_at', page).execute();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// SERVICE-WIDE (background jobs act for every team)
+
+/**
+ * SERVICE-WIDE: claims up to `limit` due messages of any team for `workerId` — each the earliest pending
+ * message of its subscription and run (delivery order), not leased or with an expired lease — taking a
+ * lease until `leaseExpiresAt` and counting the attempt. `WHERE id IN (SELECT … [FOR UPDATE SKIP LOCKED])`
+ * with the conditions repeated outside: SQLite's single writer makes the conditional UPDATE atomic; on
+ * PostgreSQL SKIP LOCKED lets concurrent claimers pass over each other's rows and the repeated guard makes a
+ * lost race a miss, so one attempt is never claimed twice.
+ */
+export async function claimDueMessagesServiceWide(
+  db: Db,
+  dialect: Dialect,
+  claim: { workerId: string; now: Timestamp; leaseExpiresAt: Timestamp; limit: number },
+): Promise<MessageRow[]> {
+  const { now } = claim;
+  const rows = await db
+    .updateTable('notification_messages')
+    .set((eb) => ({
+      lease_owner: claim.workerId,
+      lease_expires_at: claim.leaseExpiresAt,
+      attempts: eb('attempts', '+', 1),
+      window_attempts: eb('window_attempts', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', 'in', (eb) =>
+      forUpdateSkipLocked(
+        eb
+          .selectFrom('notification_messages as m')
+          .select('m.id')
+          .where('m.status', '=', 'pending')
+          .where('m.next_attempt_at', '<=', now)
+          .where((w) => w.or([w('m.lease_expires_at', 'is', null), w('m.lease_expires_at', '<=', now)]))
+          .where((w) =>
+            w.not(
+              w.exists(
+                w
+                  .selectFrom('notification_messages as earlier')
+                  .select('earlier.id')
+                  .whereRef('earlier.subscription_id', '=', 'm.subscription_id')
+                  .whereRef('earlier.run_id', '=', 'm.run_id')
+                  .where('earlier.status', '=', 'pending')
+                  .whereRef('earlier.order_key', '<', 'm.order_key'),
+              ),
+            ),
+          )
+          .orderBy('m.next_attempt_at')
+          .limit(claim.limit),
+        dialect,
+      ),
+    )
+    .where('status', '=', 'pending')
+    .where((w) => w.or([w('lease_expires_at', 'is', null), w('lease_expires_at', '<=', now)]))
+    .returningAll()
+    .execute();
+  return rows.map(normalizeMessage);
+}
+
+/**
+ * SERVICE-WIDE retention: deletes attempts older than `cutoff` and finished (delivered or given-up) messages
+ * unchanged since, in batches of `batchSize` (a long backlog never holds SQLite for long). Pending messages stay.
+ */
+export async function pruneNotificationsServiceWide(db: Db, cutoff: Timestamp, batchSize: number, between: () => Promise<void>): Promise<{ attempts: number; messages: number }> {
+  let attempts = 0;
+  let messages = 0;
+  for (;;) {
+    const batch = await db
+      .deleteFrom('notification_attempts')
+      .where('id', 'in', (eb) => eb.selectFrom('notification_attempts').select('id').where('attempted_at', '<', cutoff).orderBy('attempted_at').limit(batchSize))
+      .executeTakeFirst();
+    const deleted = Number(batch.numDeletedRows);
+    attempts += deleted;
+    if (deleted < batchSize) break;
+    await between();
+  }
+  for (;;) {
+    const batch = await db
+      .deleteFrom('notification_messages')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('notification_messages').select('id').where('updated_at', '<', cutoff).where('status', '!=', 'pending').orderBy('updated_at').limit(batchSize),
+      )
+      .executeTakeFirst();
+    const deleted = Number(batch.numDeletedRows);
+    messages += deleted;
+    if (deleted < batchSize) break;
+    await between();
+  }
+  return { attempts, messages };
+}
