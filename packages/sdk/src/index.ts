@@ -23,6 +23,14 @@ export {
 export type { RequestOptions, GenericRequestOptions, HeadersInput } from './internal/request-options';
 export type { LogLevel, Logger } from './internal/log';
 export { signWebhook, type SignWebhookParams, type WebhookHeaders } from './lib/webhooks';
+export {
+  verifyNotification,
+  WebhookVerificationError,
+  type NotificationEvent,
+  type NotificationRunData,
+  type NotificationHeaders,
+  type VerifyNotificationOptions,
+} from './lib/notifications';
 
 export * from './resources/agent/runs';
 export * from './resources/agent/skills';
@@ -46,6 +54,9 @@ export {
   deliveryLabelValues,
   identitySourceValues,
   messageRoleValues,
+  notificationAttemptOutcomeValues,
+  notificationDisabledReasonValues,
+  notificationEventTypeValues,
   runSourceTypeValues,
   runStateValues,
   signatureSchemeValues,

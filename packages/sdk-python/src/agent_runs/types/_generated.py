@@ -798,8 +798,7 @@ NotificationAttemptOutcome = TypeAliasType(
 """
 `succeeded`: the receiver answered `2xx`. `retrying`: it did not, and the next attempt is due at
 `next_attempt_at`. `failed`: it did not and the event is given up (its 24-hour retry window
-ended), or nothing was sent because the subscription was disabled or its URL is no longer
-allowed; `replay` sends it again.
+ended), or nothing was sent because the subscription was disabled; `replay` sends it again.
 
 """
 
