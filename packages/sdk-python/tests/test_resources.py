@@ -32,6 +32,12 @@ TEST_RESULT = {"result": "Would trigger", "webhook_check": {"passed": True, "rea
 SECRET = {"name": "S", "created_at": TS, "updated_at": TS}
 KEY = {"key_id": "key_1", "name": "ci", "role": "member", "created_at": TS}
 CONVERSATION = {"conversation_id": "conv_1", "steps": [{"id": "step_1", "messages": [], "steps": []}]}
+SUBSCRIPTION = {"uid": "sub_1", "url": "https://hooks.test/", "description": None, "event_types": ["run.failed"],
+                "filter": {"factory_uid": "fac_1", "automation_id": None}, "enabled": True, "disabled_reason": None,
+                "disabled_at": None, "failing_since": None, "previous_secret_expires_at": None, "created_at": TS, "updated_at": TS}
+ATTEMPT = {"uid": "att_1", "event_id": "evt_1", "event_type": "run.failed", "run_id": "r1", "attempt": 1, "attempted_at": TS,
+           "outcome": "retrying", "status_code": 503, "latency_ms": 12, "error": None, "response_excerpt": "down",
+           "next_attempt_at": TS}
 
 R = "r1"
 CASES = [
@@ -108,6 +114,24 @@ CASES = [
      {**KEY, "api_key": "ar_live_" + "a" * 43}, t.ApiKeyWithValue),
     (lambda c: c.api_keys.list(), "GET", "/api-keys", None, None, {"api_keys": [KEY], "page_info": PAGE}, None),
     (lambda c: c.api_keys.delete("key_1"), "DELETE", "/api-keys/key_1", None, None, None, type(None)),
+    (lambda c: c.notifications.subscriptions.create(url="https://hooks.test/", event_types=["run.failed"], filter={"factory_uid": "fac_1"}),
+     "POST", "/notifications/subscriptions", None, {"url": "https://hooks.test/", "event_types": ["run.failed"], "filter": {"factory_uid": "fac_1"}},
+     {**SUBSCRIPTION, "secret": "whsec_" + "A" * 43 + "="}, t.NotificationSubscriptionWithSecret),
+    (lambda c: c.notifications.subscriptions.list(limit=5), "GET", "/notifications/subscriptions", {"limit": "5"}, None,
+     {"subscriptions": [SUBSCRIPTION], "page_info": PAGE}, None),
+    (lambda c: c.notifications.subscriptions.retrieve("sub_1"), "GET", "/notifications/subscriptions/sub_1", None, None, SUBSCRIPTION,
+     t.NotificationSubscription),
+    (lambda c: c.notifications.subscriptions.update("sub_1", description=None, enabled=True, event_types=["run.error"]), "PATCH",
+     "/notifications/subscriptions/sub_1", None, {"description": None, "enabled": True, "event_types": ["run.error"]}, SUBSCRIPTION,
+     t.NotificationSubscription),
+    (lambda c: c.notifications.subscriptions.rotate_secret("sub_1"), "POST", "/notifications/subscriptions/sub_1/rotate-secret", None, {},
+     {**SUBSCRIPTION, "secret": "whsec_" + "A" * 43 + "="}, t.NotificationSubscriptionWithSecret),
+    (lambda c: c.notifications.subscriptions.delete("sub_1"), "DELETE", "/notifications/subscriptions/sub_1", None, None, None, type(None)),
+    (lambda c: c.notifications.subscriptions.attempts.list("sub_1", event_id="evt_1", limit=5), "GET",
+     "/notifications/subscriptions/sub_1/attempts", {"event_id": "evt_1", "limit": "5"}, None, {"attempts": [ATTEMPT], "page_info": PAGE}, None),
+    (lambda c: c.notifications.subscriptions.events.replay("evt_1", subscription_uid="sub_1"), "POST",
+     "/notifications/subscriptions/sub_1/events/evt_1/replay", None, None,
+     {"event_id": "evt_1", "subscription_uid": "sub_1", "next_attempt_at": TS}, t.ReplayNotificationEventResponse),
 ]
 
 
@@ -171,6 +195,14 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "listSecrets": "secrets.list", "putSecret": "secrets.put", "deleteSecret": "secrets.delete",
         "createApiKey": "api_keys.create", "listApiKeys": "api_keys.list", "deleteApiKey": "api_keys.delete",
         "getCurrentApiKey": "api_keys.current",
+        "createNotificationSubscription": "notifications.subscriptions.create",
+        "listNotificationSubscriptions": "notifications.subscriptions.list",
+        "getNotificationSubscription": "notifications.subscriptions.retrieve",
+        "updateNotificationSubscription": "notifications.subscriptions.update",
+        "deleteNotificationSubscription": "notifications.subscriptions.delete",
+        "rotateNotificationSubscriptionSecret": "notifications.subscriptions.rotate_secret",
+        "listNotificationAttempts": "notifications.subscriptions.attempts.list",
+        "replayNotificationEvent": "notifications.subscriptions.events.replay",
     }
     # Not wrapped on purpose: the deprecated alias, the ingress (senders use sign_webhook + any HTTP
     # client) and the host-root operations (reachable with client.get("http://host/healthz")).
