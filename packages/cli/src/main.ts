@@ -11,6 +11,7 @@ import { Command, Option } from 'commander';
 import { registerAutomationsCommands } from './commands/automations';
 import { registerDeliveriesCommands } from './commands/deliveries';
 import { registerFactoriesCommands } from './commands/factories';
+import { registerNotificationsCommands } from './commands/notifications';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
 import { registerWebhooksCommands } from './commands/webhooks';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerWebhooksCommands(program);
   registerDeliveriesCommands(program);
   registerAutomationsCommands(program);
+  registerNotificationsCommands(program);
   return program;
 }
 
