@@ -4,7 +4,8 @@
  * which say so in their names.
  */
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
+import { compiledQuery } from '../db/compiled-query';
+import { dialectOfDb, forUpdateSkipLocked } from '../db/dialect';
 import { newestFirstPage } from '../db/keyset';
 import type { Database, NotificationAttemptsTable, NotificationMessagesTable, NotificationSubscriptionsTable, Timestamp } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
@@ -30,8 +31,13 @@ export async function insertSubscription(db: Db, row: SubscriptionRow): Promise<
   await db.insertInto('notification_subscriptions').values(row).execute();
 }
 
-export function findSubscription(db: Db, teamId: string, subscriptionId: string): Promise<SubscriptionRow | undefined> {
-  return db.selectFrom('notification_subscriptions').selectAll().where('team_id', '=', teamId).where('id', '=', subscriptionId).executeTakeFirst();
+// Every delivery attempt reads its subscription: compiled once (db/compiled-query.ts).
+const selectSubscription = compiledQuery((db, teamId: string, subscriptionId: string) =>
+  db.selectFrom('notification_subscriptions').selectAll().where('team_id', '=', teamId).where('id', '=', subscriptionId),
+);
+
+export async function findSubscription(db: Db, teamId: string, subscriptionId: string): Promise<SubscriptionRow | undefined> {
+  return (await selectSubscription(db, teamId, subscriptionId)).rows[0];
 }
 
 export function listSubscriptionRows(db: Db, teamId: string, page: Page): Promise<SubscriptionRow[]> {
@@ -70,14 +76,14 @@ export async function deleteSubscriptionRow(db: Db, teamId: string, subscription
 
 export type SubscriptionMatchRow = Pick<SubscriptionRow, 'id' | 'event_types' | 'factory_id' | 'automation_id'>;
 
+// Run on every state change of every team: compiled once.
+const selectEnabledSubscriptionFilters = compiledQuery((db, teamId: string) =>
+  db.selectFrom('notification_subscriptions').select(['id', 'event_types', 'factory_id', 'automation_id']).where('team_id', '=', teamId).where('enabled', '=', 1),
+);
+
 /** What a state change matches against: the team's enabled subscriptions (none for most teams; at most the per-team limit). */
-export function findEnabledSubscriptionFilters(db: Db, teamId: string): Promise<SubscriptionMatchRow[]> {
-  return db
-    .selectFrom('notification_subscriptions')
-    .select(['id', 'event_types', 'factory_id', 'automation_id'])
-    .where('team_id', '=', teamId)
-    .where('enabled', '=', 1)
-    .execute();
+export async function findEnabledSubscriptionFilters(db: Db, teamId: string): Promise<SubscriptionMatchRow[]> {
+  return (await selectEnabledSubscriptionFilters(db, teamId)).rows;
 }
 
 /** Success after failures: the subscription is healthy again (not a change of the resource: updated_at stays). */
@@ -145,6 +151,17 @@ export async function requeueMessage(db: Db, teamId: string, messageId: string, 
   return Number(result.numUpdatedRows) > 0;
 }
 
+const updateFinishedAttempt = compiledQuery(
+  (db, status: string, nextAttemptAt: string | null, updatedAt: string, teamId: string, messageId: string, leaseOwner: string, attempts: number) =>
+    db
+      .updateTable('notification_messages')
+      .set({ status: status as MessageRow['status'], next_attempt_at: nextAttemptAt, updated_at: updatedAt, lease_owner: null, lease_expires_at: null })
+      .where('team_id', '=', teamId)
+      .where('id', '=', messageId)
+      .where('lease_owner', '=', leaseOwner)
+      .where('attempts', '=', attempts),
+);
+
 /**
  * The outcome of the attempt a worker claimed: applies `changes` (and clears the lease) only while this
  * worker still holds that attempt (same lease owner, same attempt count). False when it lost it.
@@ -153,24 +170,38 @@ export async function finishMessageAttempt(
   db: Db,
   message: Pick<MessageRow, 'team_id' | 'id' | 'attempts'>,
   leaseOwner: string,
-  changes: Pick<Updateable<NotificationMessagesTable>, 'status' | 'next_attempt_at' | 'updated_at'>,
+  changes: { status: MessageRow['status']; next_attempt_at: string | null; updated_at: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('notification_messages')
-    .set({ ...changes, lease_owner: null, lease_expires_at: null })
-    .where('team_id', '=', message.team_id)
-    .where('id', '=', message.id)
-    .where('lease_owner', '=', leaseOwner)
-    .where('attempts', '=', message.attempts)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const result = await updateFinishedAttempt(db, changes.status, changes.next_attempt_at, changes.updated_at, message.team_id, message.id, leaseOwner, message.attempts);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The attempts log
 
+const ATTEMPT_COLUMNS = [
+  'id',
+  'team_id',
+  'subscription_id',
+  'event_id',
+  'event_type',
+  'run_id',
+  'attempt',
+  'attempted_at',
+  'outcome',
+  'status_code',
+  'latency_ms',
+  'error',
+  'response_excerpt',
+  'next_attempt_at',
+] as const satisfies ReadonlyArray<keyof AttemptRow>;
+
+const insertAttemptStatement = compiledQuery((db, values: ReadonlyArray<string | number | null>) =>
+  db.insertInto('notification_attempts').values(Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as AttemptRow),
+);
+
 export async function insertAttempt(db: Db, row: AttemptRow): Promise<void> {
-  await db.insertInto('notification_attempts').values(row).execute();
+  await insertAttemptStatement(db, ATTEMPT_COLUMNS.map((column) => row[column]));
 }
 
 export function listAttemptRows(
@@ -199,18 +230,21 @@ export function listAttemptRows(
  */
 export async function claimDueMessagesServiceWide(
   db: Db,
-  dialect: Dialect,
   claim: { workerId: string; now: Timestamp; leaseExpiresAt: Timestamp; limit: number },
 ): Promise<MessageRow[]> {
-  const { now } = claim;
-  const rows = await db
+  const { rows } = await claimStatement(db, claim.workerId, claim.leaseExpiresAt, claim.now, claim.limit);
+  return rows.map(normalizeMessage);
+}
+
+// Run by every delivery worker for every batch: compiled once per dialect.
+const claimStatement = compiledQuery((db, workerId: string, leaseExpiresAt: string, now: string, limit: number) =>
+  db
     .updateTable('notification_messages')
     .set((eb) => ({
-      lease_owner: claim.workerId,
-      lease_expires_at: claim.leaseExpiresAt,
+      lease_owner: workerId,
+      lease_expires_at: leaseExpiresAt,
       attempts: eb('attempts', '+', 1),
       window_attempts: eb('window_attempts', '+', 1),
-      updated_at: now,
     }))
     .where('id', 'in', (eb) =>
       forUpdateSkipLocked(
@@ -234,16 +268,14 @@ export async function claimDueMessagesServiceWide(
             ),
           )
           .orderBy('m.next_attempt_at')
-          .limit(claim.limit),
-        dialect,
+          .limit(limit),
+        dialectOfDb(db),
       ),
     )
     .where('status', '=', 'pending')
     .where((w) => w.or([w('lease_expires_at', 'is', null), w('lease_expires_at', '<=', now)]))
-    .returningAll()
-    .execute();
-  return rows.map(normalizeMessage);
-}
+    .returningAll(),
+);
 
 /**
  * SERVICE-WIDE retention: deletes attempts older than `cutoff` and finished (delivered or given-up) messages

@@ -5,11 +5,12 @@
  * - When a subscription's URL is set, `refusal` says what can be known then: not http(s), plain http to a
  *   host the operator did not list, credentials or a fragment in the URL, an IP literal of a loopback,
  *   private, link-local, CGNAT… range (unless listed as that exact IP).
- * - Every delivery goes through `createFetch`'s undici connector, which applies the policy to the address
- *   actually dialled (a name that resolves or rebinds to an internal address is refused) — the same check
- *   again at connect time. Redirects are never followed (the delivery asks for `redirect: 'manual'`).
+ * - Every delivery goes through `createDispatcher`'s undici connector, which applies the policy to the
+ *   address actually dialled (a name that resolves or rebinds to an internal address is refused) — the
+ *   same check again at connect time. Redirects are never followed (undici's `request` follows none).
  */
-import { createEgressFetch, type EgressFetch } from '../engine/egress/fetch';
+import type { Agent } from 'undici';
+import { createEgressDispatcher } from '../engine/egress/fetch';
 import { createEgressPolicy, type EgressPolicy, type EgressPolicyOptions } from '../engine/egress/policy';
 import type { NotificationSettings } from '../settings';
 
@@ -48,8 +49,8 @@ export class NotificationTargets {
     return decision.allowed ? undefined : `is not allowed: ${decision.reason}`;
   }
 
-  /** A fetch whose every connection obeys the policy (close it when the delivery workers stop). */
-  createFetch(): EgressFetch {
-    return createEgressFetch(this.policy);
+  /** An undici dispatcher whose every connection obeys the policy (close it when the delivery workers stop). */
+  createDispatcher(): Agent {
+    return createEgressDispatcher(this.policy);
   }
 }

@@ -109,7 +109,7 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
     await createRun(world.admin);
     const now = world.clock.now();
     const claim = (workerId: string) =>
-      claimDueMessagesServiceWide(world!.server.ctx.db, world!.server.ctx.dialect, {
+      claimDueMessagesServiceWide(world!.server.ctx.db, {
         workerId,
         now: toTimestamp(world!.clock.now()),
         leaseExpiresAt: toTimestamp(new Date(world!.clock.now().getTime() + 45_000)),
@@ -140,7 +140,7 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
       const taken: string[] = [];
       for (;;) {
         const now = world!.clock.now();
-        const claimed = await claimDueMessagesServiceWide(ctx.db, ctx.dialect, {
+        const claimed = await claimDueMessagesServiceWide(ctx.db, {
           workerId: `claimer-${i}`,
           now: toTimestamp(now),
           leaseExpiresAt: toTimestamp(new Date(now.getTime() + 60_000)),

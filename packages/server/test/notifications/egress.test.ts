@@ -97,11 +97,11 @@ describe.each(testDatabases())('notification targets (%s)', (kind) => {
   });
 
   it('records what a broken or hostile receiver makes of an attempt, bounded, and retries', async () => {
-    world = await startNotificationWorld(kind, { env: { NOTIFICATIONS_TIMEOUT_SECONDS: '1', NOTIFICATIONS_RESPONSE_EXCERPT_BYTES: '64' } });
+    world = await startNotificationWorld(kind, { env: { NOTIFICATIONS_TIMEOUT_SECONDS: '3', NOTIFICATIONS_RESPONSE_EXCERPT_BYTES: '64' } });
     world.receiver.script(
       { status: 500, body: 'x'.repeat(1_000_000) },
       { status: 502, body: 'nul \u0000 byte and \u00e9' },
-      { status: 200, delayMs: 3000 },
+      { status: 200, delayMs: 10_000 },
     );
     const { uid } = await world.subscribe({ event_types: ['run.state_changed'] });
     await createRun(world.admin);
@@ -112,7 +112,7 @@ describe.each(testDatabases())('notification targets (%s)', (kind) => {
     };
     expect(await next(1)).toMatchObject({ status_code: 500, response_excerpt: 'x'.repeat(64), outcome: 'retrying' });
     expect(await next(2)).toMatchObject({ status_code: 502, response_excerpt: 'nul \uFFFD byte and \u00e9', outcome: 'retrying' });
-    expect(await next(3)).toMatchObject({ status_code: null, error: 'timed out after 1 s', response_excerpt: null, outcome: 'retrying' });
+    expect(await next(3)).toMatchObject({ status_code: null, error: 'timed out after 3 s', response_excerpt: null, outcome: 'retrying' });
     expect((await next(4)).outcome).toBe('succeeded');
 
     // Nothing listens there: the connection is refused.

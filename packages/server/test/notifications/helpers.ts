@@ -74,7 +74,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     received,
     fallback: { status: 204 },
     script: (...answers) => void scripted.push(...answers),
-    waitFor(count, timeoutMs = 10_000) {
+    waitFor(count, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (received.length >= count) {
@@ -172,7 +172,7 @@ export async function startNotificationWorld(
     } while (cursor);
     return all;
   };
-  const waitForLog = async (uid: string, done: (attempts: any[]) => boolean, timeoutMs = 10_000) => {
+  const waitForLog = async (uid: string, done: (attempts: any[]) => boolean, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       server.notificationDelivery?.wake();
