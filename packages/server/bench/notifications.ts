@@ -23,7 +23,8 @@
  *    delivery of the worker process, of PostgreSQL (its backends, WAL writer, checkpointer; /proc) and of
  *    this process (the receiver).
  *
- * BENCH_ONLY=sqlite|postgres picks one database. Bounded waits; child processes, temp directories and the
+ * BENCH_ONLY=sqlite|postgres picks one database; BENCH_TIMELINE=1 prints phase 1's worst latency per second
+ * of the load (a stall of the host shows as one bad second, a server falling behind as a rising tail). Bounded waits; child processes, temp directories and the
  * PostgreSQL database are removed at the end, also on Ctrl-C.
  */
 import { randomBytes } from 'node:crypto';
@@ -46,6 +47,7 @@ const GOAL_P99_MS = 1000;
 const DRAIN_TIMEOUT_MS = 120_000;
 
 interface Arrival {
+  id: string;
   type: string;
   /** Wall-clock ms (with fractions) when the delivery arrived. */
   at: number;
@@ -63,9 +65,9 @@ async function startReceiver() {
     req.on('end', () => {
       const at = performance.timeOrigin + performance.now();
       res.writeHead(204).end();
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { updated_at: string } };
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string; data: { updated_at: string } };
       if (arrivals.length === 0) onFirst?.();
-      arrivals.push({ type: event.type, at, updatedAt: Date.parse(event.data.updated_at) });
+      arrivals.push({ id: event.id, type: event.type, at, updatedAt: Date.parse(event.data.updated_at) });
       if (waiter && arrivals.length >= waiter.count) waiter.resolve();
     });
   });
@@ -77,6 +79,7 @@ async function startReceiver() {
     arrivals,
     reset() {
       arrivals.length = 0;
+      onFirst = undefined;
     },
     onFirstArrival(fn: () => void) {
       onFirst = fn;
@@ -149,6 +152,16 @@ async function pacedRuns(server: ServerProcess, perSecond: number, seconds: numb
 }
 
 const cpuOf = (server: ServerProcess): number => processCpuMicros(server.pid);
+
+/** Waits (bounded) until no run is left unfinished, so one half's runs do not spill into the next. */
+async function drainRuns(server: ServerProcess): Promise<void> {
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  const unfinished = '/agent/runs?limit=1&state=QUEUED&state=PENDING&state=CLAIMED&state=INPROGRESS';
+  while ((await api<{ runs: unknown[] }>(server, 'GET', unfinished)).runs.length > 0) {
+    if (Date.now() > deadline) throw new Error('runs did not finish');
+    await delay(100);
+  }
+}
 const fmt = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<void> {
@@ -161,7 +174,7 @@ async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof 
   const baselineCpu = cpuOf(server);
   const baselineStart = performance.now();
   await pacedRuns(server, runsPerSecond, SECONDS);
-  await delay(500);
+  await drainRuns(server);
   const baselineCpuPerSecond = (cpuOf(server) - baselineCpu) / ((performance.now() - baselineStart) / 1000);
 
   const subscription = await subscribe(server, receiver.url);
@@ -171,7 +184,7 @@ async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof 
   const runs = await pacedRuns(server, runsPerSecond, SECONDS);
   const expected = runs * STATE_CHANGES_PER_RUN;
   const complete = await receiver.expect(expected);
-  await delay(500);
+  await drainRuns(server);
   const withCpuPerSecond = (cpuOf(server) - withCpu) / ((performance.now() - withStart) / 1000);
   // The throughput phase records its own backlog on this database: this subscription must not double it.
   const deleted = await fetch(`${server.apiUrl}/notifications/subscriptions/${subscription.uid}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.adminKey}` } });
@@ -182,8 +195,18 @@ async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof 
   const p99 = percentile(latencies, 99);
   const extraPerDelivery = ((withCpuPerSecond - baselineCpuPerSecond) * ((performance.now() - withStart) / 1000)) / receiver.arrivals.length;
   console.log(`\n[${target.name}] state change → delivered at ${RATE} state changes/s (${fmt(runsPerSecond, 1)} runs/s for ${SECONDS} s; load average ${loadAverage()})`);
-  console.log(`  delivered ${receiver.arrivals.length} of ${expected} events${complete ? '' : ' (TIMED OUT waiting for the rest)'}`);
-  console.log(`  latency p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms — goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS && complete ? 'MET' : 'NOT MET'}`);
+  const distinct = new Set(receiver.arrivals.map((a) => a.id)).size;
+  console.log(`  delivered ${distinct} of ${expected} events${complete ? '' : ' (TIMED OUT waiting for the rest)'}, ${receiver.arrivals.length - distinct} twice (at least once)`);
+  console.log(
+    `  latency p50 ${fmt(percentile(latencies, 50))} ms, p90 ${fmt(percentile(latencies, 90))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms — ` +
+      `goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS && complete ? 'MET' : 'NOT MET'}`,
+  );
+  if (process.env.BENCH_TIMELINE) {
+    const first = Math.min(...receiver.arrivals.map((a) => a.updatedAt));
+    const bySecond = new Map<number, number[]>();
+    for (const a of receiver.arrivals) bySecond.set(Math.floor((a.updatedAt - first) / 1000), [...(bySecond.get(Math.floor((a.updatedAt - first) / 1000)) ?? []), a.at - a.updatedAt]);
+    for (const [second, values] of [...bySecond].sort((x, y) => x[0] - y[0])) console.log(`    s${second}: n ${values.length} max ${fmt(Math.max(...values))} ms`);
+  }
   console.log(`  server CPU: ${fmt(baselineCpuPerSecond / 1000)} ms/s without a subscription, ${fmt(withCpuPerSecond / 1000)} ms/s with one (ratio ${fmt(withCpuPerSecond / baselineCpuPerSecond, 2)}); ≈ ${fmt(extraPerDelivery)} µs more per delivery`);
 }
 

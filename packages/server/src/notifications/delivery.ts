@@ -23,6 +23,7 @@ import { egressDenialOf } from '../engine/egress/fetch';
 import type { NotificationSettings } from '../settings';
 import {
   claimDueMessagesServiceWide,
+  claimNextMessageOfRun,
   clearSubscriptionFailing,
   disableFailingSubscription,
   findSubscription,
@@ -125,7 +126,7 @@ export function startNotificationDelivery(ctx: ServerContext, options: Notificat
         claimed = await claimDueMessagesServiceWide(ctx.db, {
           workerId,
           now: toTimestamp(now),
-          leaseExpiresAt: toTimestamp(new Date(now.getTime() + settings.timeoutSeconds * 1000 + LEASE_GRACE_MS)),
+          leaseExpiresAt: leaseExpiryOf(now, settings.timeoutSeconds),
           limit: free,
         });
       } catch (err) {
@@ -176,18 +177,23 @@ interface DeliverySteps {
   log: ServerContext['log'];
 }
 
-/** One claimed attempt: prepare → send → record. */
-async function deliverMessage(steps: DeliverySteps, message: MessageRow): Promise<void> {
+/**
+ * One claimed attempt: prepare → send → record; then the run's next event to this subscription, when the
+ * recording could take it over at once (it was waiting only for this one), in the same slot.
+ */
+async function deliverMessage(steps: DeliverySteps, claimed: MessageRow): Promise<void> {
   const { ctx } = steps;
-  const subscription = await findSubscription(ctx.db, message.team_id, message.subscription_id);
-  // Deleted meanwhile: its messages went with it.
-  if (!subscription) return;
-  const attemptedAt = ctx.clock.now();
-  const result =
-    subscription.enabled === 1
-      ? await send(steps, subscription, message, attemptedAt)
-      : { ok: false, sent: false, statusCode: null, latencyMs: null, error: 'not sent: the subscription is disabled', excerpt: null };
-  await record(steps, subscription, message, attemptedAt, result);
+  for (let message: MessageRow | undefined = claimed; message; ) {
+    const subscription = await findSubscription(ctx.db, message.team_id, message.subscription_id);
+    // Deleted meanwhile: its messages went with it.
+    if (!subscription) return;
+    const attemptedAt = ctx.clock.now();
+    const result =
+      subscription.enabled === 1
+        ? await send(steps, subscription, message, attemptedAt)
+        : { ok: false, sent: false, statusCode: null, latencyMs: null, error: 'not sent: the subscription is disabled', excerpt: null };
+    message = await record(steps, subscription, message, attemptedAt, result);
+  }
 }
 
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
@@ -271,7 +277,19 @@ function printable(text: string, max: number): string {
   return text.replaceAll('\u0000', '\uFFFD').slice(0, max);
 }
 
-async function record(steps: DeliverySteps, subscription: SubscriptionRow, message: MessageRow, attemptedAt: Date, result: AttemptResult): Promise<void> {
+/**
+ * Records the attempt and the message's new state, and updates the subscription's health, in one
+ * transaction. When the message is finished (delivered or given up), the run's next event to the same
+ * subscription is claimed in that transaction if it is due: answered so the caller sends it next, without
+ * a round through the claim loop (a run's events go out one after the other, so this is their latency).
+ */
+async function record(
+  steps: DeliverySteps,
+  subscription: SubscriptionRow,
+  message: MessageRow,
+  attemptedAt: Date,
+  result: AttemptResult,
+): Promise<MessageRow | undefined> {
   const { ctx, settings } = steps;
   const now = ctx.clock.now();
   const nowTs = toTimestamp(now);
@@ -286,10 +304,12 @@ async function record(steps: DeliverySteps, subscription: SubscriptionRow, messa
     nextAttemptAt = toTimestamp(new Date(Math.min(now.getTime() + retryDelayMs(settings, message.window_attempts, steps.random), deadline)));
   }
 
-  const disabled = await ctx.db.transaction().execute(async (tx) => {
+  const recorded = await ctx.db.transaction().execute(async (tx) => {
     const status = outcome === 'retrying' ? 'pending' : outcome;
     // Lost the lease (an attempt far slower than the timeout): the worker that took it over records its own.
-    if (!(await finishMessageAttempt(tx, message, steps.workerId, { status, next_attempt_at: nextAttemptAt, updated_at: nowTs }))) return false;
+    if (!(await finishMessageAttempt(tx, message, steps.workerId, { status, next_attempt_at: nextAttemptAt, updated_at: nowTs }))) {
+      return { disabled: false, next: undefined };
+    }
     await insertAttempt(tx, {
       id: newId('att', attemptedAt),
       team_id: message.team_id,
@@ -306,19 +326,28 @@ async function record(steps: DeliverySteps, subscription: SubscriptionRow, messa
       response_excerpt: result.excerpt,
       next_attempt_at: nextAttemptAt,
     });
+    let disabled = false;
     if (result.ok) {
       if (subscription.failing_since !== null) await clearSubscriptionFailing(tx, message.team_id, subscription.id);
-      return false;
+    } else if (result.sent) {
+      const failingSince = await markSubscriptionFailing(tx, message.team_id, subscription.id, nowTs);
+      const disableBy = toTimestamp(new Date(now.getTime() - settings.disableAfterDays * 86_400_000));
+      disabled = failingSince !== undefined && failingSince <= disableBy && (await disableFailingSubscription(tx, message.team_id, subscription.id, disableBy, nowTs));
     }
-    if (!result.sent) return false;
-    const failingSince = await markSubscriptionFailing(tx, message.team_id, subscription.id, nowTs);
-    const disableBy = toTimestamp(new Date(now.getTime() - settings.disableAfterDays * 86_400_000));
-    return failingSince !== undefined && failingSince <= disableBy && (await disableFailingSubscription(tx, message.team_id, subscription.id, disableBy, nowTs));
+    const next =
+      outcome === 'retrying'
+        ? undefined
+        : await claimNextMessageOfRun(tx, message, { workerId: steps.workerId, now: nowTs, leaseExpiresAt: leaseExpiryOf(now, settings.timeoutSeconds) });
+    return { disabled, next };
   });
-  if (disabled) {
+  if (recorded.disabled) {
     steps.log.warn(
       { team_id: message.team_id, subscription_id: subscription.id, disable_after_days: settings.disableAfterDays },
       'notification subscription disabled: every attempt failed for the whole period',
     );
   }
+  return recorded.next;
 }
+
+/** The lease a claim takes: the request's timeout plus time to record the outcome. */
+export const leaseExpiryOf = (now: Date, timeoutSeconds: number): string => toTimestamp(new Date(now.getTime() + timeoutSeconds * 1000 + LEASE_GRACE_MS));

@@ -9,15 +9,15 @@
  * that matches: that read, the previous state when the transition did not pin it (one read of the run's
  * event log), one multi-row insert and a notice to the delivery workers (runs/signals.ts).
  */
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { newId } from '../crypto/ids';
-import type { Database, NotificationMessagesTable, RunsTable } from '../db/tables';
+import type { Database, RunsTable } from '../db/tables';
 import { runStatusMessage, sessionLinkOf } from '../runs/repository';
 import type { RunSignals } from '../runs/signals';
 import type { RunState } from '../runs/states';
 import type { Settings } from '../settings';
 import { eventTypesOf, orderKeyOf, type NotificationEvent, type NotificationEventType, type NotificationRunData } from './events';
-import { findEnabledSubscriptionFilters, insertMessages, type SubscriptionMatchRow } from './repository';
+import { findEnabledSubscriptionFilters, insertMessages, type MessageRow, type SubscriptionMatchRow } from './repository';
 
 /** The columns of a run an event reports. */
 export type NotifiedRun = Pick<
@@ -57,7 +57,7 @@ export class NotificationOutbox {
 
     const data = this.runData(run, change.sequence, await change.previousState());
     const at = run.updated_at;
-    const rows: Array<Insertable<NotificationMessagesTable>> = [];
+    const rows: MessageRow[] = [];
     for (const { type, receivers } of events) {
       const body: NotificationEvent = { id: newId('evt', new Date(at)), type, timestamp: at, data };
       const payload = JSON.stringify(body);

@@ -3,7 +3,7 @@
  * the team id, except the two service-wide ones at the end — the delivery workers' claim and retention —
  * which say so in their names.
  */
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import { compiledQuery } from '../db/compiled-query';
 import { dialectOfDb, forUpdateSkipLocked } from '../db/dialect';
 import { newestFirstPage } from '../db/keyset';
@@ -125,8 +125,37 @@ export async function disableFailingSubscription(db: Db, teamId: string, subscri
 // ---------------------------------------------------------------------------------------------------
 // The outbox
 
-export async function insertMessages(db: Db, rows: Array<Insertable<NotificationMessagesTable>>): Promise<void> {
-  if (rows.length > 0) await db.insertInto('notification_messages').values(rows).execute();
+const MESSAGE_COLUMNS = [
+  'id',
+  'team_id',
+  'subscription_id',
+  'event_id',
+  'event_type',
+  'run_id',
+  'order_key',
+  'payload',
+  'status',
+  'attempts',
+  'window_attempts',
+  'next_attempt_at',
+  'window_start',
+  'lease_owner',
+  'lease_expires_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+// Written in the transaction of every state change a subscription matches: compiled once per row count.
+const insertMessagesStatement = compiledQuery((db, values: ReadonlyArray<string | number | null>) =>
+  db.insertInto('notification_messages').values(
+    Array.from({ length: values.length / MESSAGE_COLUMNS.length }, (_, row) =>
+      Object.fromEntries(MESSAGE_COLUMNS.map((column, j) => [column, values[row * MESSAGE_COLUMNS.length + j]])),
+    ) as unknown as MessageRow[],
+  ),
+);
+
+export async function insertMessages(db: Db, rows: readonly MessageRow[]): Promise<void> {
+  if (rows.length > 0) await insertMessagesStatement(db, rows.flatMap((row) => MESSAGE_COLUMNS.map((column) => row[column])));
 }
 
 export async function findMessage(db: Db, teamId: string, subscriptionId: string, eventId: string): Promise<MessageRow | undefined> {
@@ -174,6 +203,47 @@ export async function finishMessageAttempt(
 ): Promise<boolean> {
   const result = await updateFinishedAttempt(db, changes.status, changes.next_attempt_at, changes.updated_at, message.team_id, message.id, leaseOwner, message.attempts);
   return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+const claimNextOfRunStatement = compiledQuery(
+  (db, workerId: string, leaseExpiresAt: string, teamId: string, subscriptionId: string, runId: string, now: string) =>
+    db
+      .updateTable('notification_messages')
+      .set((eb) => ({
+        lease_owner: workerId,
+        lease_expires_at: leaseExpiresAt,
+        attempts: eb('attempts', '+', 1),
+        window_attempts: eb('window_attempts', '+', 1),
+      }))
+      .where('id', '=', (eb) =>
+        eb
+          .selectFrom('notification_messages as m')
+          .select('m.id')
+          .where('m.team_id', '=', teamId)
+          .where('m.subscription_id', '=', subscriptionId)
+          .where('m.run_id', '=', runId)
+          .where('m.status', '=', 'pending')
+          .orderBy('m.order_key')
+          .limit(1),
+      )
+      .where('team_id', '=', teamId)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((w) => w.or([w('lease_expires_at', 'is', null), w('lease_expires_at', '<=', now)]))
+      .returningAll(),
+);
+
+/**
+ * Inside the transaction that finished a message: claims the run's next pending message to the same
+ * subscription (the earliest, which only waited for that one) if it is due and not leased, for `workerId`.
+ */
+export async function claimNextMessageOfRun(
+  db: Db,
+  finished: Pick<MessageRow, 'team_id' | 'subscription_id' | 'run_id'>,
+  claim: { workerId: string; now: Timestamp; leaseExpiresAt: Timestamp },
+): Promise<MessageRow | undefined> {
+  const { rows } = await claimNextOfRunStatement(db, claim.workerId, claim.leaseExpiresAt, finished.team_id, finished.subscription_id, finished.run_id, claim.now);
+  return rows[0] && normalizeMessage(rows[0]);
 }
 
 // ---------------------------------------------------------------------------------------------------

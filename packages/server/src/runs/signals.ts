@@ -7,6 +7,8 @@
  *   (`announceInTransaction`, a NOTIFY delivered on commit); each process LISTENs (db/notifications.ts) and
  *   hands what arrives to `receive`, which wakes this process's SSE streams, aborts the in-flight execution
  *   of a cancelled run, and wakes idle workers for a queued run (docs/architecture.md §Several processes).
+ * - Outbound notifications (notifications/outbox.ts) announce themselves the same way (kind `notifications`):
+ *   this process's delivery workers wake at the commit's `notifyRunEvent`, other processes' on the notice.
  *   Notices are best effort: a worker still notices a cancel on its next heartbeat, a run's SSE stream and
  *   an idle worker still poll. On SQLite nothing crosses processes: the team-wide stream then carries the
  *   changes of this process only (docs/decisions.md §Dashboard).
