@@ -20,8 +20,8 @@
  *    the subscription (it records events but delivers none, and runs no runs), which is then stopped — is
  *    delivered by a fresh `ROLE=worker` process with WORKER_CONCURRENCY=0 (delivery workers only,
  *    NOTIFICATIONS_CONCURRENCY 16): deliveries per second from the first arrival to the last, and CPU per
- *    delivery of the worker process, of PostgreSQL (its backends, WAL writer, checkpointer; /proc) and of
- *    this process (the receiver).
+ *    delivery of the worker process (also from the fifth of the backlog on, once its code is compiled), of
+ *    PostgreSQL (its backends, WAL writer, checkpointer; /proc) and of this process (the receiver).
  *
  * BENCH_ONLY=sqlite|postgres picks one database; BENCH_TIMELINE=1 prints phase 1's worst latency per second
  * of the load (a stall of the host shows as one bad second, a server falling behind as a rising tail). Bounded waits; child processes, temp directories and the
@@ -58,7 +58,7 @@ interface Arrival {
 async function startReceiver() {
   const arrivals: Arrival[] = [];
   let waiter: { count: number; resolve: () => void } | undefined;
-  let onFirst: (() => void) | undefined;
+  let hooks = new Map<number, () => void>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -66,7 +66,7 @@ async function startReceiver() {
       const at = performance.timeOrigin + performance.now();
       res.writeHead(204).end();
       const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string; data: { updated_at: string } };
-      if (arrivals.length === 0) onFirst?.();
+      hooks.get(arrivals.length + 1)?.();
       arrivals.push({ id: event.id, type: event.type, at, updatedAt: Date.parse(event.data.updated_at) });
       if (waiter && arrivals.length >= waiter.count) waiter.resolve();
     });
@@ -79,10 +79,11 @@ async function startReceiver() {
     arrivals,
     reset() {
       arrivals.length = 0;
-      onFirst = undefined;
+      hooks = new Map();
     },
-    onFirstArrival(fn: () => void) {
-      onFirst = fn;
+    /** Calls `fn` as the `n`-th delivery arrives (before it is counted). */
+    onArrival(n: number, fn: () => void) {
+      hooks.set(n, fn);
     },
     async expect(count: number): Promise<boolean> {
       if (arrivals.length >= count) return true;
@@ -224,13 +225,19 @@ async function throughputPhase(target: Target, receiver: Awaited<ReturnType<type
   await writer.stop();
 
   receiver.reset();
+  // CPU from the first arrival, and from the WARM-th on (the fresh process's code is compiled by then).
+  const warm = Math.floor(BACKLOG / 5);
   let firstCpu = 0;
+  let warmCpu = 0;
   let firstPg = new Map<number, number>();
   let firstReceiver = process.cpuUsage();
   const deliverer = await start(target, { ROLE: 'worker', WORKER_CONCURRENCY: '0' });
-  receiver.onFirstArrival(() => {
+  receiver.onArrival(1, () => {
     firstCpu = cpuOf(deliverer);
     firstReceiver = process.cpuUsage();
+  });
+  receiver.onArrival(warm + 1, () => {
+    warmCpu = cpuOf(deliverer);
   });
   if (target.postgres) firstPg = await postgresCpuMicros(target.postgres.admin, target.postgres.database);
   const complete = await receiver.expect(BACKLOG);
@@ -247,7 +254,7 @@ async function throughputPhase(target: Target, receiver: Awaited<ReturnType<type
   console.log(`\n[${target.name}] throughput: a backlog of ${BACKLOG} events (recorded at ${fmt(BACKLOG / recordSeconds)} runs/s by an API process) delivered by a worker process`);
   console.log(`  delivered ${arrivals.length}${complete ? '' : ' (TIMED OUT)'} in ${fmt(seconds, 2)} s: ${fmt(deliveries / seconds)} deliveries/s`);
   console.log(
-    `  CPU per delivery: worker ${fmt((lastCpu - firstCpu) / deliveries)} µs` +
+    `  CPU per delivery: worker ${fmt((lastCpu - firstCpu) / deliveries)} µs (${fmt((lastCpu - warmCpu) / (arrivals.length - 1 - warm))} µs after the first ${warm})` +
       (target.postgres ? `, PostgreSQL ${fmt(pgMicros / deliveries)} µs` : '') +
       `, receiver (this process) ${fmt((receiverCpu.user + receiverCpu.system) / deliveries)} µs`,
   );

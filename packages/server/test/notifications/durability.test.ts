@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../bench/server-process';
 import { toTimestamp } from '../../src/clock';
 import { claimDueMessagesServiceWide } from '../../src/notifications/repository';
+import { pruneNotifications } from '../../src/notifications/retention';
 import { insertQueuedRun } from '../../src/runs/service';
 import { transitionInTransaction } from '../../src/runs/transitions';
 import { testDatabases, type TestDatabase } from '../support/databases';
@@ -128,6 +129,28 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
     const [attempt] = await world.waitForAttempts(uid, 1);
     expect(attempt).toMatchObject({ attempt: 2, outcome: 'succeeded' });
     expect(world.receiver.received).toHaveLength(1);
+  });
+
+  it('retention drops attempts and finished events past NOTIFICATIONS_RETENTION_DAYS, never a pending one', async () => {
+    // Workers run when woken (the test wakes them), never on a poll: nothing is attempted behind its back.
+    world = await startNotificationWorld(kind, { env: { NOTIFICATIONS_RETENTION_DAYS: '30' }, notificationDelivery: { random: () => 0.5, pollIntervalMs: 3_600_000 } });
+    const { uid } = await world.subscribe({ event_types: ['run.state_changed'] });
+    await createRun(world.admin);
+    const [delivered] = await world.waitForAttempts(uid, 1);
+    world.clock.advance(29 * 86_400_000);
+    // A later event that keeps failing stays pending.
+    world.receiver.fallback = { status: 500 };
+    const failing = await createRun(world.admin);
+    await world.waitForAttempts(uid, 2);
+
+    world.clock.advance(86_400_000 + 1000);
+    const pruned = await pruneNotifications(world.server.ctx, { batchSize: 1 });
+    expect(pruned).toEqual({ attempts: 1, messages: 1 });
+    const attempts = await world.attempts(uid);
+    expect(attempts.map((a) => a.run_id)).toEqual([failing]);
+    expect((await world.messages(uid)).map((m) => [m.run_id, m.status])).toEqual([[failing, 'pending']]);
+    const replay = await world.admin.post(`/notifications/subscriptions/${uid}/events/${delivered.event_id}/replay`);
+    expect(replay.status).toBe(404);
   });
 
   it('concurrent claims through two connection pools never take one attempt twice', async () => {
