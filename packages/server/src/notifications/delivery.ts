@@ -4,7 +4,7 @@
  *
  *   claim (service-wide, a lease per message, one attempt counted)
  *     → prepare (the subscription, its URL under today's policy, the signatures)
- *     → send (the egress-guarded fetch: timeout, no redirects, a bounded excerpt of the answer)
+ *     → send (undici through the egress guard: timeout, no redirects, a bounded excerpt of the answer)
  *     → record (the attempt; the message delivered, retried with backoff, or given up; the subscription's health)
  *
  * Claims are exclusive (a lease, `FOR UPDATE SKIP LOCKED` on PostgreSQL), so processes sharing a database
@@ -15,12 +15,13 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { request, type Agent, type Dispatcher } from 'undici';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
-import { request, type Agent, type Dispatcher } from 'undici';
 import { egressDenialOf } from '../engine/egress/fetch';
 import type { NotificationSettings } from '../settings';
+import { Wakeup } from '../wakeup';
 import {
   claimDueMessagesServiceWide,
   claimNextMessageOfRun,
@@ -36,7 +37,7 @@ import {
 import { signNotification } from './signing';
 import { NotificationTargets } from './target';
 
-export const USER_AGENT = 'agent-runs-notifications/1';
+const USER_AGENT = 'agent-runs-notifications/1';
 /** A claim's lease outlives the request's timeout by this much: time to record the outcome. */
 const LEASE_GRACE_MS = 30_000;
 
@@ -88,28 +89,9 @@ export function startNotificationDelivery(ctx: ServerContext, options: Notificat
 
   const active = new Set<Promise<void>>();
   let stopping = false;
-  let wakePending = false;
-  let wakeWaiter: (() => void) | undefined;
-  const wake = () => {
-    wakePending = true;
-    wakeWaiter?.();
-  };
-  const waitForWake = (timeoutMs: number) =>
-    new Promise<void>((resolve) => {
-      if (wakePending || stopping) {
-        wakePending = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(timer);
-        wakeWaiter = undefined;
-        wakePending = false;
-        resolve();
-      }
-      wakeWaiter = done;
-    });
+  const wakeup = new Wakeup();
+  const { wake } = wakeup;
+  const waitForWake = (timeoutMs: number) => wakeup.wait(timeoutMs);
 
   const steps: DeliverySteps = { ctx, settings, targets, dispatcher, workerId, random, log };
 
@@ -159,7 +141,7 @@ export function startNotificationDelivery(ctx: ServerContext, options: Notificat
     async stop() {
       stopping = true;
       stopWaking();
-      wakeWaiter?.();
+      wake();
       await loop;
       await Promise.allSettled([...active]);
       await dispatcher.close();
@@ -350,4 +332,4 @@ async function record(
 }
 
 /** The lease a claim takes: the request's timeout plus time to record the outcome. */
-export const leaseExpiryOf = (now: Date, timeoutSeconds: number): string => toTimestamp(new Date(now.getTime() + timeoutSeconds * 1000 + LEASE_GRACE_MS));
+const leaseExpiryOf = (now: Date, timeoutSeconds: number): string => toTimestamp(new Date(now.getTime() + timeoutSeconds * 1000 + LEASE_GRACE_MS));

@@ -10,7 +10,7 @@ type Schemas = components['schemas'];
 export type NotificationEvent = Schemas['NotificationEvent'];
 export type NotificationRunData = Schemas['NotificationRunData'];
 
-export const STATE_CHANGED = 'run.state_changed';
+const STATE_CHANGED = 'run.state_changed';
 type DerivedEventType = typeof STATE_CHANGED | `run.${Lowercase<TerminalState>}`;
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /**

@@ -14,7 +14,7 @@ import { createEgressDispatcher } from '../engine/egress/fetch';
 import { createEgressPolicy, type EgressPolicy, type EgressPolicyOptions } from '../engine/egress/policy';
 import type { NotificationSettings } from '../settings';
 
-export const URL_MAX_LENGTH = 2048;
+const URL_MAX_LENGTH = 2048;
 const SETTING = 'NOTIFICATIONS_ALLOWED_HOSTS';
 
 export class NotificationTargets {
