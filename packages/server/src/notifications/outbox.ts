@@ -5,11 +5,12 @@
  * that commits always has its events — across a crash too — and one that rolls back has none. The
  * delivery workers (./delivery.ts) send them.
  *
- * Cost for a team without subscriptions: one indexed read of its (no) enabled subscriptions. With one
- * that matches: that read, the previous state when the transition did not pin it (one read of the run's
- * event log), one multi-row insert and a notice to the delivery workers (runs/signals.ts).
+ * Cost for a team without subscriptions: nothing for a transition (its UPDATE … RETURNING already says so,
+ * `teamHasEnabledSubscriptions`), one indexed read for a new run. With one that matches: that read, the
+ * previous state when the transition did not pin it (one read of the run's event log), one multi-row insert
+ * and a notice to the delivery workers (runs/signals.ts).
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { newId } from '../crypto/ids';
 import type { Database, RunsTable } from '../db/tables';
 import { runStatusMessage, sessionLinkOf } from '../runs/repository';
@@ -28,11 +29,23 @@ export type NotifiedRun = Pick<
 export interface RunStateChange {
   /** The run right after the change. */
   run: NotifiedRun;
+  /**
+   * False when the statement that changed the run already found the team without an enabled subscription
+   * (`teamHasEnabledSubscriptions` in its RETURNING): nothing to read then. Undefined: not known.
+   */
+  teamHasSubscriptions?: boolean;
   /** The number of the change's `state` event in the run's log. */
   sequence: number;
   /** The state before the change (null: the run was just created); asked only when a subscription matches. */
   previousState: () => Promise<RunState | null>;
 }
+
+/**
+ * Whether the run's team has an enabled subscription, as a column of a statement on `runs` (the state
+ * change's UPDATE … RETURNING): most teams have none, and then the outbox costs no statement of its own.
+ */
+export const teamHasEnabledSubscriptions = (eb: ExpressionBuilder<Database, 'runs'>) =>
+  eb.exists(eb.selectFrom('notification_subscriptions as s').select('s.id').whereRef('s.team_id', '=', 'runs.team_id').where('s.enabled', '=', 1));
 
 const matches = (subscription: SubscriptionMatchRow, run: NotifiedRun, type: NotificationEventType): boolean =>
   (JSON.parse(subscription.event_types) as string[]).includes(type) &&
@@ -48,6 +61,7 @@ export class NotificationOutbox {
   /** Records the events of `change` for every matching enabled subscription of the run's team, inside `tx`. */
   async recordInTransaction(tx: Kysely<Database>, change: RunStateChange): Promise<void> {
     const { run } = change;
+    if (change.teamHasSubscriptions === false) return;
     const subscriptions = await findEnabledSubscriptionFilters(tx, run.team_id);
     if (subscriptions.length === 0) return;
     const events = eventTypesOf(run.state as RunState)

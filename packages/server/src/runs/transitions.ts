@@ -15,7 +15,7 @@ import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
 import type { RunStatusMessage } from '../engine/runner';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
 import { appendEvent, findStateBefore, inRunTransaction, insertEvents, type StateEventData } from './events';
-import type { NotificationOutbox, NotifiedRun } from '../notifications/outbox';
+import { teamHasEnabledSubscriptions, type NotificationOutbox, type NotifiedRun } from '../notifications/outbox';
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
 import type { RunNoticeKind } from './signals';
 import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
@@ -85,15 +85,21 @@ async function changeState(
   ).where('state', 'in', [...req.from]);
   if (req.leaseOwner !== undefined) q = q.where('lease_owner', '=', req.leaseOwner);
   if (req.leaseExpiredBy !== undefined) q = q.where('lease_expires_at', '<=', req.leaseExpiredBy);
-  const updated = await q.returningAll().executeTakeFirst();
+  const updated = await q
+    .returningAll()
+    .returning((eb) => teamHasEnabledSubscriptions(eb).as('team_has_subscriptions'))
+    .executeTakeFirst();
   if (!updated) return undefined;
-  const run = normalizeRun(updated);
+  const { team_has_subscriptions: teamHasSubscriptions, ...row } = updated;
+  const run = normalizeRun(row);
   const data: StateEventData = { run_id: run.id, state: req.to, updated_at: ts };
   if (req.statusMessage) data.status_message = req.statusMessage;
   await insertEvents(tx, run, run.event_seq, [{ kind: 'state', data }]);
   if (terminal) await closeOpenTurns(tx, run, ts);
   await outbox.recordInTransaction(tx, {
     run,
+    // pg answers a boolean, SQLite 0 or 1.
+    teamHasSubscriptions: Boolean(teamHasSubscriptions),
     sequence: run.event_seq,
     // A transition from one state names it; from several, the log's previous state event says which.
     previousState: async () => (req.from.length === 1 ? req.from[0]! : await findStateBefore(tx, run, run.event_seq)),

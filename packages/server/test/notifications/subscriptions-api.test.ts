@@ -132,6 +132,14 @@ describe.each(testDatabases())('notification subscriptions API (%s)', (kind) => 
     const seen = world.receiver.received.map((r) => [r.path, JSON.parse(r.body).data.run_id]).sort();
     expect(seen).toEqual([['/hooks', ourRun], ['/hooks/theirs', theirRun]].sort());
     expect((await world.admin.get(`${PATH}/${uid}`)).body.uid).toBe(uid);
+
+    // A team without subscriptions: its runs' changes record nothing anywhere.
+    const quiet = await world.server.createTeamWithKey('quiet');
+    const quietClient = apiClient(world.server.apiUrl, quiet.apiKey);
+    const quietRun = await createRun(quietClient);
+    expect((await quietClient.post(`/agent/runs/${quietRun}/cancel`)).status).toBe(200);
+    const recorded = await world.server.ctx.db.selectFrom('notification_messages').select('id').where('team_id', '=', quiet.teamId).execute();
+    expect(recorded).toEqual([]);
   });
 
   it('answers hostile input with 4xx problems naming what is wrong, and stores nothing of it', async () => {
