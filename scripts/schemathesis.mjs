@@ -5,6 +5,7 @@
 // the REST operations, FUZZ_SEED (default fixed, so a run repeats); arguments go to the REST run. See
 // docs/decisions.md, contract fuzzing.
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { ensureVenv, repositoryRoot } from './python-env.mjs';
 import { startServer } from './lib/services.mjs';
@@ -29,6 +30,15 @@ const AGENT_COMMAND = [
 ].join(' && ');
 
 ensureVenv({ venvDir, stamp: SCHEMATHESIS, installArgs: [SCHEMATHESIS] });
+// The notification fixture's receiver: it answers 204 and keeps the first event's id (the `eventId` fixture).
+let firstEventId;
+const receiver = http.createServer((req, res) => {
+  firstEventId ??= req.headers['webhook-id'];
+  req.resume();
+  req.on('end', () => res.writeHead(204).end());
+});
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
 const server = await startServer({
   // Raised through the setting, not bypassed: every generated request still passes the budget check.
   REST_REQUESTS_PER_MINUTE: '1000000000',
@@ -36,6 +46,8 @@ const server = await startServer({
   SANDBOX_NETWORK: 'none',
   RUNNER: 'command',
   AGENT_COMMAND,
+  // Notifications may reach this receiver only (one loopback port), whatever URLs the fuzzer sends.
+  NOTIFICATIONS_ALLOWED_HOSTS: `127.0.0.1:${receiver.address().port}`,
 });
 
 /** One REST call of the fixture set-up; throws on anything but 2xx. */
@@ -79,6 +91,12 @@ async function createFixtures() {
   const artifactUid = await fixtureArtifact(run.run_id);
   // Valid for ARTIFACT_DOWNLOAD_URL_SECONDS (900 s): longer than a default run; generated tokens get 403.
   const artifactToken = new URL((await call('GET', `/agent/artifacts/${artifactUid}`)).data.download_url).searchParams.get('token');
+  // A subscription and one of its events (the run below's creation, delivered to the receiver).
+  const subscription = await call('POST', '/notifications/subscriptions', { url: receiverUrl, event_types: ['run.state_changed'] });
+  await call('POST', '/agent/runs', { prompt: 'Notification fixture' });
+  for (const deadline = Date.now() + 30_000; firstEventId === undefined; await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() > deadline) throw new Error('the fixture notification never arrived');
+  }
   return {
     FUZZ_RUN_ID: run.run_id,
     FUZZ_FACTORY_UID: factory.uid,
@@ -91,6 +109,8 @@ async function createFixtures() {
     FUZZ_ARTIFACT_UID: artifactUid,
     FUZZ_ARTIFACT_TOKEN: artifactToken,
     FUZZ_REFERENCE_URL: REFERENCE_URL,
+    FUZZ_SUBSCRIPTION_UID: subscription.uid,
+    FUZZ_EVENT_ID: firstEventId,
   };
 }
 
@@ -144,5 +164,7 @@ try {
   status = rest === 0 && operational === 0 ? 0 : 1;
 } finally {
   await server.stop();
+  receiver.closeAllConnections();
+  receiver.close();
 }
 process.exit(status);

@@ -8,7 +8,8 @@ import { startMock, startServer } from './lib/services.mjs';
 
 const python = ensurePythonEnv();
 const mock = await startMock();
-const server = await startServer();
+// Notifications reach the tests' receivers on loopback only where the operator lists it.
+const server = await startServer({ NOTIFICATIONS_ALLOWED_HOSTS: '127.0.0.1' });
 let status = 1;
 try {
   const result = spawnSync(python, ['-m', 'pytest', '-q', ...process.argv.slice(2)], {

@@ -21,6 +21,10 @@ import {
   type Factory,
   type Fetch,
   type ListSkillsResponse,
+  type NotificationAttempt,
+  type NotificationSubscription,
+  type NotificationSubscriptionWithSecret,
+  type ReplayNotificationEventResponse,
   type ReplayDeliveryResponse,
   type RunAgentResponse,
   type RunByExternalReferenceResponse,
@@ -51,6 +55,8 @@ const ART = '9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
 /** The REST root the contract's examples name (its default server). */
 const EXAMPLE_API_ROOT = 'http://localhost:8080/api/v1';
 const SCH = 'sch_01hzx3k4m5n6p7q8r9s0t1v2w3';
+const SUB = 'sub_01hzx3k4m5n6p7q8r9s0t1v2w3';
+const EVT = 'evt_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const trigger: Trigger = { provider: 'webhook', event: 'received', filter: { webhook_ids: [WH], payload: { action: ['opened'] } } };
 
 /** Client-side helpers built from other methods (no operation of their own); exercised against the real server. */
@@ -369,6 +375,46 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
   'apiKeys.delete': async (c) => {
     const response = await c.apiKeys.delete(KEY).asResponse();
     expect(response.status).toBe(204);
+  },
+  // ---------------------------------------------------------------- notifications
+  'notifications.subscriptions.create': async (c) => {
+    const subscription: NotificationSubscriptionWithSecret = await c.notifications.subscriptions.create({
+      url: 'https://alerts.example.com/agent-runs',
+      event_types: ['run.failed', 'run.error'],
+      filter: { factory_uid: FAC },
+    });
+    expect(subscription.secret).toMatch(/^whsec_/);
+  },
+  'notifications.subscriptions.list': async (c) => {
+    const page = await c.notifications.subscriptions.list({ limit: 10 });
+    const subscription: NotificationSubscription | undefined = page.data[0];
+    expect(subscription?.event_types.length).toBeGreaterThan(0);
+    expect(subscription).not.toHaveProperty('secret');
+  },
+  'notifications.subscriptions.retrieve': async (c) => {
+    const subscription: NotificationSubscription = await c.notifications.subscriptions.retrieve(SUB);
+    expect(subscription.uid).toMatch(/^sub_/);
+  },
+  'notifications.subscriptions.update': async (c) => {
+    const subscription: NotificationSubscription = await c.notifications.subscriptions.update(SUB, { enabled: true, description: null });
+    expect(typeof subscription.enabled).toBe('boolean');
+  },
+  'notifications.subscriptions.rotateSecret': async (c) => {
+    const subscription: NotificationSubscriptionWithSecret = await c.notifications.subscriptions.rotateSecret(SUB);
+    expect(subscription.secret).toMatch(/^whsec_/);
+  },
+  'notifications.subscriptions.delete': async (c) => {
+    const response = await c.notifications.subscriptions.delete(SUB).asResponse();
+    expect(response.status).toBe(204);
+  },
+  'notifications.subscriptions.attempts.list': async (c) => {
+    const page = await c.notifications.subscriptions.attempts.list(SUB, { event_id: EVT, limit: 10 });
+    const attempt: NotificationAttempt | undefined = page.data[0];
+    expect(attempt?.outcome).toMatch(/^(succeeded|retrying|failed)$/);
+  },
+  'notifications.subscriptions.events.replay': async (c) => {
+    const replay: ReplayNotificationEventResponse = await c.notifications.subscriptions.events.replay(SUB, EVT);
+    expect(replay.event_id).toMatch(/^evt_/);
   },
 };
 

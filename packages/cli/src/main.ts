@@ -12,6 +12,7 @@ import { registerArtifactsCommands } from './commands/artifacts';
 import { registerAutomationsCommands } from './commands/automations';
 import { registerDeliveriesCommands } from './commands/deliveries';
 import { registerFactoriesCommands } from './commands/factories';
+import { registerNotificationsCommands } from './commands/notifications';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
 import { registerSchedulesCommands } from './commands/schedules';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerDeliveriesCommands(program);
   registerAutomationsCommands(program);
   registerSchedulesCommands(program);
+  registerNotificationsCommands(program);
   return program;
 }
 

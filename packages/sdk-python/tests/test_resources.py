@@ -40,6 +40,12 @@ SCHEDULE = {
     "scope": {"type": "Team", "uid": "team_1"},
 }
 CONVERSATION = {"conversation_id": "conv_1", "steps": [{"id": "step_1", "messages": [], "steps": []}]}
+SUBSCRIPTION = {"uid": "sub_1", "url": "https://hooks.test/", "description": None, "event_types": ["run.failed"],
+                "filter": {"factory_uid": "fac_1", "automation_id": None}, "enabled": True, "disabled_reason": None,
+                "disabled_at": None, "failing_since": None, "previous_secret_expires_at": None, "created_at": TS, "updated_at": TS}
+ATTEMPT = {"uid": "att_1", "event_id": "evt_1", "event_type": "run.failed", "run_id": "r1", "attempt": 1, "attempted_at": TS,
+           "outcome": "retrying", "status_code": 503, "latency_ms": 12, "error": None, "response_excerpt": "down",
+           "next_attempt_at": TS}
 
 FILE_ARTIFACT = {"artifact_uid": "a1", "artifact_type": "FILE", "created_at": TS,
                  "data": {"download_url": "http://api.test/api/v1/agent/artifacts/a1/content?token=t", "expires_at": TS,
@@ -135,6 +141,24 @@ CASES = [
      {**KEY, "api_key": "ar_live_" + "a" * 43}, t.ApiKeyWithValue),
     (lambda c: c.api_keys.list(), "GET", "/api-keys", None, None, {"api_keys": [KEY], "page_info": PAGE}, None),
     (lambda c: c.api_keys.delete("key_1"), "DELETE", "/api-keys/key_1", None, None, None, type(None)),
+    (lambda c: c.notifications.subscriptions.create(url="https://hooks.test/", event_types=["run.failed"], filter={"factory_uid": "fac_1"}),
+     "POST", "/notifications/subscriptions", None, {"url": "https://hooks.test/", "event_types": ["run.failed"], "filter": {"factory_uid": "fac_1"}},
+     {**SUBSCRIPTION, "secret": "whsec_" + "A" * 43 + "="}, t.NotificationSubscriptionWithSecret),
+    (lambda c: c.notifications.subscriptions.list(limit=5), "GET", "/notifications/subscriptions", {"limit": "5"}, None,
+     {"subscriptions": [SUBSCRIPTION], "page_info": PAGE}, None),
+    (lambda c: c.notifications.subscriptions.retrieve("sub_1"), "GET", "/notifications/subscriptions/sub_1", None, None, SUBSCRIPTION,
+     t.NotificationSubscription),
+    (lambda c: c.notifications.subscriptions.update("sub_1", description=None, enabled=True, event_types=["run.error"]), "PATCH",
+     "/notifications/subscriptions/sub_1", None, {"description": None, "enabled": True, "event_types": ["run.error"]}, SUBSCRIPTION,
+     t.NotificationSubscription),
+    (lambda c: c.notifications.subscriptions.rotate_secret("sub_1"), "POST", "/notifications/subscriptions/sub_1/rotate-secret", None, {},
+     {**SUBSCRIPTION, "secret": "whsec_" + "A" * 43 + "="}, t.NotificationSubscriptionWithSecret),
+    (lambda c: c.notifications.subscriptions.delete("sub_1"), "DELETE", "/notifications/subscriptions/sub_1", None, None, None, type(None)),
+    (lambda c: c.notifications.subscriptions.attempts.list("sub_1", event_id="evt_1", limit=5), "GET",
+     "/notifications/subscriptions/sub_1/attempts", {"event_id": "evt_1", "limit": "5"}, None, {"attempts": [ATTEMPT], "page_info": PAGE}, None),
+    (lambda c: c.notifications.subscriptions.events.replay("evt_1", subscription_uid="sub_1"), "POST",
+     "/notifications/subscriptions/sub_1/events/evt_1/replay", None, None,
+     {"event_id": "evt_1", "subscription_uid": "sub_1", "next_attempt_at": TS}, t.ReplayNotificationEventResponse),
 ]
 
 
@@ -204,6 +228,14 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "getCurrentApiKey": "api_keys.current",
         "getArtifact": "agent.get_artifact", "downloadArtifact": "agent.download_artifact",
         "getRunByExternalReferenceURL": "agent.runs.retrieve_by_external_reference",
+        "createNotificationSubscription": "notifications.subscriptions.create",
+        "listNotificationSubscriptions": "notifications.subscriptions.list",
+        "getNotificationSubscription": "notifications.subscriptions.retrieve",
+        "updateNotificationSubscription": "notifications.subscriptions.update",
+        "deleteNotificationSubscription": "notifications.subscriptions.delete",
+        "rotateNotificationSubscriptionSecret": "notifications.subscriptions.rotate_secret",
+        "listNotificationAttempts": "notifications.subscriptions.attempts.list",
+        "replayNotificationEvent": "notifications.subscriptions.events.replay",
     }
     # Not wrapped on purpose: the deprecated alias, the ingress (senders use sign_webhook + any HTTP
     # client), the host-root operations (reachable with client.get("http://host/healthz")) and the signed URL.

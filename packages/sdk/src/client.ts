@@ -29,6 +29,7 @@ import { Agent } from './resources/agent/agent';
 import { Factories } from './resources/factories/factories';
 import { Secrets } from './resources/secrets';
 import { APIKeys } from './resources/api-keys';
+import { Notifications } from './resources/notifications/notifications';
 
 const { createQuerySerializer, defaultPathSerializer } = OpenAPIFetch;
 
@@ -159,6 +160,7 @@ export class AgentRuns {
   factories: Factories = new Factories(this);
   secrets: Secrets = new Secrets(this);
   apiKeys: APIKeys = new APIKeys(this);
+  notifications: Notifications = new Notifications(this);
 
   /** A new client with these options over this one's. */
   withOptions(options: Partial<ClientOptions>): this {

@@ -23,6 +23,14 @@ export {
 export type { RequestOptions, GenericRequestOptions, HeadersInput } from './internal/request-options';
 export type { LogLevel, Logger } from './internal/log';
 export { signWebhook, type SignWebhookParams, type WebhookHeaders } from './lib/webhooks';
+export {
+  verifyNotification,
+  WebhookVerificationError,
+  type NotificationEvent,
+  type NotificationRunData,
+  type NotificationHeaders,
+  type VerifyNotificationOptions,
+} from './lib/notifications';
 
 export * from './resources/agent/runs';
 export * from './resources/agent/artifacts';
@@ -36,6 +44,9 @@ export * from './resources/factories/webhooks/webhooks';
 export * from './resources/factories/webhooks/deliveries';
 export * from './resources/secrets';
 export * from './resources/api-keys';
+export * from './resources/notifications/subscriptions/subscriptions';
+export * from './resources/notifications/subscriptions/attempts';
+export * from './resources/notifications/subscriptions/events';
 export type { paths, components, operations } from './generated/api';
 // Every value of the contract's enums, generated with the types (for pickers, help texts, validation).
 export {
@@ -45,6 +56,9 @@ export {
   deliveryLabelValues,
   identitySourceValues,
   messageRoleValues,
+  notificationAttemptOutcomeValues,
+  notificationDisabledReasonValues,
+  notificationEventTypeValues,
   runSourceTypeValues,
   runArtifactTypeValues,
   runStateValues,

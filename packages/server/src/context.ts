@@ -10,6 +10,7 @@ import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
 import type { Sandbox } from './engine/sandbox';
+import type { NotificationOutbox } from './notifications/outbox';
 import type { EventStreamSlots } from './runs/event-stream-slots';
 import type { RunSignals } from './runs/signals';
 import type { Settings } from './settings';
@@ -32,6 +33,8 @@ export interface ServerContext {
   runSignals: RunSignals;
   /** Open SSE streams per API key (SSE_STREAMS_PER_KEY), run and team streams together (runs/event-stream-slots.ts). */
   eventStreamSlots: EventStreamSlots;
+  /** Records the outbound notifications of every run state change in its transaction (notifications/outbox.ts). */
+  notificationOutbox: NotificationOutbox;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */
   notifyRunQueued(): void;
   /** Wakes this process's scheduled-agent firing loop after a schedule changed here (engine/scheduler.ts). */

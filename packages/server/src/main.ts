@@ -2,7 +2,8 @@
  * Start-up: settings → database → migrations → bootstrap → run engine → HTTP listener; graceful shutdown
  * on SIGTERM/SIGINT (stop accepting, stop the engine — it finishes or releases its claims — close the DB).
  * ROLE picks what this process serves (docs/architecture.md §Several processes): `api` the REST API,
- * dashboard and event streams, `ingress` the webhook ingress, `worker` the run engine; every process serves
+ * dashboard and event streams, `ingress` the webhook ingress, `worker` the run engine and the notification
+ * delivery workers; every process serves
  * /healthz, /readyz and /metrics. On PostgreSQL, processes serving `api` or `worker` LISTEN for the run
  * notices of the others (runs/signals.ts).
  *
@@ -34,6 +35,10 @@ import { startRestRetention } from './http/retention';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
 import { EventStreamSlots } from './runs/event-stream-slots';
+import { startNotificationDelivery, type NotificationDelivery, type NotificationDeliveryOptions } from './notifications/delivery';
+import { NotificationOutbox } from './notifications/outbox';
+import { startNotificationRetention } from './notifications/retention';
+import { NotificationTargets } from './notifications/target';
 import { RUN_NOTICE_CHANNEL, RunSignals } from './runs/signals';
 import { WebhookSecretCache } from './webhooks/secret-cache';
 
@@ -44,6 +49,8 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** Run-engine options (tests: a runner, no sweeper…), or false to start no workers (as without the worker role). */
   engine?: false | EngineOptions;
+  /** Notification delivery options (tests: the jitter), or false to deliver nothing in this process. */
+  notificationDelivery?: false | NotificationDeliveryOptions;
 }
 
 export interface RunningServer {
@@ -57,6 +64,8 @@ export interface RunningServer {
   generatedAdminKey?: string;
   /** The run engine of this process (undefined when started without workers). */
   engine: Engine | undefined;
+  /** The notification delivery workers of this process (role `worker`; undefined without). */
+  notificationDelivery: NotificationDelivery | undefined;
   /** The LISTEN connection for other processes' run notices (PostgreSQL, roles api or worker). */
   notifications: NotificationListener | undefined;
   close(): Promise<void>;
@@ -68,6 +77,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const database = await openDatabase(settings, { backgroundCheckpoints: { log } });
   const { roles } = settings;
   let engine: Engine | undefined;
+  let notificationDelivery: NotificationDelivery | undefined;
   let notifications: NotificationListener | undefined;
   let startedSandbox: ReturnType<typeof createSandbox> | undefined;
   // Listeners already open when a later step fails: closed again so the caller's error is the whole story.
@@ -79,6 +89,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const sandbox = createSandbox(settings, log);
     startedSandbox = sandbox;
     const secrets = createSecretBox(settings);
+    // An unreadable NOTIFICATIONS_ALLOWED_HOSTS entry stops the start here, not the first subscription later.
+    new NotificationTargets(settings.notifications);
+    const runSignals = new RunSignals();
     const ctx: ServerContext = {
       settings,
       db: database.db,
@@ -89,7 +102,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       webhookSecretCache: new WebhookSecretCache(secrets),
       matcherCache: new MatcherCache(),
       sandbox,
-      runSignals: new RunSignals(),
+      runSignals,
+      notificationOutbox: new NotificationOutbox(settings, runSignals),
       eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
       notifyRunQueued: () => engine?.notifyRunQueued(),
       notifyScheduleChanged: () => engine?.notifyScheduleChanged(),
@@ -104,11 +118,15 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         channel: RUN_NOTICE_CHANNEL,
         log,
         onNotification: (payload) => ctx.runSignals.receive(payload),
-        onListening: () => ctx.runSignals.wakeWorkers(),
+        onListening: () => {
+          ctx.runSignals.wakeWorkers();
+          ctx.runSignals.wakeNotificationWorkers();
+        },
       });
     }
     // The engine warns at start when the echo runner is active.
     if (roles.has('worker') && options.engine !== false) engine = startEngine(ctx, options.engine ?? {});
+    if (roles.has('worker') && options.notificationDelivery !== false) notificationDelivery = startNotificationDelivery(ctx, options.notificationDelivery ?? {});
 
     const { app, metrics } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
 
@@ -164,6 +182,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const generatedAdminKey = settings.bootstrapAdminKey === undefined && roles.has('api') ? await createFirstAdminKey(ctx.db, clock) : undefined;
     const retention = ingress ? startDeliveryRetention(ctx) : undefined;
     const restRetention = roles.has('api') ? startRestRetention(ctx) : undefined;
+    const notificationRetention = roles.has('worker') ? startNotificationRetention(ctx) : undefined;
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -176,7 +195,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         ingressServer?.closeIdleConnections();
         await retention?.stop();
         await restRetention?.stop();
+        await notificationRetention?.stop();
         await engine?.stop();
+        await notificationDelivery?.stop();
         await notifications?.stop();
         // Long-lived responses (SSE) end now; their clients reconnect elsewhere with Last-Event-ID.
         server.closeAllConnections();
@@ -198,6 +219,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       ingressUrl,
       ...(generatedAdminKey ? { generatedAdminKey } : {}),
       engine,
+      notificationDelivery,
       notifications,
       close,
     };
@@ -207,6 +229,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       s.closeAllConnections();
     }
     await engine?.stop().catch(() => {});
+    await notificationDelivery?.stop().catch(() => {});
     await notifications?.stop().catch(() => {});
     await startedSandbox?.close().catch(() => {});
     await database.close();

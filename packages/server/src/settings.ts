@@ -75,6 +75,8 @@ export interface Settings {
     /** How often it reads the nearest slot again although none is due: schedules created or changed by other processes. */
     schedulerRefreshSeconds: number;
   };
+  /** Outbound notifications of run events (notifications/; docs/decisions.md §Outbound notifications). */
+  notifications: NotificationSettings;
   limits: {
     deliveriesPerWindow: number;
     authFailuresPerWindow: number;
@@ -101,6 +103,29 @@ export interface Settings {
     /** How long a signed download URL works. */
     downloadUrlSeconds: number;
   };
+}
+
+export interface NotificationSettings {
+  /** NOTIFICATIONS_ALLOWED_HOSTS (egress syntax): plain http for these hosts; an exact IP also opens an internal address. */
+  allowedHosts: string[];
+  /** Time an attempt may take until the answer's headers (and the excerpt of its body). */
+  timeoutSeconds: number;
+  /** First retry delay; doubles per attempt up to `retryMaxDelaySeconds` (with jitter). */
+  retryBaseSeconds: number;
+  retryMaxDelaySeconds: number;
+  /** An event is retried until this long after its state change (or its replay), then given up. */
+  retryWindowHours: number;
+  /** A subscription whose attempts all failed for this long is disabled (`disabled_reason: failing`). */
+  disableAfterDays: number;
+  /** After a rotation, the previous secret keeps signing (a second signature) this long. */
+  secretOverlapHours: number;
+  /** Attempts log entries and finished events are kept this long. */
+  retentionDays: number;
+  /** Bytes of a receiver's answer kept in the attempts log. */
+  responseExcerptBytes: number;
+  /** Attempts in flight at once per process. */
+  concurrency: number;
+  subscriptionsPerTeam: number;
 }
 
 export type SandboxMode = 'bwrap' | 'none';
@@ -263,6 +288,19 @@ export function loadSettings(env: Env = process.env): Settings {
       restRateWindowSeconds: integer(env, 'REST_RATE_WINDOW_SECONDS', 60, 1),
       schedulerIntervalSeconds: integer(env, 'SCHEDULER_INTERVAL_SECONDS', 1, 1),
       schedulerRefreshSeconds: integer(env, 'SCHEDULER_REFRESH_SECONDS', 15, 1),
+    },
+    notifications: {
+      allowedHosts: list(env, 'NOTIFICATIONS_ALLOWED_HOSTS'),
+      timeoutSeconds: integer(env, 'NOTIFICATIONS_TIMEOUT_SECONDS', 15, 1),
+      retryBaseSeconds: integer(env, 'NOTIFICATIONS_RETRY_BASE_SECONDS', 5, 1),
+      retryMaxDelaySeconds: integer(env, 'NOTIFICATIONS_RETRY_MAX_DELAY_SECONDS', 3600, 1),
+      retryWindowHours: integer(env, 'NOTIFICATIONS_RETRY_WINDOW_HOURS', 24, 1),
+      disableAfterDays: integer(env, 'NOTIFICATIONS_DISABLE_AFTER_DAYS', 5, 1),
+      secretOverlapHours: integer(env, 'NOTIFICATIONS_SECRET_OVERLAP_HOURS', 24, 0),
+      retentionDays: integer(env, 'NOTIFICATIONS_RETENTION_DAYS', 30, 1),
+      responseExcerptBytes: integer(env, 'NOTIFICATIONS_RESPONSE_EXCERPT_BYTES', 1024, 0),
+      concurrency: integer(env, 'NOTIFICATIONS_CONCURRENCY', 16, 0),
+      subscriptionsPerTeam: integer(env, 'NOTIFICATIONS_SUBSCRIPTIONS_PER_TEAM', 20, 1),
     },
     limits: {
       deliveriesPerWindow: integer(env, 'INGRESS_DELIVERIES_PER_MINUTE', 60, 1),

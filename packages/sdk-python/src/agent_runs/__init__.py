@@ -30,6 +30,7 @@ from ._response import APIResponse, AsyncAPIResponse
 from ._streaming import AsyncRunEventStream, AsyncTeamRunEventStream, RunEventStream, ServerSentEvent, TeamRunEventStream
 from ._types import NOT_GIVEN, NotGiven, Omit, RequestOptions, Timeout
 from ._version import __title__, __version__
+from .lib.notifications import verify_notification
 from .lib.webhooks import WebhookVerificationError, sign_webhook, verify_webhook
 from .pagination import AsyncCursorPage, SyncCursorPage
 
@@ -73,6 +74,7 @@ __all__ = [
     "TERMINAL_RUN_STATES",
     "sign_webhook",
     "verify_webhook",
+    "verify_notification",
     "WebhookVerificationError",
     "__version__",
     "__title__",

@@ -36,6 +36,14 @@ from .resources.factories.factories import (
     FactoriesWithRawResponse,
     FactoriesWithStreamingResponse,
 )
+from .resources.notifications.notifications import (
+    AsyncNotifications,
+    AsyncNotificationsWithRawResponse,
+    AsyncNotificationsWithStreamingResponse,
+    Notifications,
+    NotificationsWithRawResponse,
+    NotificationsWithStreamingResponse,
+)
 from .resources.secrets import (
     AsyncSecrets,
     AsyncSecretsWithRawResponse,
@@ -129,6 +137,11 @@ class AgentRuns(SyncAPIClient):
     @cached_property
     def api_keys(self) -> ApiKeys:
         return ApiKeys(self)
+
+    @cached_property
+    def notifications(self) -> Notifications:
+        """``/notifications``: subscriptions to signed run events, their attempts log, replay."""
+        return Notifications(self)
 
     @cached_property
     def with_raw_response(self) -> "AgentRunsWithRawResponse":
@@ -260,6 +273,10 @@ class AsyncAgentRuns(AsyncAPIClient):
         return AsyncApiKeys(self)
 
     @cached_property
+    def notifications(self) -> AsyncNotifications:
+        return AsyncNotifications(self)
+
+    @cached_property
     def with_raw_response(self) -> "AsyncAgentRunsWithRawResponse":
         return AsyncAgentRunsWithRawResponse(self)
 
@@ -344,6 +361,7 @@ class AgentRunsWithRawResponse:
         self.factories = FactoriesWithRawResponse(client.factories)
         self.secrets = SecretsWithRawResponse(client.secrets)
         self.api_keys = ApiKeysWithRawResponse(client.api_keys)
+        self.notifications = NotificationsWithRawResponse(client.notifications)
 
 
 class AsyncAgentRunsWithRawResponse:
@@ -352,6 +370,7 @@ class AsyncAgentRunsWithRawResponse:
         self.factories = AsyncFactoriesWithRawResponse(client.factories)
         self.secrets = AsyncSecretsWithRawResponse(client.secrets)
         self.api_keys = AsyncApiKeysWithRawResponse(client.api_keys)
+        self.notifications = AsyncNotificationsWithRawResponse(client.notifications)
 
 
 class AgentRunsWithStreamingResponse:
@@ -360,6 +379,7 @@ class AgentRunsWithStreamingResponse:
         self.factories = FactoriesWithStreamingResponse(client.factories)
         self.secrets = SecretsWithStreamingResponse(client.secrets)
         self.api_keys = ApiKeysWithStreamingResponse(client.api_keys)
+        self.notifications = NotificationsWithStreamingResponse(client.notifications)
 
 
 class AsyncAgentRunsWithStreamingResponse:
@@ -368,6 +388,7 @@ class AsyncAgentRunsWithStreamingResponse:
         self.factories = AsyncFactoriesWithStreamingResponse(client.factories)
         self.secrets = AsyncSecretsWithStreamingResponse(client.secrets)
         self.api_keys = AsyncApiKeysWithStreamingResponse(client.api_keys)
+        self.notifications = AsyncNotificationsWithStreamingResponse(client.notifications)
 
 
 Client = AgentRuns

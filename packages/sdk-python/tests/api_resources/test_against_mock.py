@@ -28,6 +28,8 @@ DLV = "dlv_01hzx3k4m5n6p7q8r9s0t1v2w3"
 AUT = "aut_01hzx3k4m5n6p7q8r9s0t1v2w3"
 ENV = "env_01hzx3k4m5n6p7q8r9s0t1v2w3"
 SCH = "sch_01hzx3k4m5n6p7q8r9s0t1v2w3"
+SUB = "sub_01hzx3k4m5n6p7q8r9s0t1v2w3"
+EVT = "evt_01hzx3k4m5n6p7q8r9s0t1v2w3"
 TRIGGER: Any = {
     "provider": "webhook",
     "event": "received",
@@ -103,6 +105,19 @@ CASES = [
     ("api_keys.create", lambda c: c.api_keys.create(name="ci", role="member"), t.ApiKeyWithValue),
     ("api_keys.list", lambda c: c.api_keys.list(), "page"),
     ("api_keys.delete", lambda c: c.api_keys.delete("key_01hzx3k4m5n6p7q8r9s0t1v2w3"), type(None)),
+    ("notifications.subscriptions.create", lambda c: c.notifications.subscriptions.create(
+        url="https://alerts.example.com/agent-runs", event_types=["run.failed", "run.error"], filter={"factory_uid": FAC}),
+     t.NotificationSubscriptionWithSecret),
+    ("notifications.subscriptions.list", lambda c: c.notifications.subscriptions.list(limit=10), "page"),
+    ("notifications.subscriptions.retrieve", lambda c: c.notifications.subscriptions.retrieve(SUB), t.NotificationSubscription),
+    ("notifications.subscriptions.update", lambda c: c.notifications.subscriptions.update(SUB, enabled=True, description=None),
+     t.NotificationSubscription),
+    ("notifications.subscriptions.rotate_secret", lambda c: c.notifications.subscriptions.rotate_secret(SUB),
+     t.NotificationSubscriptionWithSecret),
+    ("notifications.subscriptions.delete", lambda c: c.notifications.subscriptions.delete(SUB), type(None)),
+    ("notifications.subscriptions.attempts.list", lambda c: c.notifications.subscriptions.attempts.list(SUB, event_id=EVT), "page"),
+    ("notifications.subscriptions.events.replay", lambda c: c.notifications.subscriptions.events.replay(EVT, subscription_uid=SUB),
+     t.ReplayNotificationEventResponse),
 ]
 
 

@@ -1375,6 +1375,192 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/notifications/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification subscriptions
+         * @description The team's subscriptions, newest first. Signing secrets are never included.
+         */
+        get: operations["listNotificationSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe an endpoint to run events
+         * @description Subscribes an HTTPS endpoint of the team to run events (admin only) and answers the subscription
+         *     with its signing `secret` **once** (`whsec_…`; it is never shown again, see `rotate-secret`).
+         *     Events of runs whose state changes after this call commits are delivered to `url`, signed, as
+         *     the Notifications tag describes. A team holds at most 20 subscriptions (a server setting): one
+         *     more answers `409 limit_exceeded`.
+         *
+         *     Refused up front with `400 invalid_request` naming `$.url`: a URL that is not `https` (plain
+         *     `http` only for a host the operator lists in `NOTIFICATIONS_ALLOWED_HOSTS`), that carries a user
+         *     name, password or fragment, that is longer than 2048 characters, or whose host is an IP address of
+         *     a loopback, private, link-local, carrier-grade NAT or other non-public range (unless the operator
+         *     listed that exact IP). A host name is checked when each delivery connects: an address it resolves
+         *     to that is not public is refused then (the attempt fails), whatever the name.
+         *
+         *     `filter.factory_uid` must name a factory of the team and `filter.automation_id` an automation of
+         *     the team (of that factory when both are given); otherwise `422 validation_failed` naming the field.
+         */
+        post: operations["createNotificationSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/subscriptions/{subscriptionUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a notification subscription
+         * @description One subscription, never with its signing secret.
+         */
+        get: operations["getNotificationSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification subscription
+         * @description Deletes the subscription, its waiting events and its attempts log (admin only). An attempt already
+         *     on the wire still completes; nothing is sent after it.
+         */
+        delete: operations["deleteNotificationSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a notification subscription
+         * @description Changes `url`, `event_types`, `description`, `filter` or `enabled` (admin only); omitted fields
+         *     keep their value, `description: null` clears it, and `filter` replaces the whole filter (`{}`
+         *     matches every run). The same rules as on create apply (`400` naming `$.url`, `422` naming a filter
+         *     field). New values apply to state changes that commit after the update; events already waiting
+         *     keep the URL, secret and payload of their delivery.
+         *
+         *     * `enabled: false` stops the subscription: no new events are recorded for it and every event still
+         *       waiting is given up (its attempts log shows why). `disabled_reason` becomes `manual`.
+         *     * `enabled: true` re-enables a subscription disabled by hand or automatically (`disabled_reason:
+         *       failing`), clears `disabled_reason` and `failing_since`, and starts with the next state change;
+         *       given-up events can be sent again with `replay`.
+         */
+        patch: operations["updateNotificationSubscription"];
+        trace?: never;
+    };
+    "/notifications/subscriptions/{subscriptionUid}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a subscription's signing secret
+         * @description Generates a new signing secret (admin only) and answers it **once** in `secret`.
+         *
+         *     **Overlap:** for 24 hours after the rotation (a server setting, `NOTIFICATIONS_SECRET_OVERLAP_HOURS`)
+         *     every delivery carries two signatures in `webhook-signature`, `v1,<signed with the new secret>
+         *     v1,<signed with the previous one>`, so a receiver still configured with the previous secret keeps
+         *     verifying until it is updated; `previous_secret_expires_at` says until when. Standard Webhooks
+         *     verifiers accept a header when any one of its signatures matches. Rotating again within the overlap
+         *     drops the oldest secret at once: only the current and the one before it ever sign.
+         */
+        post: operations["rotateNotificationSubscriptionSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/subscriptions/{subscriptionUid}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts
+         * @description The subscription's delivery attempts, newest first: one entry per HTTP request made (or refused
+         *     before it was made) with its status code, latency, an excerpt of the response body (at most 1024
+         *     bytes, a setting), the error, the attempt number and when the next attempt is due. Also an entry
+         *     for an event that was waiting when the subscription was disabled (`failed`, nothing sent). Entries are kept
+         *     for 30 days (a setting, `NOTIFICATIONS_RETENTION_DAYS`); so are delivered and given-up events, which
+         *     `replay` can send again until then.
+         */
+        get: operations["listNotificationAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/subscriptions/{subscriptionUid}/events/{eventId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+                /**
+                 * @description Event ID (`evt_…`), the `webhook-id` of its deliveries.
+                 * @example evt_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again
+         * @description Queues a fresh attempt of one event of this subscription, due now (admin only), whether the event
+         *     was delivered, given up or is still being retried; its retry window starts again. The event keeps
+         *     its `webhook-id` and body (the run as it was when its state changed), and is signed with the
+         *     current secret. It is delivered in order with the run's other events to this subscription: a
+         *     replayed older event goes out before newer events of the same run still waiting. Answers `202`
+         *     with when it is due; its attempts appear in the attempts log.
+         *
+         *     `404` for an event this subscription never had (or one past retention); `409 conflict` while the
+         *     subscription is disabled (enable it first).
+         */
+        post: operations["replayNotificationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/w/{webhookUid}": {
         parameters: {
             query?: never;
@@ -1560,7 +1746,29 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    runNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A run event, as POSTed to a subscription's URL
+         * @description What the service sends to each subscription's `url` (see the Notifications tag for the signature,
+         *     retries and ordering). Answer `2xx` within 15 seconds; verify the signature on the raw body first.
+         */
+        post: operations["receiveRunNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         /**
@@ -2922,6 +3130,204 @@ export type components = {
             api_keys: components["schemas"]["ApiKey"][];
             page_info: components["schemas"]["PageInfo"];
         };
+        /**
+         * @description What a subscription receives. Every state change of a run, its creation (`QUEUED`) included, is one
+         *     `run.state_changed` event; a change into a terminal state is also one event of that state's own
+         *     type, with the same `data` and its own `id`.
+         *
+         *     | type | when |
+         *     |---|---|
+         *     | `run.state_changed` | the run was created or its `state` changed (every change) |
+         *     | `run.succeeded` | the run's state became `SUCCEEDED` |
+         *     | `run.failed` | the run's state became `FAILED` |
+         *     | `run.error` | the run's state became `ERROR` |
+         *     | `run.cancelled` | the run's state became `CANCELLED` |
+         *
+         *     New types may be added (a new terminal state, say); a receiver ignores types it does not know.
+         * @enum {string}
+         */
+        NotificationEventType: "run.state_changed" | "run.succeeded" | "run.failed" | "run.error" | "run.cancelled";
+        /**
+         * @description Why a subscription is disabled: `manual` (updated with `enabled: false`) or `failing` (every
+         *     attempt failed for 5 days, a server setting `NOTIFICATIONS_DISABLE_AFTER_DAYS`, since
+         *     `failing_since`).
+         * @enum {string}
+         */
+        NotificationDisabledReason: "manual" | "failing";
+        /**
+         * @description `succeeded`: the receiver answered `2xx`. `retrying`: it did not, and the next attempt is due at
+         *     `next_attempt_at`. `failed`: it did not and the event is given up (its 24-hour retry window
+         *     ended), or nothing was sent because the subscription was disabled; `replay` sends it again.
+         * @enum {string}
+         */
+        NotificationAttemptOutcome: "succeeded" | "retrying" | "failed";
+        /**
+         * @description Narrows a subscription to the runs of one factory (`factory_uid`), or of one automation
+         *     (`automation_id`; runs started by webhook deliveries through it), or both. An absent (or `null`)
+         *     field does not narrow. To tell API-created runs from others, read `data.source` and
+         *     `data.factory_uid` in the event.
+         */
+        NotificationFilter: {
+            /** @description Only runs of this factory (`fac_…`, a factory of the team). */
+            factory_uid?: string | null;
+            /** @description Only runs started by this automation (`aut_…`, an automation of the team). */
+            automation_id?: string | null;
+        };
+        /**
+         * @description An endpoint of the team that receives run events. Never contains the signing secret;
+         *     `NotificationSubscriptionWithSecret` (create and rotate-secret answers only) adds it.
+         */
+        NotificationSubscription: {
+            /** @description `sub_…` */
+            uid: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            description: string | null;
+            event_types: components["schemas"]["NotificationEventType"][];
+            filter: {
+                factory_uid: string | null;
+                automation_id: string | null;
+            };
+            /** @description Disabled subscriptions record and send nothing. */
+            enabled: boolean;
+            /** @description Why it is disabled; `null` while enabled. Re-enable with `enabled: true`. */
+            disabled_reason: components["schemas"]["NotificationDisabledReason"] | null;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last successful one; `null` while deliveries succeed.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous secret still signs too; otherwise `null`.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A subscription with its signing secret; only in the create and rotate-secret answers. */
+        NotificationSubscriptionWithSecret: components["schemas"]["NotificationSubscription"] & {
+            /**
+             * @description The Standard Webhooks signing secret, `whsec_` + base64 of 32 random bytes, shown this once.
+             *     Verify deliveries with it (any Standard Webhooks library, or the SDKs' `verifyNotification`
+             *     / `verify_notification`).
+             */
+            secret: string;
+        };
+        CreateNotificationSubscriptionRequest: {
+            /** @description An `https` URL (see the operation for what is refused). */
+            url: string;
+            event_types: components["schemas"]["NotificationEventType"][];
+            description?: string;
+            filter?: components["schemas"]["NotificationFilter"];
+            /** @default true */
+            enabled?: boolean;
+        };
+        UpdateNotificationSubscriptionRequest: {
+            url?: string;
+            event_types?: components["schemas"]["NotificationEventType"][];
+            /** @description New description; `null` clears it. */
+            description?: string | null;
+            filter?: components["schemas"]["NotificationFilter"];
+            enabled?: boolean;
+        };
+        /** @description Empty; the service generates the new secret. */
+        RotateNotificationSubscriptionSecretRequest: Record<string, never>;
+        ListNotificationSubscriptionsResponse: {
+            subscriptions: components["schemas"]["NotificationSubscription"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        /** @description One delivery attempt of an event to a subscription. */
+        NotificationAttempt: {
+            /** @description `att_…` */
+            uid: string;
+            /** @description The event's `id` (and `webhook-id`), `evt_…`. */
+            event_id: string;
+            event_type: components["schemas"]["NotificationEventType"];
+            run_id: string;
+            /** @description 1 for the event's first attempt, counting up across retries and replays. */
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            outcome: components["schemas"]["NotificationAttemptOutcome"];
+            /** @description The receiver's HTTP status; `null` when no answer came (timeout, connection refused, refused by the egress policy). */
+            status_code: number | null;
+            /** @description From sending the request to the answer's headers (or to the failure); `null` when nothing was sent. */
+            latency_ms: number | null;
+            /**
+             * @description Why the attempt failed when the status code does not say it all, for example `timed out after
+             *     15 s`, `connection failed: ECONNREFUSED`, `redirect not followed (Location: …)`, `refused by the
+             *     egress policy: 10.0.0.7 is a private address`, `not sent: the subscription is disabled`; `null`
+             *     otherwise.
+             */
+            error: string | null;
+            /** @description The start of the answer's body (UTF-8, at most 1024 bytes, a setting); `null` when no answer came. */
+            response_excerpt: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (`outcome` `retrying`); `null` otherwise.
+             */
+            next_attempt_at: string | null;
+        };
+        ListNotificationAttemptsResponse: {
+            attempts: components["schemas"]["NotificationAttempt"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        ReplayNotificationEventResponse: {
+            event_id: string;
+            subscription_uid: string;
+            /** Format: date-time */
+            next_attempt_at: string;
+        };
+        /**
+         * @description The JSON body of every notification (Standard Webhooks' `{type, timestamp, data}` plus the event
+         *     `id`). The run's `prompt` is not included (it can be 256 KiB and may hold what only the team should
+         *     read): fetch the run with `GET /agent/runs/{data.run_id}` when needed.
+         */
+        NotificationEvent: {
+            /** @description The event ID, `evt_…`; equals the `webhook-id` header. The same on every attempt and replay of this event; deduplicate on it. */
+            id: string;
+            type: components["schemas"]["NotificationEventType"];
+            /**
+             * Format: date-time
+             * @description When the state changed (not when this attempt was sent; that is `webhook-timestamp`).
+             */
+            timestamp: string;
+            data: components["schemas"]["NotificationRunData"];
+        };
+        /** @description The run as it was right after the state change. */
+        NotificationRunData: {
+            run_id: string;
+            title: string;
+            state: components["schemas"]["RunState"];
+            /** @description The state before this change; `null` for the run's creation (`state` `QUEUED`). */
+            previous_state: components["schemas"]["RunState"] | null;
+            status_message?: components["schemas"]["RunStatusMessage"];
+            source: components["schemas"]["RunSourceType"];
+            factory_uid: string | null;
+            automation_id: string | null;
+            /** @description The webhook delivery that started the run, for runs started by an automation. */
+            delivery_id?: string;
+            metadata?: components["schemas"]["RunMetadata"];
+            /** @description The run's page in the dashboard. */
+            session_link: string;
+            /**
+             * @description The number of this change in the run's event log (`GET /agent/runs/{runId}/events` ids):
+             *     increasing per run, so a receiver can order a run's events and drop stale ones.
+             */
+            sequence: number;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When this change happened (equals the event's `timestamp`).
+             */
+            updated_at: string;
+        };
         HealthResponse: {
             /** @constant */
             status: "ok";
@@ -3024,6 +3430,16 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["Webhook"];
+            };
+        };
+        /** @description The subscription (never with its signing secret). */
+        NotificationSubscription200: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotificationSubscription"];
             };
         };
         /** @description The automation. */
@@ -3353,6 +3769,16 @@ export type components = {
         ScheduleId: string;
         /** @description Maximum number of items in the page. */
         Limit: number;
+        /**
+         * @description Notification subscription UID (`sub_…`).
+         * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        SubscriptionUid: string;
+        /**
+         * @description Event ID (`evt_…`), the `webhook-id` of its deliveries.
+         * @example evt_01hzx3k4m5n6p7q8r9s0t1v2w3
+         */
+        EventId: string;
         /** @description Maximum number of runs in the page. */
         RunsLimit: number;
         /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
@@ -5544,6 +5970,310 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listNotificationSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of subscriptions. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListNotificationSubscriptionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNotificationSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The new subscription, with its signing secret shown this once. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotificationSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["NotificationSubscription200"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNotificationSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNotificationSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationSubscriptionRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["NotificationSubscription200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateNotificationSubscriptionSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateNotificationSubscriptionSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNotificationAttempts: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only attempts of this event (`evt_…`). */
+                event_id?: string;
+                /** @description Only attempts of events of this run. */
+                run_id?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attempts. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListNotificationAttemptsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayNotificationEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry. Within 24 hours, the same key with the same body replays the stored
+                 *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
+                 *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
+                 *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
+                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     `400 invalid_request`.
+                 * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Notification subscription UID (`sub_…`).
+                 * @example sub_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                subscriptionUid: components["parameters"]["SubscriptionUid"];
+                /**
+                 * @description Event ID (`evt_…`), the `webhook-id` of its deliveries.
+                 * @example evt_01hzx3k4m5n6p7q8r9s0t1v2w3
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event is queued for delivery. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayNotificationEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     receiveWebhookDelivery: {
         parameters: {
             query?: never;
@@ -5689,6 +6419,35 @@ export interface operations {
             };
         };
     };
+    receiveRunNotification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event ID (`evt_…`), the same on every attempt; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation overlap). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other answer (or none within the timeout) is a failed attempt, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -5733,6 +6492,9 @@ export const identitySourceValues: ReadonlyArray<FlattenedDeepRequired<component
 export const selectedWebhookStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SelectedWebhook"]["state"]> = ["enabled", "disabled", "deleted", "unknown"];
 export const testFilterResultResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestFilterResult"]["result"]> = ["Would trigger", "Would not trigger"];
 export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyRole"]> = ["admin", "member"];
+export const notificationEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationEventType"]> = ["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"];
+export const notificationDisabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDisabledReason"]> = ["manual", "failing"];
+export const notificationAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationAttemptOutcome"]> = ["succeeded", "retrying", "failed"];
 export const readinessResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["status"]> = ["ok", "unavailable"];
 export const readinessResponseRolesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["roles"]> = ["api", "ingress", "worker"];
 export const readinessResponseChecksValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["checks"][string]> = ["ok", "failing"];

@@ -35,8 +35,22 @@ export async function signWebhook({ secret, payload, id, timestamp }: SignWebhoo
   const seconds = Math.floor(
     timestamp === undefined ? Date.now() / 1000 : timestamp instanceof Date ? timestamp.getTime() / 1000 : timestamp,
   );
+  return {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(seconds),
+    'webhook-signature': `v1,${await standardWebhooksSignature(secret, msgId, seconds, payload)}`,
+  };
+}
+
+/** Base64 HMAC-SHA256 of `<id>.<seconds>.<payload>` under the secret (the `v1` signature, without its prefix). */
+export async function standardWebhooksSignature(
+  secret: string,
+  id: string,
+  seconds: number,
+  payload: string | Uint8Array,
+): Promise<string> {
   const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
-  const prefix = encoder.encode(`${msgId}.${seconds}.`);
+  const prefix = encoder.encode(`${id}.${seconds}.`);
   const signed = new Uint8Array(prefix.length + body.length);
   signed.set(prefix, 0);
   signed.set(body, prefix.length);
@@ -48,12 +62,7 @@ export async function signWebhook({ secret, payload, id, timestamp }: SignWebhoo
     false,
     ['sign'],
   );
-  const mac = new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, signed));
-  return {
-    'webhook-id': msgId,
-    'webhook-timestamp': String(seconds),
-    'webhook-signature': `v1,${toBase64(mac)}`,
-  };
+  return toBase64(new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, signed)));
 }
 
 function decodeSecret(secret: string): Uint8Array<ArrayBuffer> {

@@ -120,6 +120,37 @@ const cases: Array<[string, (c: AgentRuns) => PromiseLike<unknown>, string, unkn
   ['apiKeys.create', (c) => c.apiKeys.create({ name: 'ci', role: 'member' }), 'POST /api-keys', { name: 'ci', role: 'member' }],
   ['apiKeys.list', (c) => c.apiKeys.list(), 'GET /api-keys'],
   ['apiKeys.delete', (c) => c.apiKeys.delete('key_1'), 'DELETE /api-keys/key_1'],
+  [
+    'notifications.subscriptions.create',
+    (c) => c.notifications.subscriptions.create({ url: 'https://hooks.test/', event_types: ['run.failed'], filter: { factory_uid: 'fac_1' } }),
+    'POST /notifications/subscriptions',
+    { url: 'https://hooks.test/', event_types: ['run.failed'], filter: { factory_uid: 'fac_1' } },
+  ],
+  ['notifications.subscriptions.list', (c) => c.notifications.subscriptions.list({ limit: 5 }), 'GET /notifications/subscriptions?limit=5'],
+  ['notifications.subscriptions.retrieve', (c) => c.notifications.subscriptions.retrieve('sub_1'), 'GET /notifications/subscriptions/sub_1'],
+  [
+    'notifications.subscriptions.update',
+    (c) => c.notifications.subscriptions.update('sub_1', { enabled: true, description: null }),
+    'PATCH /notifications/subscriptions/sub_1',
+    { enabled: true, description: null },
+  ],
+  [
+    'notifications.subscriptions.rotateSecret',
+    (c) => c.notifications.subscriptions.rotateSecret('sub_1'),
+    'POST /notifications/subscriptions/sub_1/rotate-secret',
+    {},
+  ],
+  ['notifications.subscriptions.delete', (c) => c.notifications.subscriptions.delete('sub_1'), 'DELETE /notifications/subscriptions/sub_1'],
+  [
+    'notifications.subscriptions.attempts.list',
+    (c) => c.notifications.subscriptions.attempts.list('sub_1', { event_id: 'evt_1', limit: 10 }),
+    'GET /notifications/subscriptions/sub_1/attempts?event_id=evt_1&limit=10',
+  ],
+  [
+    'notifications.subscriptions.events.replay',
+    (c) => c.notifications.subscriptions.events.replay('sub_1', 'evt_1'),
+    'POST /notifications/subscriptions/sub_1/events/evt_1/replay',
+  ],
 ];
 
 describe('resources', () => {

@@ -57,6 +57,14 @@ import { listScheduledAgentsHandler } from './schedules/listScheduledAgents';
 import { pauseScheduledAgentHandler } from './schedules/pauseScheduledAgent';
 import { resumeScheduledAgentHandler } from './schedules/resumeScheduledAgent';
 import { updateScheduledAgentHandler } from './schedules/updateScheduledAgent';
+import { createNotificationSubscriptionHandler } from './notifications/createNotificationSubscription';
+import { deleteNotificationSubscriptionHandler } from './notifications/deleteNotificationSubscription';
+import { getNotificationSubscriptionHandler } from './notifications/getNotificationSubscription';
+import { listNotificationAttemptsHandler } from './notifications/listNotificationAttempts';
+import { listNotificationSubscriptionsHandler } from './notifications/listNotificationSubscriptions';
+import { replayNotificationEventHandler } from './notifications/replayNotificationEvent';
+import { rotateNotificationSubscriptionSecretHandler } from './notifications/rotateNotificationSubscriptionSecret';
+import { updateNotificationSubscriptionHandler } from './notifications/updateNotificationSubscription';
 import type { OperationHandlers } from './operations';
 
 export const handlers: OperationHandlers = {
@@ -115,4 +123,12 @@ export const handlers: OperationHandlers = {
   listWebhooks: listWebhooksHandler,
   rotateWebhookSecret: rotateWebhookSecretHandler,
   updateWebhook: updateWebhookHandler,
+  createNotificationSubscription: createNotificationSubscriptionHandler,
+  deleteNotificationSubscription: deleteNotificationSubscriptionHandler,
+  getNotificationSubscription: getNotificationSubscriptionHandler,
+  listNotificationAttempts: listNotificationAttemptsHandler,
+  listNotificationSubscriptions: listNotificationSubscriptionsHandler,
+  replayNotificationEvent: replayNotificationEventHandler,
+  rotateNotificationSubscriptionSecret: rotateNotificationSubscriptionSecretHandler,
+  updateNotificationSubscription: updateNotificationSubscriptionHandler,
 };

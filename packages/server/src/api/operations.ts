@@ -11,8 +11,11 @@ import type { operations } from '../generated/api';
 import { loadRestSpec } from '../http/validator';
 import { invalidRequest } from '../problems';
 
-/** Operations served outside the REST router: the webhook ingress and the operational endpoints (app.ts). */
-type ServedElsewhere = 'receiveWebhookDelivery' | 'receiveWebhookDeliveryWithToken' | 'getHealth' | 'getReadiness' | 'getMetrics';
+/**
+ * Operations served outside the REST router: the webhook ingress and the operational endpoints (app.ts);
+ * and the outbound notification (the contract's `webhooks`), which subscribers' endpoints serve.
+ */
+type ServedElsewhere = 'receiveWebhookDelivery' | 'receiveWebhookDeliveryWithToken' | 'getHealth' | 'getReadiness' | 'getMetrics' | 'receiveRunNotification';
 export type RestOperationId = Exclude<keyof operations, ServedElsewhere>;
 
 type OperationParameters<K extends RestOperationId> = operations[K]['parameters'];

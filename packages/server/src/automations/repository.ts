@@ -29,6 +29,11 @@ export async function findAutomation(
     .executeTakeFirst();
 }
 
+/** The team's automation of whichever factory (a notification subscription's filter names it alone). */
+export function findTeamAutomation(db: Kysely<Database>, teamId: string, automationId: string): Promise<AutomationRow | undefined> {
+  return db.selectFrom('automations').selectAll().where('team_id', '=', teamId).where('id', '=', automationId).executeTakeFirst();
+}
+
 /** Newest first, after `page.after` (the previous page's last row). Fetches limit + 1. */
 export async function listAutomationRows(
   db: Kysely<Database>,

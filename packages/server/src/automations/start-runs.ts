@@ -100,7 +100,7 @@ async function startAutomationRun(
   if (!problem) return { ...run, automation_id: automation.id };
 
   ctx.log.warn({ automation_id: automation.id, delivery_id: delivery.deliveryId, run_id: run.run_id, problem }, 'automation run failed to start');
-  const failed = await transitionInTransaction(trx, ctx.clock.now(), delivery.teamId, run.run_id, {
+  const failed = await transitionInTransaction(trx, ctx.notificationOutbox, ctx.clock.now(), delivery.teamId, run.run_id, {
     from: ['QUEUED'],
     to: 'FAILED',
     statusMessage: { message: `The automation's configuration is no longer valid: ${problem}`, error_code: 'invalid_config', retryable: false },

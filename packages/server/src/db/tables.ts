@@ -267,6 +267,68 @@ export interface SchedulesTable {
   skipped_slots: number;
 }
 
+/** A team's endpoint for run events (notifications/). */
+export interface NotificationSubscriptionsTable {
+  id: string; // sub_…
+  team_id: string;
+  url: string;
+  description: string | null;
+  event_types: JsonText; // NotificationEventType[]
+  factory_id: string | null; // filter: only runs of this factory
+  automation_id: string | null; // filter: only runs of this automation
+  enabled: Flag;
+  disabled_reason: Schemas['NotificationDisabledReason'] | null;
+  disabled_at: Timestamp | null;
+  /** First failed attempt since the last successful one (auto-disable counts from it). */
+  failing_since: Timestamp | null;
+  secret: EncryptedText; // whsec_…
+  /** After a rotation: the secret before, still signing until previous_secret_expires_at. */
+  previous_secret: EncryptedText | null;
+  previous_secret_expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The outbox: one event for one subscription, written in the transaction of the run's state change. */
+export interface NotificationMessagesTable {
+  id: string; // msg_…
+  team_id: string;
+  subscription_id: string;
+  event_id: string; // evt_…, the webhook-id; shared by the subscriptions that receive the event
+  event_type: Schemas['NotificationEventType'];
+  run_id: string;
+  /** Delivery order within (subscription, run): the run's event seq × 2, + 1 for a terminal state's own event. */
+  order_key: number;
+  payload: JsonText; // the NotificationEvent body, sent as is on every attempt
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number; // attempts claimed so far (the attempt number of the latest)
+  window_attempts: number; // of those, the attempts since window_start (the backoff's exponent)
+  next_attempt_at: Timestamp | null; // pending only
+  /** Start of the retry window (the state change, or the last replay). */
+  window_start: Timestamp;
+  lease_owner: string | null; // the delivery worker whose attempt is in flight
+  lease_expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationAttemptsTable {
+  id: string; // att_…
+  team_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: Schemas['NotificationEventType'];
+  run_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  outcome: Schemas['NotificationAttemptOutcome'];
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  next_attempt_at: Timestamp | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
@@ -287,4 +349,7 @@ export interface Database {
   automation_webhooks: AutomationWebhooksTable;
   environments: EnvironmentsTable;
   schedules: SchedulesTable;
+  notification_subscriptions: NotificationSubscriptionsTable;
+  notification_messages: NotificationMessagesTable;
+  notification_attempts: NotificationAttemptsTable;
 }

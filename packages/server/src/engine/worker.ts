@@ -24,6 +24,7 @@ import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
 import { ensurePrivateDir } from '../private-files';
+import { Wakeup } from '../wakeup';
 
 export interface WorkerOptions {
   /** The runner every run uses (default: createRunner(settings) in index.ts). */
@@ -79,29 +80,10 @@ export function startWorkerPool(ctx: ServerContext, options: WorkerOptions): Wor
 
   const active = new Map<string, { done: Promise<void>; controller: AbortController; run: RunRow }>();
   let stopping = false;
-  let wakePending = false;
-  let wakeWaiter: (() => void) | undefined;
-
-  const wake = () => {
-    wakePending = true;
-    wakeWaiter?.();
-  };
-  const waitForWake = (timeoutMs: number) =>
-    new Promise<void>((resolve) => {
-      if (wakePending || stopping) {
-        wakePending = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(timer);
-        wakeWaiter = undefined;
-        wakePending = false;
-        resolve();
-      }
-      wakeWaiter = done;
-    });
+  // stop() wakes it too, so a loop about to wait sees `stopping` at once.
+  const wakeup = new Wakeup();
+  const wake = wakeup.wake;
+  const waitForWake = (timeoutMs: number) => wakeup.wait(timeoutMs);
 
   async function dispatchLoop(): Promise<void> {
     while (!stopping) {

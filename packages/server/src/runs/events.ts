@@ -167,6 +167,21 @@ export async function readStateEventsSince(
   return rows.map((r) => ({ seq: Number(r.seq), data: r.data }));
 }
 
+/** The state the run was in before its event `seq`: the data of its latest `state` event before it (null: none). */
+export async function findStateBefore(tx: Db, run: RunKey, seq: number): Promise<RunState | null> {
+  const row = await tx
+    .selectFrom('run_events')
+    .select('data')
+    .where('team_id', '=', run.team_id)
+    .where('run_id', '=', run.id)
+    .where('seq', '<', seq)
+    .where('kind', '=', 'state')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.data) as StateEventData).state : null;
+}
+
 /** Every event of one kind, in order. */
 export async function readEventsOfKind<K extends RunEvent['kind']>(
   tx: Db,

@@ -18,7 +18,7 @@ import { isFollowupResumeState, LEASED_STATES, type ExecutionOutcomeState } from
 export const leaseExpiry = (ctx: Pick<ServerContext, 'settings'>, now: Date): Timestamp =>
   toTimestamp(new Date(now.getTime() + ctx.settings.windows.leaseSeconds * 1000));
 
-export type ClaimDeps = Pick<ServerContext, 'db' | 'dialect' | 'clock' | 'settings' | 'runSignals'>;
+export type ClaimDeps = Pick<ServerContext, 'db' | 'dialect' | 'clock' | 'settings' | 'runSignals' | 'notificationOutbox'>;
 
 /** SERVICE-WIDE: claims the oldest QUEUED run of any team for `workerId` (./transitions claimNextQueuedRun). */
 export function claimNextRun(ctx: ClaimDeps, workerId: string, now: Date = ctx.clock.now()): Promise<RunRow | undefined> {
@@ -136,7 +136,7 @@ export async function finishExecution(
   const now = deps.clock.now();
   const result = await inRunTransaction(deps, run.team_id, run.id, async (tx): Promise<FinishResult> => {
     if (!(await lockExecutingRun(tx, run, leaseOwner))) return { ok: false, reason: 'not_owned' };
-    const finished = await transitionInTransaction(tx, now, run.team_id, run.id, {
+    const finished = await transitionInTransaction(tx, deps.notificationOutbox, now, run.team_id, run.id, {
       from: ['INPROGRESS'],
       to: outcome.state,
       leaseOwner,
@@ -144,7 +144,7 @@ export async function finishExecution(
     });
     if (!finished.ok) return { ok: false, reason: 'not_owned' };
     if (outcome.state === 'ERROR' || !(await hasUndeliveredFollowup(tx, run))) return { ok: true, run: finished.run, requeued: false };
-    const requeued = await transitionInTransaction(tx, now, run.team_id, run.id, { from: [outcome.state], to: 'QUEUED', claimCount: 0 });
+    const requeued = await transitionInTransaction(tx, deps.notificationOutbox, now, run.team_id, run.id, { from: [outcome.state], to: 'QUEUED', claimCount: 0 });
     if (!requeued.ok) throw new Error(`run ${run.id} changed state while locked`);
     return { ok: true, run: requeued.run, requeued: true };
   }, requeuedNotice);

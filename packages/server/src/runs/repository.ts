@@ -19,9 +19,10 @@ export type Db = Kysely<Database>;
 
 /**
  * What the run data modules need; a ServerContext satisfies it. `runSignals` wakes listeners after a commit,
+ * `notificationOutbox` records the outbound notifications of every state change in its transaction,
  * `notifyRunQueued` (when given) wakes workers after a re-queue.
  */
-export type RunsDeps = Pick<ServerContext, 'db' | 'clock' | 'runSignals'> & Partial<Pick<ServerContext, 'notifyRunQueued'>>;
+export type RunsDeps = Pick<ServerContext, 'db' | 'clock' | 'runSignals' | 'notificationOutbox'> & Partial<Pick<ServerContext, 'notifyRunQueued'>>;
 
 export type RunRow = Selectable<RunsTable>;
 /** The columns a RunItem is made of (service.ts toRunItem); a list reads these and nothing else. */
@@ -76,6 +77,8 @@ export function normalizeRun(row: RunRow): RunRow {
 const parseJson = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 export const runStatusMessage = (run: Pick<RunRow, 'status_message'>): RunStatusMessage | null => parseJson<RunStatusMessage>(run.status_message);
 export const runUsage = (run: Pick<RunRow, 'usage'>): TokenUsage | null => parseJson<TokenUsage>(run.usage);
+/** The run's page in the dashboard (RunItem.session_link, and the notifications' data.session_link). */
+export const sessionLinkOf = (publicBaseUrl: string, run: Pick<RunRow, 'session_id'>): string => `${publicBaseUrl}/sessions/${run.session_id}`;
 
 export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<void> {
   await db.insertInto('runs').values(run).execute();

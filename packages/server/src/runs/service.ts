@@ -28,6 +28,7 @@ import {
   listRunRows,
   runStatusMessage,
   runUsage,
+  sessionLinkOf,
   type AttachmentMeta,
   type AttachmentRow,
   type RunFilters,
@@ -314,13 +315,13 @@ export function announceNewRuns(ctx: Pick<ServerContext, 'runSignals' | 'notifyR
 }
 
 /**
- * Inserts a QUEUED run, its attachments, its first state event and its initial turn using `tx` — the
- * caller's transaction, so the run commits (or not) together with whatever else the caller writes — and
- * announces it to other processes on commit. The caller calls `announceNewRuns` after the commit.
+ * Inserts a QUEUED run, its attachments, its first state event, its initial turn and its outbound
+ * notifications using `tx` — the caller's transaction, so the run commits (or not) together with whatever
+ * else the caller writes — and announces it to other processes on commit. The caller calls `announceNewRuns` after the commit.
  */
 export async function insertQueuedRun(
   tx: Kysely<Database>,
-  ctx: Pick<ServerContext, 'clock' | 'runSignals'>,
+  ctx: Pick<ServerContext, 'clock' | 'runSignals' | 'notificationOutbox'>,
   input: QueuedRunInput,
 ): Promise<RunAgentResponse> {
   const now = toTimestamp(ctx.clock.now());
@@ -371,7 +372,7 @@ export async function insertQueuedRun(
       created_at: now,
     })),
   );
-  await recordRunCreated(tx, run);
+  await recordRunCreated(tx, ctx.notificationOutbox, run);
   await ctx.runSignals.announceInTransaction(tx, 'queued', run.team_id, run.id);
   return { run_id: run.id, task_id: run.id, state: 'QUEUED' };
 }
@@ -408,7 +409,7 @@ export function toRunItem(
   const status = runStatusMessage(row);
   if (status) item.status_message = status;
   item.session_id = row.session_id;
-  item.session_link = `${ctx.settings.publicBaseUrl}/sessions/${row.session_id}`;
+  item.session_link = sessionLinkOf(ctx.settings.publicBaseUrl, row);
   if (row.resolved_config) item.agent_config = JSON.parse(row.resolved_config) as Schemas['AmbientAgentConfig'];
   item.available_skills = advertisedSkills(item.agent_config);
   item.conversation_id = conversationIdFor(row.id);

@@ -7,6 +7,8 @@
  *   (`announceInTransaction`, a NOTIFY delivered on commit); each process LISTENs (db/notifications.ts) and
  *   hands what arrives to `receive`, which wakes this process's SSE streams, aborts the in-flight execution
  *   of a cancelled run, and wakes idle workers for a queued run (docs/architecture.md §Several processes).
+ * - Outbound notifications (notifications/outbox.ts) announce themselves the same way (kind `notifications`):
+ *   this process's delivery workers wake at the commit's `notifyRunEvent`, other processes' on the notice.
  *   Notices are best effort: a worker still notices a cancel on its next heartbeat, a run's SSE stream and
  *   an idle worker still poll. On SQLite nothing crosses processes: the team-wide stream then carries the
  *   changes of this process only (docs/decisions.md §Dashboard).
@@ -35,11 +37,14 @@ export const RUN_NOTICE_CHANNEL = 'agent_runs';
 
 /**
  * What a committed transaction did to a run, as far as other processes care: appended events (every
- * change does), queued it (workers may claim it) or cancelled it (its worker must stop).
+ * change does), queued it (workers may claim it), cancelled it (its worker must stop) or recorded outbound
+ * notifications of its state change (notifications/outbox.ts: the delivery workers may claim them).
  */
-export type RunNoticeKind = 'events' | 'queued' | 'cancelled';
+export type RunNoticeKind = 'events' | 'queued' | 'cancelled' | 'notifications';
 
-const KIND_CODES: Record<RunNoticeKind, string> = { events: 'e', queued: 'q', cancelled: 'c' };
+const KIND_CODES: Record<RunNoticeKind, string> = { events: 'e', queued: 'q', cancelled: 'c', notifications: 'n' };
+/** Runs marked by open transactions that recorded notifications; past this many (rolled back ones never clear) the marks are dropped and polling covers. */
+const MAX_PENDING_NOTIFICATION_MARKS = 10_000;
 const KINDS_BY_CODE = new Map(Object.entries(KIND_CODES).map(([kind, code]) => [code, kind as RunNoticeKind]));
 
 export class RunSignals {
@@ -53,6 +58,10 @@ export class RunSignals {
   private readonly teamListeners = new Map<string, Set<RunEventListener>>();
   /** In-flight executions of this process: a cancel aborts the runner at once. */
   private readonly inFlight = new Map<string, AbortController>();
+  /** Notification delivery workers of this process, woken when notifications were recorded (here or elsewhere). */
+  private readonly notificationListeners = new Set<() => void>();
+  /** Runs whose transaction recorded notifications and has not yet committed here (see notifyRunEvent). */
+  private readonly notificationsPending = new Set<string>();
 
   /** Calls `listener` after each commit that appended events to the run (here, or announced by another process). Returns an unsubscribe function. */
   onRunEvent(runId: string, listener: RunEventListener): () => void {
@@ -75,6 +84,8 @@ export class RunSignals {
   notifyRunEvent(teamId: string, runId: string): void {
     wake(this.runListeners.get(runId), runId);
     wake(this.teamListeners.get(teamId), runId);
+    // The commit of a transaction that recorded notifications: they are claimable now.
+    if (this.notificationsPending.delete(runId)) this.wakeNotificationWorkers();
   }
 
   /**
@@ -83,6 +94,10 @@ export class RunSignals {
    * `notifyRunEvent` (and wake this process's workers) after the commit.
    */
   announceInTransaction(tx: Kysely<any>, kind: RunNoticeKind, teamId: string, runId: string): Promise<void> {
+    if (kind === 'notifications') {
+      if (this.notificationsPending.size >= MAX_PENDING_NOTIFICATION_MARKS) this.notificationsPending.clear();
+      this.notificationsPending.add(runId);
+    }
     return notifyOnCommit(tx, RUN_NOTICE_CHANNEL, `${KIND_CODES[kind]} ${this.origin} ${teamId} ${runId}`);
   }
 
@@ -91,6 +106,7 @@ export class RunSignals {
     const [code, origin, teamId, runId, extra] = payload.split(' ');
     const kind = KINDS_BY_CODE.get(code ?? '');
     if (!kind || !origin || !teamId || !runId || extra !== undefined || origin === this.origin) return;
+    if (kind === 'notifications') return this.wakeNotificationWorkers();
     this.notifyRunEvent(teamId, runId);
     if (kind === 'cancelled') this.abortInFlight(runId, 'cancelled');
     if (kind === 'queued') this.wakeWorkers();
@@ -108,6 +124,20 @@ export class RunSignals {
    */
   wakeWorkers(): void {
     for (const listener of [...this.queuedListeners]) listener();
+  }
+
+  /**
+   * Calls `listener` when notifications were recorded: after the commit in this process, on the notice
+   * from another. Returns an unsubscribe function.
+   */
+  onNotificationsRecorded(listener: () => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => void this.notificationListeners.delete(listener);
+  }
+
+  /** Wakes this process's notification delivery workers (also when the notice connection came back up). */
+  wakeNotificationWorkers(): void {
+    for (const listener of [...this.notificationListeners]) listener();
   }
 
   registerInFlight(runId: string, controller: AbortController): () => void {

@@ -29,6 +29,9 @@ const STATES = {
   CANCELLED: { terminal: true, leased: false, cancellable: false, followup: 'refuse' },
 } as const satisfies Record<RunState, StateTraits>;
 
+/** The terminal states as a type (outbound notifications name one event type per terminal state). */
+export type TerminalState = { [S in RunState]: (typeof STATES)[S]['terminal'] extends true ? S : never }[RunState];
+
 const traitsOf = (state: string): StateTraits | undefined => (Object.hasOwn(STATES, state) ? STATES[state as RunState] : undefined);
 const statesWhere = (test: (traits: StateTraits) => boolean): readonly RunState[] =>
   (Object.keys(STATES) as RunState[]).filter((state) => test(STATES[state]));

@@ -14,7 +14,8 @@ import type { Database, Timestamp } from '../db/tables';
 import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
 import type { RunStatusMessage } from '../engine/runner';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
-import { appendEvent, inRunTransaction, insertEvents, type StateEventData } from './events';
+import { appendEvent, findStateBefore, inRunTransaction, insertEvents, type StateEventData } from './events';
+import { teamHasEnabledSubscriptions, type NotificationOutbox, type NotifiedRun } from '../notifications/outbox';
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
 import type { RunNoticeKind } from './signals';
 import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
@@ -50,9 +51,16 @@ type RunsUpdate = UpdateQueryBuilder<Database, 'runs', 'runs', UpdateResult>;
 /**
  * The state change itself, on the row `target` picks: updates updated_at always, started_at on the first
  * INPROGRESS, completed_at on a terminal state (cleared otherwise), clears the lease outside the leased
- * states, closes open turns on a terminal state, and appends the `state` event. Undefined when no row matched.
+ * states, closes open turns on a terminal state, appends the `state` event and records the change's
+ * outbound notifications (../notifications/outbox.ts). Undefined when no row matched.
  */
-async function changeState(tx: Db, now: Date, req: TransitionRequest, target: (q: RunsUpdate) => RunsUpdate): Promise<RunRow | undefined> {
+async function changeState(
+  tx: Db,
+  outbox: NotificationOutbox,
+  now: Date,
+  req: TransitionRequest,
+  target: (q: RunsUpdate) => RunsUpdate,
+): Promise<RunRow | undefined> {
   const ts = toTimestamp(now);
   const terminal = isTerminalState(req.to);
   let q = target(
@@ -77,19 +85,38 @@ async function changeState(tx: Db, now: Date, req: TransitionRequest, target: (q
   ).where('state', 'in', [...req.from]);
   if (req.leaseOwner !== undefined) q = q.where('lease_owner', '=', req.leaseOwner);
   if (req.leaseExpiredBy !== undefined) q = q.where('lease_expires_at', '<=', req.leaseExpiredBy);
-  const updated = await q.returningAll().executeTakeFirst();
+  const updated = await q
+    .returningAll()
+    .returning((eb) => teamHasEnabledSubscriptions(eb).as('team_has_subscriptions'))
+    .executeTakeFirst();
   if (!updated) return undefined;
-  const run = normalizeRun(updated);
+  const { team_has_subscriptions: teamHasSubscriptions, ...row } = updated;
+  const run = normalizeRun(row);
   const data: StateEventData = { run_id: run.id, state: req.to, updated_at: ts };
   if (req.statusMessage) data.status_message = req.statusMessage;
   await insertEvents(tx, run, run.event_seq, [{ kind: 'state', data }]);
   if (terminal) await closeOpenTurns(tx, run, ts);
+  await outbox.recordInTransaction(tx, {
+    run,
+    // pg answers a boolean, SQLite 0 or 1.
+    teamHasSubscriptions: Boolean(teamHasSubscriptions),
+    sequence: run.event_seq,
+    // A transition from one state names it; from several, the log's previous state event says which.
+    previousState: async () => (req.from.length === 1 ? req.from[0]! : await findStateBefore(tx, run, run.event_seq)),
+  });
   return run;
 }
 
 /** The single conditional state change of one run, inside the caller's transaction. The caller notifies after commit. */
-export async function transitionInTransaction(tx: Db, now: Date, teamId: string, runId: string, req: TransitionRequest): Promise<TransitionResult> {
-  const run = await changeState(tx, now, req, (q) => q.where('team_id', '=', teamId).where('id', '=', runId));
+export async function transitionInTransaction(
+  tx: Db,
+  outbox: NotificationOutbox,
+  now: Date,
+  teamId: string,
+  runId: string,
+  req: TransitionRequest,
+): Promise<TransitionResult> {
+  const run = await changeState(tx, outbox, now, req, (q) => q.where('team_id', '=', teamId).where('id', '=', runId));
   if (run) return { ok: true, run };
   const current = await findRun({ db: tx }, teamId, runId);
   return current ? { ok: false, reason: 'unexpected_state', run: current } : { ok: false, reason: 'not_found' };
@@ -107,7 +134,7 @@ export async function transition(deps: RunsDeps, teamId: string, runId: string, 
     deps,
     teamId,
     runId,
-    (tx) => transitionInTransaction(tx, deps.clock.now(), teamId, runId, req),
+    (tx) => transitionInTransaction(tx, deps.notificationOutbox, deps.clock.now(), teamId, runId, req),
     (done) => (done.ok ? noticeOf(req.to) : 'events'),
   );
   if (result.ok && req.to === 'QUEUED') deps.notifyRunQueued?.();
@@ -123,13 +150,13 @@ export async function transition(deps: RunsDeps, teamId: string, runId: string, 
  * when nothing is queued (or another claimer won the race).
  */
 export async function claimNextQueuedRun(
-  deps: Pick<RunsDeps, 'db' | 'runSignals'> & { dialect: Dialect },
+  deps: Pick<RunsDeps, 'db' | 'runSignals' | 'notificationOutbox'> & { dialect: Dialect },
   now: Date,
   workerId: string,
   leaseExpiresAt: Timestamp,
 ): Promise<RunRow | undefined> {
   const claimed = await deps.db.transaction().execute(async (tx) => {
-    const run = await changeState(tx, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
+    const run = await changeState(tx, deps.notificationOutbox, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
       q.where('id', '=', (eb) =>
         forUpdateSkipLocked(eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').orderBy('created_at').orderBy('id').limit(1), deps.dialect),
       ),
@@ -145,13 +172,14 @@ export async function claimNextQueuedRun(
 // Creation, cancel, follow-ups (the runs API)
 
 /**
- * Call inside the transaction that inserted the run (state QUEUED): appends its first `state` event and
- * opens turn 1 with the prompt as the user's message. (The worker does the latter itself for a run
- * created without it.)
+ * Call inside the transaction that inserted the run (state QUEUED): appends its first `state` event, opens
+ * turn 1 with the prompt as the user's message (the worker does this itself for a run created without it),
+ * and records the creation's outbound notifications (a change from no state).
  */
-export async function recordRunCreated(tx: Db, run: Pick<RunRow, 'id' | 'team_id' | 'prompt' | 'state' | 'created_at'>): Promise<void> {
-  await appendEvent(tx, run, 'state', { run_id: run.id, state: run.state as RunState, updated_at: run.created_at });
+export async function recordRunCreated(tx: Db, outbox: NotificationOutbox, run: NotifiedRun & Pick<RunRow, 'prompt'>): Promise<void> {
+  const sequence = await appendEvent(tx, run, 'state', { run_id: run.id, state: run.state as RunState, updated_at: run.created_at });
   await openInitialTurn(tx, run, new Date(run.created_at));
+  await outbox.recordInTransaction(tx, { run, sequence, previousState: async () => null });
 }
 
 export type CancelResult =
@@ -204,7 +232,7 @@ export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: stri
     const followupId = await addFollowup(tx, locked, message, now);
     if (resume) {
       // claim_count restarts: the lease-recovery budget is per execution.
-      const requeued = await transitionInTransaction(tx, now, teamId, runId, { from: FOLLOWUP_RESUME_STATES, to: 'QUEUED', claimCount: 0 });
+      const requeued = await transitionInTransaction(tx, deps.notificationOutbox, now, teamId, runId, { from: FOLLOWUP_RESUME_STATES, to: 'QUEUED', claimCount: 0 });
       if (!requeued.ok) throw new Error(`run ${runId} changed state while locked`);
       return { ok: true, run: requeued.run, followupId, requeued: true };
     }

@@ -21,7 +21,7 @@ import { isTerminalState } from '../runs/states';
 import { nextSlotAfter } from './cron';
 import { claimSlot, parseJsonColumn, recordFiringOutcome, type DueSlot } from './repository';
 
-export type FiringDeps = Pick<ServerContext, 'db' | 'clock' | 'settings' | 'log' | 'runSignals' | 'notifyRunQueued'>;
+export type FiringDeps = Pick<ServerContext, 'db' | 'clock' | 'settings' | 'log' | 'runSignals' | 'notificationOutbox' | 'notifyRunQueued'>;
 
 export type FiringOutcome =
   | { outcome: 'run_created'; runId: string }

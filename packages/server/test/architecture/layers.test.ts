@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
 const LAYERS: Array<{ name: string; members: string[] }> = [
-  { name: 'base', members: ['generated', 'db', 'crypto', 'clock', 'settings', 'logger', 'periodic-job', 'private-files', 'package-root', 'problems', 'pagination', 'json'] },
+  { name: 'base', members: ['generated', 'db', 'crypto', 'clock', 'settings', 'logger', 'periodic-job', 'private-files', 'package-root', 'problems', 'pagination', 'json', 'wakeup'] },
   {
     name: 'domain',
-    members: ['context', 'teams', 'api-keys', 'secrets', 'environments', 'factories', 'webhooks', 'automations', 'runs', 'artifacts', 'schedules', 'engine', 'skills'],
+    members: ['context', 'teams', 'api-keys', 'secrets', 'environments', 'factories', 'webhooks', 'automations', 'runs', 'artifacts', 'schedules', 'engine', 'skills', 'notifications'],
   },
   { name: 'http', members: ['api', 'http', 'ingress'] },
   { name: 'composition', members: ['main', 'app', 'admin', 'migrate'] },

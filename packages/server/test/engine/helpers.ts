@@ -9,6 +9,7 @@ import type { RunsTable } from '../../src/db/tables';
 import { findRun, type RunRow } from '../../src/runs/repository';
 import { EventStreamSlots } from '../../src/runs/event-stream-slots';
 import { RunSignals } from '../../src/runs/signals';
+import { NotificationOutbox } from '../../src/notifications/outbox';
 import { recordRunCreated } from '../../src/runs/transitions';
 import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
@@ -30,6 +31,7 @@ export function makeContext(
   const settings = { ...base, ...options.settings };
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const secrets = {} as SecretBox;
+  const runSignals = new RunSignals();
   const ctx: EngineTestContext = {
     settings,
     db: t.db,
@@ -40,7 +42,8 @@ export function makeContext(
     webhookSecretCache: new WebhookSecretCache(secrets),
     matcherCache: new MatcherCache(),
     sandbox: createSandbox(settings, log),
-    runSignals: new RunSignals(),
+    runSignals,
+    notificationOutbox: new NotificationOutbox(settings, runSignals),
     eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
     queuedNotifications: 0,
     notifyRunQueued() {
@@ -108,7 +111,7 @@ export async function createRun(
         .values({ run_id: row.id, team_id: teamId, file_name: a.file_name, mime_type: a.mime_type, size: a.data.length, data: a.data, created_at: now })
         .execute();
     }
-    await recordRunCreated(tx, row);
+    await recordRunCreated(tx, ctx.notificationOutbox, row);
   });
   return (await findRun(ctx, teamId, row.id))!;
 }

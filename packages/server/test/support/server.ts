@@ -21,6 +21,7 @@ import { newApiKeyValue } from '../../src/crypto/ids';
 import type { NotificationListener } from '../../src/db/notifications';
 import { fireDueSchedules, type Engine, type EngineOptions } from '../../src/engine/index';
 import type { FiringReport } from '../../src/engine/scheduler';
+import type { NotificationDelivery, NotificationDeliveryOptions } from '../../src/notifications/delivery';
 import { startServer } from '../../src/main';
 import { loadSettings } from '../../src/settings';
 import { sqliteKind, type TestDatabase, type TestDatabaseKind } from './databases';
@@ -40,6 +41,8 @@ export interface TestServerOverrides {
   sharing?: TestServer;
   /** Run-engine options (a test runner, `sweeper: false`, …), or false for no workers. Default: echo runner. */
   engine?: false | EngineOptions;
+  /** Notification delivery options (the jitter, a poll interval), or false for no delivery workers. */
+  notificationDelivery?: false | NotificationDeliveryOptions;
   /** The server's logger (e.g. pino writing into a buffer the test searches for secrets). */
   log?: Logger;
 }
@@ -64,6 +67,8 @@ export interface TestServer {
   database: TestDatabase;
   /** The run engine (undefined with `engine: false` or without the worker role). */
   engine: Engine | undefined;
+  /** The notification delivery workers (undefined with `notificationDelivery: false` or without the worker role). */
+  notificationDelivery: NotificationDelivery | undefined;
   /** The LISTEN connection for other servers' run notices (PostgreSQL only). */
   notifications: NotificationListener | undefined;
   createTeamWithKey(name: string, role?: Role): Promise<TeamWithKey>;
@@ -101,6 +106,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
     running = await startServer(settings, {
       validateResponses: true,
       engine: overrides.engine ?? {},
+      ...(overrides.notificationDelivery !== undefined ? { notificationDelivery: overrides.notificationDelivery } : {}),
       ...(overrides.clock ? { clock: overrides.clock } : {}),
       ...(overrides.log ? { log: overrides.log } : {}),
     });
@@ -121,6 +127,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
     ctx,
     database,
     engine: running.engine,
+    notificationDelivery: running.notificationDelivery,
     notifications: running.notifications,
     async createTeamWithKey(name, role = 'admin') {
       const team = await createTeam(ctx.db, ctx.clock, name);

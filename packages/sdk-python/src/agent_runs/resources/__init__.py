@@ -1,6 +1,7 @@
 from .agent import Agent, AsyncAgent
 from .api_keys import ApiKeys, AsyncApiKeys
 from .factories import AsyncFactories, Factories
+from .notifications import AsyncNotifications, Notifications
 from .secrets import AsyncSecrets, Secrets
 
-__all__ = ["Agent", "AsyncAgent", "Factories", "AsyncFactories", "Secrets", "AsyncSecrets", "ApiKeys", "AsyncApiKeys"]
+__all__ = ["Agent", "AsyncAgent", "Factories", "AsyncFactories", "Secrets", "AsyncSecrets", "ApiKeys", "AsyncApiKeys", "Notifications", "AsyncNotifications"]

@@ -381,6 +381,20 @@ class CreateFactoryRequest(BaseModel):
     definition_source: Optional[DefinitionSource] = None
 
 
+class CreateNotificationSubscriptionRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    url: Annotated[str, Field(max_length=2048, min_length=1)]
+    """
+    An `https` URL (see the operation for what is refused).
+    """
+    event_types: Annotated[list[NotificationEventType], Field(min_length=1)]
+    description: Annotated[Optional[str], Field(max_length=500)] = None
+    filter: Optional[NotificationFilter] = None
+    enabled: Optional[bool] = True
+
+
 class CreateScheduledAgentRequest(BaseModel):
     """
     A new scheduled agent (the Oz API's body plus `time_zone`): `prompt`, or a skill in `agent_config`
@@ -828,6 +842,22 @@ class ListFactoriesResponse(BaseModel):
     page_info: PageInfo
 
 
+class ListNotificationAttemptsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    attempts: list[NotificationAttempt]
+    page_info: PageInfo
+
+
+class ListNotificationSubscriptionsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    subscriptions: list[NotificationSubscription]
+    page_info: PageInfo
+
+
 class ListRunsResponse(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -922,6 +952,255 @@ a Warp shared MCP server by `warp_id`, does not exist on a self-hosted service a
 MessageRole = TypeAliasType(
     "MessageRole", Literal["user", "assistant", "tool", "system"]
 )
+
+
+class NotificationAttempt(BaseModel):
+    """
+    One delivery attempt of an event to a subscription.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    uid: str
+    """
+    `att_…`
+    """
+    event_id: str
+    """
+    The event's `id` (and `webhook-id`), `evt_…`.
+    """
+    event_type: NotificationEventType
+    run_id: str
+    attempt: Annotated[int, Field(ge=1)]
+    """
+    1 for the event's first attempt, counting up across retries and replays.
+    """
+    attempted_at: datetime
+    outcome: NotificationAttemptOutcome
+    status_code: Optional[int] = None
+    """
+    The receiver's HTTP status; `null` when no answer came (timeout, connection refused, refused by the egress policy).
+    """
+    latency_ms: Annotated[Optional[int], Field(ge=0)] = None
+    """
+    From sending the request to the answer's headers (or to the failure); `null` when nothing was sent.
+    """
+    error: Optional[str] = None
+    """
+    Why the attempt failed when the status code does not say it all, for example `timed out after
+    15 s`, `connection failed: ECONNREFUSED`, `redirect not followed (Location: …)`, `refused by the
+    egress policy: 10.0.0.7 is a private address`, `not sent: the subscription is disabled`; `null`
+    otherwise.
+
+    """
+    response_excerpt: Optional[str] = None
+    """
+    The start of the answer's body (UTF-8, at most 1024 bytes, a setting); `null` when no answer came.
+    """
+    next_attempt_at: Optional[datetime] = None
+    """
+    When the next attempt is due (`outcome` `retrying`); `null` otherwise.
+    """
+
+
+NotificationAttemptOutcome = TypeAliasType(
+    "NotificationAttemptOutcome", Literal["succeeded", "retrying", "failed"]
+)
+"""
+`succeeded`: the receiver answered `2xx`. `retrying`: it did not, and the next attempt is due at
+`next_attempt_at`. `failed`: it did not and the event is given up (its 24-hour retry window
+ended), or nothing was sent because the subscription was disabled; `replay` sends it again.
+
+"""
+
+
+NotificationDisabledReason = TypeAliasType(
+    "NotificationDisabledReason", Literal["manual", "failing"]
+)
+"""
+Why a subscription is disabled: `manual` (updated with `enabled: false`) or `failing` (every
+attempt failed for 5 days, a server setting `NOTIFICATIONS_DISABLE_AFTER_DAYS`, since
+`failing_since`).
+
+"""
+
+
+class NotificationEvent(BaseModel):
+    """
+    The JSON body of every notification (Standard Webhooks' `{type, timestamp, data}` plus the event
+    `id`). The run's `prompt` is not included (it can be 256 KiB and may hold what only the team should
+    read): fetch the run with `GET /agent/runs/{data.run_id}` when needed.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    The event ID, `evt_…`; equals the `webhook-id` header. The same on every attempt and replay of this event; deduplicate on it.
+    """
+    type: NotificationEventType
+    timestamp: datetime
+    """
+    When the state changed (not when this attempt was sent; that is `webhook-timestamp`).
+    """
+    data: NotificationRunData
+
+
+NotificationEventType = TypeAliasType(
+    "NotificationEventType",
+    Literal[
+        "run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"
+    ],
+)
+"""
+What a subscription receives. Every state change of a run, its creation (`QUEUED`) included, is one
+`run.state_changed` event; a change into a terminal state is also one event of that state's own
+type, with the same `data` and its own `id`.
+
+| type | when |
+|---|---|
+| `run.state_changed` | the run was created or its `state` changed (every change) |
+| `run.succeeded` | the run's state became `SUCCEEDED` |
+| `run.failed` | the run's state became `FAILED` |
+| `run.error` | the run's state became `ERROR` |
+| `run.cancelled` | the run's state became `CANCELLED` |
+
+New types may be added (a new terminal state, say); a receiver ignores types it does not know.
+
+"""
+
+
+class NotificationFilter(BaseModel):
+    """
+    Narrows a subscription to the runs of one factory (`factory_uid`), or of one automation
+    (`automation_id`; runs started by webhook deliveries through it), or both. An absent (or `null`)
+    field does not narrow. To tell API-created runs from others, read `data.source` and
+    `data.factory_uid` in the event.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    factory_uid: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    Only runs of this factory (`fac_…`, a factory of the team).
+    """
+    automation_id: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    Only runs started by this automation (`aut_…`, an automation of the team).
+    """
+
+
+class NotificationRunData(BaseModel):
+    """
+    The run as it was right after the state change.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    run_id: str
+    title: str
+    state: RunState
+    previous_state: Optional[RunState] = None
+    """
+    The state before this change; `null` for the run's creation (`state` `QUEUED`).
+    """
+    status_message: Optional[RunStatusMessage] = None
+    source: RunSourceType
+    factory_uid: Optional[str] = None
+    automation_id: Optional[str] = None
+    delivery_id: Optional[str] = None
+    """
+    The webhook delivery that started the run, for runs started by an automation.
+    """
+    metadata: Optional[RunMetadata] = None
+    session_link: str
+    """
+    The run's page in the dashboard.
+    """
+    sequence: Annotated[int, Field(ge=1)]
+    """
+    The number of this change in the run's event log (`GET /agent/runs/{runId}/events` ids):
+    increasing per run, so a receiver can order a run's events and drop stale ones.
+
+    """
+    created_at: datetime
+    updated_at: datetime
+    """
+    When this change happened (equals the event's `timestamp`).
+    """
+
+
+class NotificationSubscription(BaseModel):
+    """
+    An endpoint of the team that receives run events. Never contains the signing secret;
+    `NotificationSubscriptionWithSecret` (create and rotate-secret answers only) adds it.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    uid: str
+    """
+    `sub_…`
+    """
+    url: str
+    """
+    Where events are POSTed.
+    """
+    description: Optional[str] = None
+    event_types: Annotated[list[NotificationEventType], Field(min_length=1)]
+    filter: NotificationSubscriptionFilter
+    enabled: bool
+    """
+    Disabled subscriptions record and send nothing.
+    """
+    disabled_reason: Optional[NotificationDisabledReason] = None
+    """
+    Why it is disabled; `null` while enabled. Re-enable with `enabled: true`.
+    """
+    disabled_at: Optional[datetime] = None
+    failing_since: Optional[datetime] = None
+    """
+    The first failed attempt since the last successful one; `null` while deliveries succeed.
+    """
+    previous_secret_expires_at: Optional[datetime] = None
+    """
+    After a rotation, until when the previous secret still signs too; otherwise `null`.
+    """
+    created_at: datetime
+    updated_at: datetime
+
+
+class NotificationSubscriptionFilter(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    factory_uid: Optional[str] = None
+    automation_id: Optional[str] = None
+
+
+class NotificationSubscriptionWithSecret(NotificationSubscription):
+    """
+    A subscription with its signing secret; only in the create and rotate-secret answers.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    secret: Annotated[str, Field(pattern="^whsec_[A-Za-z0-9+/]+={0,2}$")]
+    """
+    The Standard Webhooks signing secret, `whsec_` + base64 of 32 random bytes, shown this once.
+    Verify deliveries with it (any Standard Webhooks library, or the SDKs' `verifyNotification`
+    / `verify_notification`).
+
+    """
 
 
 class PageInfo(BaseModel):
@@ -1115,6 +1394,25 @@ class ReplayDeliveryResponseRun(BaseModel):
     task_id: str
     state: RunState
     automation_id: str
+
+
+class ReplayNotificationEventResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    event_id: str
+    subscription_uid: str
+    next_attempt_at: datetime
+
+
+class RotateNotificationSubscriptionSecretRequest(BaseModel):
+    """
+    Empty; the service generates the new secret.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
 
 
 class RotateWebhookSecretRequest(BaseModel):
@@ -2040,6 +2338,22 @@ class UpdateEnvironmentRequest(BaseModel):
     """
 
 
+class UpdateNotificationSubscriptionRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    url: Annotated[Optional[str], Field(max_length=2048, min_length=1)] = None
+    event_types: Annotated[
+        Optional[list[NotificationEventType]], Field(min_length=1)
+    ] = None
+    description: Annotated[Optional[str], Field(max_length=500)] = None
+    """
+    New description; `null` clears it.
+    """
+    filter: Optional[NotificationFilter] = None
+    enabled: Optional[bool] = None
+
+
 class UpdateScheduledAgentRequest(BaseModel):
     """
     The schedule's whole new definition (`PUT`): the Oz API's body plus `time_zone`. `prompt`,
@@ -2258,6 +2572,7 @@ __all__ = [
     "CreateAutomationRequest",
     "CreateEnvironmentRequest",
     "CreateFactoryRequest",
+    "CreateNotificationSubscriptionRequest",
     "CreateScheduledAgentRequest",
     "CreateWebhookRequest",
     "CronSchedule",
@@ -2286,6 +2601,8 @@ __all__ = [
     "ListAutomationsResponse",
     "ListEnvironmentsResponse",
     "ListFactoriesResponse",
+    "ListNotificationAttemptsResponse",
+    "ListNotificationSubscriptionsResponse",
     "ListRunsResponse",
     "ListScheduledAgentsResponse",
     "ListSecretsResponse",
@@ -2296,6 +2613,16 @@ __all__ = [
     "MCPServerConfig",
     "MCPStdioServerConfig",
     "MessageRole",
+    "NotificationAttempt",
+    "NotificationAttemptOutcome",
+    "NotificationDisabledReason",
+    "NotificationEvent",
+    "NotificationEventType",
+    "NotificationFilter",
+    "NotificationRunData",
+    "NotificationSubscription",
+    "NotificationSubscriptionFilter",
+    "NotificationSubscriptionWithSecret",
     "PageInfo",
     "PayloadCheck",
     "PayloadFilter",
@@ -2309,6 +2636,8 @@ __all__ = [
     "ReadinessResponse",
     "ReplayDeliveryResponse",
     "ReplayDeliveryResponseRun",
+    "ReplayNotificationEventResponse",
+    "RotateNotificationSubscriptionSecretRequest",
     "RotateWebhookSecretRequest",
     "RunAgentRequest",
     "RunAgentRequestImage",
@@ -2354,6 +2683,7 @@ __all__ = [
     "TriggerFilter",
     "UpdateAutomationRequest",
     "UpdateEnvironmentRequest",
+    "UpdateNotificationSubscriptionRequest",
     "UpdateScheduledAgentRequest",
     "UpdateWebhookRequest",
     "Webhook",

@@ -15,12 +15,14 @@ __all__ = [
     "CreateAutomationRequestParam",
     "CreateEnvironmentRequestParam",
     "CreateFactoryRequestParam",
+    "CreateNotificationSubscriptionRequestParam",
     "CreateScheduledAgentRequestParam",
     "CreateWebhookRequestParam",
     "DefinitionFileParam",
     "DispatchFactoryRunRequestParam",
     "MCPHttpServerConfigParam",
     "MCPStdioServerConfigParam",
+    "NotificationFilterParam",
     "PutSecretRequestParam",
     "RotateWebhookSecretRequestParam",
     "RunAgentRequestImagesItemParam",
@@ -33,6 +35,7 @@ __all__ = [
     "TriggerParam",
     "UpdateAutomationRequestParam",
     "UpdateEnvironmentRequestParam",
+    "UpdateNotificationSubscriptionRequestParam",
     "UpdateScheduledAgentRequestParam",
     "UpdateWebhookRequestParam",
 ]
@@ -459,6 +462,47 @@ class UpdateWebhookRequestParam(TypedDict, total=False):
 class RotateWebhookSecretRequestParam(TypedDict, total=False):
     provider_secret: str
     """The provider's new signing secret (`signature` webhooks only)."""
+
+
+class NotificationFilterParam(TypedDict, total=False):
+    """
+    Narrows a subscription to the runs of one factory (`factory_uid`), or of one automation
+    (`automation_id`; runs started by webhook deliveries through it), or both. An absent (or `null`)
+    field does not narrow. To tell API-created runs from others, read `data.source` and
+    `data.factory_uid` in the event.
+    """
+
+    factory_uid: Optional[str]
+    """Only runs of this factory (`fac_…`, a factory of the team)."""
+
+    automation_id: Optional[str]
+    """Only runs started by this automation (`aut_…`, an automation of the team)."""
+
+
+class CreateNotificationSubscriptionRequestParam(TypedDict, total=False):
+    url: Required[str]
+    """An `https` URL (see the operation for what is refused)."""
+
+    event_types: Required[Sequence[Literal["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"]]]
+
+    description: str
+
+    filter: NotificationFilterParam
+
+    enabled: bool
+
+
+class UpdateNotificationSubscriptionRequestParam(TypedDict, total=False):
+    url: str
+
+    event_types: Sequence[Literal["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"]]
+
+    description: Optional[str]
+    """New description; `null` clears it."""
+
+    filter: NotificationFilterParam
+
+    enabled: bool
 
 
 class PutSecretRequestParam(TypedDict, total=False):

@@ -8,6 +8,7 @@
  *
  * A denied request rejects like any fetch network error (TypeError "fetch failed") whose `cause` is
  * the EgressDeniedError; `egressDenialOf(err)` finds it wherever it sits in the cause chain.
+ * `createEgressDispatcher` is the same guard as an undici dispatcher, for undici's own `request`.
  */
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
@@ -62,7 +63,11 @@ function vettedLookup(policy: EgressPolicy, port: number): LookupFunction {
   };
 }
 
-export function createEgressFetch(policy: EgressPolicy): EgressFetch {
+/**
+ * An undici dispatcher whose every connection obeys `policy` (the connector below), for callers that use
+ * undici's `request` rather than fetch (the notification deliveries: no WHATWG layer, no redirects).
+ */
+export function createEgressDispatcher(policy: EgressPolicy): Agent {
   // One undici connector per destination port: the lookup needs the port (see vettedLookup), and
   // keeping the connector keeps its TLS session cache.
   const connectors = new Map<number, buildConnector.connector>();
@@ -85,7 +90,11 @@ export function createEgressFetch(policy: EgressPolicy): EgressFetch {
     connector(options, callback);
   };
 
-  const agent = new Agent({ connect });
+  return new Agent({ connect });
+}
+
+export function createEgressFetch(policy: EgressPolicy): EgressFetch {
+  const agent = createEgressDispatcher(policy);
 
   const egressFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     // A global Request comes from node's bundled undici, which the npm undici does not recognise: unpack it.

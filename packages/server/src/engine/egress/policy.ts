@@ -29,6 +29,8 @@ export interface EgressPolicy {
 export interface EgressPolicyOptions {
   /** Addresses of this machine (default: every address of os.networkInterfaces(), read at each check). */
   localAddresses?: () => Iterable<string>;
+  /** The setting the allowed hosts come from, named in errors and denials (default SANDBOX_ALLOWED_HOSTS). */
+  settingName?: string;
 }
 
 /** Raised (thrown or passed as an error) wherever the policy refuses a connection. */
@@ -43,7 +45,7 @@ export class EgressDeniedError extends Error {
   }
 }
 
-/** Thrown by createEgressPolicy for an entry of SANDBOX_ALLOWED_HOSTS it cannot read (fail at start, not per request). */
+/** Thrown by createEgressPolicy for an allowed-hosts entry it cannot read (fail at start, not per request). */
 export class EgressPolicyError extends Error {
   override readonly name = 'EgressPolicyError';
 }
@@ -166,10 +168,10 @@ interface IpEntry {
 }
 type Entry = HostEntry | IpEntry;
 
-function parsePort(text: string, entry: string): number {
+function parsePort(text: string, entry: string, setting: string): number {
   const port = Number(text);
   if (!/^\d{1,5}$/.test(text) || port < 1 || port > 65535) {
-    throw new EgressPolicyError(`SANDBOX_ALLOWED_HOSTS entry "${entry}" has an invalid port "${text}"`);
+    throw new EgressPolicyError(`${setting} entry "${entry}" has an invalid port "${text}"`);
   }
   return port;
 }
@@ -181,24 +183,24 @@ function normalizeName(host: string): string {
 const NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
 /** Read one SANDBOX_ALLOWED_HOSTS entry: `host`, `*.example.com`, `host:port`, `10.1.2.3[:port]`, `::1`, `[::1][:port]`. */
-function parseAllowedHost(raw: string): Entry {
+function parseAllowedHost(raw: string, setting: string): Entry {
   const entry = raw.trim();
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
   if (bracketed) {
     const address = parseIp(bracketed[1]!);
-    if (!address) throw new EgressPolicyError(`SANDBOX_ALLOWED_HOSTS entry "${raw}" is not an IPv6 address`);
-    return { kind: 'ip', address: canonical(address), ...(bracketed[2] !== undefined && { port: parsePort(bracketed[2], raw) }) };
+    if (!address) throw new EgressPolicyError(`${setting} entry "${raw}" is not an IPv6 address`);
+    return { kind: 'ip', address: canonical(address), ...(bracketed[2] !== undefined && { port: parsePort(bracketed[2], raw, setting) }) };
   }
   const bare = parseIp(entry);
   if (bare) return { kind: 'ip', address: canonical(bare) }; // includes an unbracketed IPv6 literal, which has no port
   const colon = entry.lastIndexOf(':');
   const hostPart = colon === -1 ? entry : entry.slice(0, colon);
-  const port = colon === -1 ? undefined : parsePort(entry.slice(colon + 1), raw);
+  const port = colon === -1 ? undefined : parsePort(entry.slice(colon + 1), raw, setting);
   const ip = parseIp(hostPart);
   if (ip) return { kind: 'ip', address: canonical(ip), ...(port !== undefined && { port }) };
   const wildcard = hostPart.startsWith('*.');
   const name = normalizeName(wildcard ? hostPart.slice(2) : hostPart);
-  if (!NAME.test(name)) throw new EgressPolicyError(`SANDBOX_ALLOWED_HOSTS entry "${raw}" is not a host name, *.domain, host:port or IP address`);
+  if (!NAME.test(name)) throw new EgressPolicyError(`${setting} entry "${raw}" is not a host name, *.domain, host:port or IP address`);
   return { kind: 'host', name: wildcard ? `.${name}` : name, wildcard, ...(port !== undefined && { port }) };
 }
 
@@ -211,7 +213,8 @@ export function createEgressPolicy(
   options: EgressPolicyOptions = {},
 ): EgressPolicy {
   const { network } = settings;
-  const entries = settings.allowedHosts.filter((raw) => raw.trim() !== '').map(parseAllowedHost);
+  const setting = options.settingName ?? 'SANDBOX_ALLOWED_HOSTS';
+  const entries = settings.allowedHosts.filter((raw) => raw.trim() !== '').map((raw) => parseAllowedHost(raw, setting));
   const ipEntries = entries.filter((e): e is IpEntry => e.kind === 'ip');
   const hostEntries = entries.filter((e): e is HostEntry => e.kind === 'host');
   const localAddresses = options.localAddresses ?? defaultLocalAddresses;
@@ -249,8 +252,8 @@ export function createEgressPolicy(
       if (network === 'allowlist') {
         const key = canonical(literal);
         const listed = ipEntries.filter((e) => e.address === key);
-        if (listed.length === 0) return deny(`${host} is not in SANDBOX_ALLOWED_HOSTS`);
-        if (!listed.some((e) => portMatches(e, port))) return deny(`port ${port} of ${host} is not in SANDBOX_ALLOWED_HOSTS`);
+        if (listed.length === 0) return deny(`${host} is not in ${setting}`);
+        if (!listed.some((e) => portMatches(e, port))) return deny(`port ${port} of ${host} is not in ${setting}`);
       }
       // No DNS will happen for a literal: the address check is the connect-time check.
       return checkAddress(host, port);
@@ -259,8 +262,8 @@ export function createEgressPolicy(
     if (!NAME.test(name)) return deny(`${JSON.stringify(rawHost)} is not a valid host name`);
     if (network === 'open') return { allowed: true };
     const listed = hostEntries.filter((e) => (e.wildcard ? name.endsWith(e.name) : name === e.name));
-    if (listed.length === 0) return deny(`${name} is not in SANDBOX_ALLOWED_HOSTS`);
-    if (!listed.some((e) => portMatches(e, port))) return deny(`port ${port} of ${name} is not in SANDBOX_ALLOWED_HOSTS`);
+    if (listed.length === 0) return deny(`${name} is not in ${setting}`);
+    if (!listed.some((e) => portMatches(e, port))) return deny(`port ${port} of ${name} is not in ${setting}`);
     return { allowed: true };
   }
 

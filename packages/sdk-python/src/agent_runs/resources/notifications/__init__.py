@@ -1,0 +1,3 @@
+from .notifications import AsyncNotifications, Notifications
+
+__all__ = ["Notifications", "AsyncNotifications"]

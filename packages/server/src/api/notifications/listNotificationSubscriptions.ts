@@ -1,0 +1,12 @@
+/** listNotificationSubscriptions `GET /notifications/subscriptions` → ListNotificationSubscriptionsResponse, newest first, never secrets. */
+import { principalOf } from '../../http/auth';
+import { listSubscriptions } from '../../notifications/service';
+import type { OperationHandler } from '../operations';
+
+export const listNotificationSubscriptionsHandler: OperationHandler<'listNotificationSubscriptions'> =
+  (ctx) =>
+  async (req, res) => {
+    const limit = Number(req.query.limit ?? 50);
+    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    res.json(await listSubscriptions(ctx, principalOf(req).teamId, { limit, ...(cursor ? { cursor } : {}) }));
+  };
