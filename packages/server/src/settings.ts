@@ -70,6 +70,12 @@ export interface Settings {
     sseKeepaliveSeconds: number;
     /** Window of the per-API-key REST request budget. */
     restRateWindowSeconds: number;
+    /** How long a transcript download URL (getRunTranscript's redirect) stays valid. */
+    transcriptUrlSeconds: number;
+    /** How long the model provider's model list (listModels) is kept before it is asked again. */
+    modelListCacheSeconds: number;
+    /** How long listModels waits for the model provider's list. */
+    modelListTimeoutSeconds: number;
   };
   limits: {
     deliveriesPerWindow: number;
@@ -242,6 +248,9 @@ export function loadSettings(env: Env = process.env): Settings {
       retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1),
       sseKeepaliveSeconds: integer(env, 'SSE_KEEPALIVE_SECONDS', 15, 1),
       restRateWindowSeconds: integer(env, 'REST_RATE_WINDOW_SECONDS', 60, 1),
+      transcriptUrlSeconds: integer(env, 'TRANSCRIPT_URL_TTL_SECONDS', 300, 1),
+      modelListCacheSeconds: integer(env, 'MODEL_LIST_CACHE_SECONDS', 300, 1),
+      modelListTimeoutSeconds: integer(env, 'MODEL_LIST_TIMEOUT_SECONDS', 5, 1),
     },
     limits: {
       deliveriesPerWindow: integer(env, 'INGRESS_DELIVERIES_PER_MINUTE', 60, 1),

@@ -17,6 +17,7 @@ import { deleteAutomationHandler } from './automations/deleteAutomation';
 import { deleteEnvironmentHandler } from './environments/deleteEnvironment';
 import { deleteSecretHandler } from './secrets/deleteSecret';
 import { deleteWebhookHandler } from './webhooks/deleteWebhook';
+import { downloadRunTranscriptHandler } from './runs/downloadRunTranscript';
 import { dispatchFactoryRunHandler } from './factories/dispatchFactoryRun';
 import { getAutomationHandler } from './automations/getAutomation';
 import { getCurrentApiKeyHandler } from './api-keys/getCurrentApiKey';
@@ -25,12 +26,15 @@ import { getFactoryHandler } from './factories/getFactory';
 import { getRunAttachmentHandler } from './runs/getRunAttachment';
 import { getRunConversationHandler } from './runs/getRunConversation';
 import { getRunHandler } from './runs/getRun';
+import { getRunTranscriptHandler } from './runs/getRunTranscript';
 import { getWebhookDeliveryHandler } from './deliveries/getWebhookDelivery';
 import { getWebhookHandler } from './webhooks/getWebhook';
+import { listAgentsHandler } from './skills/listAgents';
 import { listApiKeysHandler } from './api-keys/listApiKeys';
 import { listAutomationsHandler } from './automations/listAutomations';
 import { listEnvironmentsHandler } from './environments/listEnvironments';
 import { listFactoriesHandler } from './factories/listFactories';
+import { listModelsHandler } from './models/listModels';
 import { listRunsHandler } from './runs/listRuns';
 import { listSecretsHandler } from './secrets/listSecrets';
 import { listSkillsHandler } from './skills/listSkills';
@@ -80,6 +84,8 @@ export const handlers: OperationHandlers = {
   getRun: getRunHandler,
   getRunAttachment: getRunAttachmentHandler,
   getRunConversation: getRunConversationHandler,
+  getRunTranscript: getRunTranscriptHandler,
+  downloadRunTranscript: downloadRunTranscriptHandler,
   listRuns: listRunsHandler,
   streamRunEvents: streamRunEventsHandler,
   streamTeamRunEvents: streamTeamRunEventsHandler,
@@ -87,6 +93,8 @@ export const handlers: OperationHandlers = {
   listSecrets: listSecretsHandler,
   putSecret: putSecretHandler,
   listSkills: listSkillsHandler,
+  listAgents: listAgentsHandler,
+  listModels: listModelsHandler,
   createWebhook: createWebhookHandler,
   deleteWebhook: deleteWebhookHandler,
   getWebhook: getWebhookHandler,

@@ -43,6 +43,8 @@ interface RestOperation {
   path: string;
   operationId: string;
   query: QueryParameter[];
+  /** The contract's `security: []`: called without an API key (a signed URL carries its own credential). */
+  public: boolean;
 }
 
 /** Every operation of the REST contract with its method, Express path and query parameters, in the contract's order. */
@@ -53,11 +55,12 @@ function restOperations(): RestOperation[] {
   const resolve = (p: Parameter) => ('$ref' in p ? shared[p.$ref.split('/').pop()!] : p);
   return Object.entries(spec.paths ?? {}).flatMap(([contractPath, item]) =>
     METHODS.flatMap((method) => {
-      const operation = item[method] as { operationId?: string; parameters?: Parameter[] } | undefined;
+      const operation = item[method] as { operationId?: string; parameters?: Parameter[]; security?: unknown[] } | undefined;
       if (!operation?.operationId) return [];
       const parameters = [...((item.parameters as Parameter[] | undefined) ?? []), ...(operation.parameters ?? [])].map(resolve);
       const query = parameters.filter((p): p is QueryParameter & { in: string } => p?.in === 'query');
-      return [{ method, path: expressPath(contractPath), operationId: operation.operationId, query }];
+      const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+      return [{ method, path: expressPath(contractPath), operationId: operation.operationId, query, public: isPublic }];
     }),
   );
 }
@@ -115,15 +118,17 @@ export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers
 
 /**
  * Names the operation of each request (`res.locals.operationId`) before anything answers it, so a 401, a
- * validation error or an idempotent replay is counted under its operation like the handler's own answer.
- * It answers `OPTIONS` first (without this, Express would answer it from these routes).
+ * validation error or an idempotent replay is counted under its operation like the handler's own answer,
+ * and marks the operations the contract lets through without an API key (`res.locals.publicOperation`,
+ * read by http/auth.ts). It answers `OPTIONS` first (without this, Express would answer it from these routes).
  */
 export function operationNames(): Router {
   const router = Router();
   allowedMethodsRoutes(router);
-  for (const { method, path, operationId } of restOperations()) {
+  for (const { method, path, operationId, public: isPublic } of restOperations()) {
     router[method](path, (_req, res, next) => {
       res.locals.operationId = operationId;
+      if (isPublic) res.locals.publicOperation = true;
       next('router');
     });
   }

@@ -219,6 +219,8 @@ export interface EnvironmentsTable {
   description: string | null;
   setup_commands: JsonText; // string[]
   env_vars: EncryptedText | null; // encrypted JSON {NAME: value}
+  creator: JsonText | null; // RunCreatorInfo of the API key that created it (null before Oz parity)
+  last_editor: JsonText | null; // RunCreatorInfo of the API key that changed it last
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,6 +1,7 @@
 /**
  * Bearer API key authentication for /api/v1: attaches the caller's Principal; 401 problem (with
- * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. `authorize` → 403 for an
+ * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. Operations the contract marks
+ * `security: []` are let through without one. `authorize` → 403 for an
  * operation the contract marks `x-required-role: admin` called with a member key.
  */
 import type { RequestHandler } from 'express';
@@ -24,7 +25,10 @@ declare global {
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 export function authenticate(ctx: ServerContext): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
+    // An operation the contract marks `security: []` (api/operations.ts operationNames) carries its own
+    // credential (a signed URL) and is served without a principal; any Authorization header is ignored.
+    if (res.locals.publicOperation === true) return next();
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match?.[1]) return next(authenticationRequired());
     const principal = await authenticateApiKey(ctx.db, ctx.clock, match[1]);

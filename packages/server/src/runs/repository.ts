@@ -362,6 +362,52 @@ export async function findAttachment(
   return row ? { ...row, size: Number(row.size), data: toBuffer(row.data) } : undefined;
 }
 
+/**
+ * When the newest run of the team that started from each of `skillSpecs` was created (GET /agent's
+ * `last_run_timestamp`); specs no run used are absent. Served by runs_team_skill_created_idx.
+ */
+export async function lastRunCreatedAtBySkillSpec(db: Db, teamId: string, skillSpecs: readonly string[]): Promise<Map<string, Timestamp>> {
+  const dialect = dialectOfDb(db);
+  const skill = jsonTextField(dialect, 'resolved_config', 'skill_spec');
+  const found = new Map<string, Timestamp>();
+  // Bounded IN lists: both drivers limit the parameters of one statement.
+  for (let i = 0; i < skillSpecs.length; i += 500) {
+    const rows = await db
+      .selectFrom('runs')
+      .select([skill.as('skill_spec'), (eb) => eb.fn.max('created_at').as('last')])
+      .where('team_id', '=', teamId)
+      .where(skill, 'in', skillSpecs.slice(i, i + 500))
+      .groupBy(skill)
+      .execute();
+    for (const row of rows) if (row.skill_spec !== null && row.last !== null) found.set(row.skill_spec, row.last);
+  }
+  return found;
+}
+
+/** The newest run of the team that selected each environment (GET /agent/environments); served by runs_team_environment_created_idx. */
+export async function newestRunByEnvironment(
+  db: Db,
+  teamId: string,
+  environmentIds: readonly string[],
+): Promise<Map<string, Pick<RunRow, 'id' | 'title' | 'state' | 'status_message' | 'created_at' | 'updated_at' | 'started_at'>>> {
+  const environment = jsonTextField(dialectOfDb(db), 'resolved_config', 'environment_id');
+  const newest = new Map<string, Pick<RunRow, 'id' | 'title' | 'state' | 'status_message' | 'created_at' | 'updated_at' | 'started_at'>>();
+  // One short index walk per environment (a page holds at most 500).
+  for (const environmentId of environmentIds) {
+    const row = await db
+      .selectFrom('runs')
+      .select(['id', 'title', 'state', 'status_message', 'created_at', 'updated_at', 'started_at'])
+      .where('team_id', '=', teamId)
+      .where(environment, '=', environmentId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) newest.set(environmentId, row);
+  }
+  return newest;
+}
+
 export async function teamHasEnvironment(db: Db, teamId: string, environmentId: string): Promise<boolean> {
   const row = await db
     .selectFrom('environments')

@@ -32,7 +32,7 @@ import {
   type RunItemRow,
   type RunListRow,
 } from './repository';
-import { isTerminalState, type RunState } from './states';
+import { isLeasedState, isTerminalState, type RunState } from './states';
 import { acceptFollowup, recordRunCreated, requestCancel } from './transitions';
 
 export const MAX_ATTACHMENTS = 5;
@@ -125,6 +125,28 @@ function refuseUnsupportedOzFields(input: CreateRunInput): void {
   const harness = config['harness'] as { type?: unknown } | undefined;
   if (harness?.type !== undefined && harness.type !== 'oz') {
     throw refuse('$.config.harness.type', `config.harness.type ${String(harness.type)} is not supported: this server runs its own runner (omit it, or send "oz").`);
+  }
+  if (config['runner_id'] !== undefined) {
+    throw refuse('$.config.runner_id', 'config.runner_id is not supported: this service has no runners to choose from; its workers execute every run (setup commands belong to config.environment_id).');
+  }
+  const sharing = config['session_sharing'] as { public_access?: unknown } | undefined;
+  if (sharing?.public_access !== undefined) {
+    throw refuse('$.config.session_sharing.public_access', 'config.session_sharing.public_access is not supported: a run\'s session_link opens only for a person signed in with an API key of the team.');
+  }
+  const memoryStores = config['memory_stores'] as unknown[] | undefined;
+  if (memoryStores !== undefined && memoryStores.length > 0) {
+    throw refuse('$.config.memory_stores', 'config.memory_stores is not supported: this service has no memory stores to attach.');
+  }
+  const aws = (config['inference_providers'] as { aws?: { disabled?: unknown } } | undefined)?.aws;
+  if (aws !== undefined && aws.disabled !== true) {
+    throw refuse('$.config.inference_providers.aws', 'config.inference_providers.aws is not supported: runs call this server\'s model provider (MODEL_BASE_URL), not AWS Bedrock.');
+  }
+}
+
+/** The Oz follow-up's `mode` (contract: RunFollowupRequest): only `normal` runs here, as on run create. */
+export function refuseUnsupportedFollowupMode(mode: string | undefined): void {
+  if (mode !== undefined && mode !== 'normal') {
+    throw refuse('$.mode', `mode ${mode} is not supported: this service has no approval step; only mode normal runs here.`);
   }
 }
 
@@ -367,6 +389,9 @@ export function toRunItem(ctx: Pick<ServerContext, 'settings' | 'clock'>, row: R
     item.run_time = isoDuration((end - Date.parse(row.started_at)) / 1000);
   }
   item.is_run_type_cancellable = true;
+  item.is_sandbox_running = isLeasedState(row.state);
+  item.debug_agent_available = false;
+  if (usage) item.request_usage = { total_tokens: usage.total_tokens };
   item.execution_location = 'REMOTE';
   item.executor = item.creator;
   item.artifacts = [];
@@ -424,14 +449,19 @@ async function runItemsOf(ctx: ServerContext, teamId: string, rows: RunListRow[]
   return rows.map((row) => toRunItem(ctx, row, byRun.get(row.id) ?? []));
 }
 
+/** The Oz API's answers (contract: cancelRun): PENDING → 409 retryable, already terminal (CANCELLED included) → 400. */
 export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {
   const result = await requestCancel(ctx, teamId, runId);
   if (result.ok) return result.run.id;
   if (result.reason === 'not_found') throw notFound(runId);
-  throw conflict(`Run ${runId} is ${result.run.state} and cannot be cancelled.`);
+  const { state } = result.run;
+  if (state === 'PENDING') throw conflict(`Run ${runId} is PENDING and cannot be cancelled yet; retry in a moment.`, { retryable: true });
+  throw invalidRequest(`Run ${runId} is already ${state} (a terminal state) and cannot be cancelled.`);
 }
 
-export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, message: string): Promise<RunAgentResponse> {
+export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, input: Schemas['RunFollowupRequest']): Promise<RunAgentResponse> {
+  refuseUnsupportedFollowupMode(input.mode);
+  const { message } = input;
   if (message.trim() === '') {
     throw invalidRequest('message must not be blank.', [{ path: '$.message', message: 'must not be blank' }]);
   }

@@ -306,8 +306,8 @@ describe('model runner: tool calls, follow-ups and resume', () => {
     const run = testRun();
     await runner().run(run.ctx);
     expect(run.conversation.results()).toEqual([
-      { type: 'action_result', action_id: 'bad', category: 'skill', name: 'read_skill', state: 'failed', output: 'The tool arguments are not valid JSON.' },
-      { type: 'action_result', action_id: 'nope', category: 'integration', name: 'no_such_tool', state: 'failed', output: 'There is no tool named no_such_tool.' },
+      { type: 'action_result', action_id: 'bad', category: 'skill', name: 'read_skill', state: 'failed', output: { text: 'The tool arguments are not valid JSON.' } },
+      { type: 'action_result', action_id: 'nope', category: 'integration', name: 'no_such_tool', state: 'failed', output: { text: 'There is no tool named no_such_tool.' } },
     ]);
     const toolMessages = model.requests[1]!.body.messages.filter((m: { role: string }) => m.role === 'tool');
     expect(toolMessages).toEqual([
@@ -376,7 +376,7 @@ describe('model runner: tool calls, follow-ups and resume', () => {
           {
             role: 'tool',
             timestamp: ts,
-            content: [{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: 'SKILL TEXT' }],
+            content: [{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'SKILL TEXT' } }],
           },
           { role: 'assistant', timestamp: ts, content: [{ type: 'text', text: 'Hello!' }] },
         ],

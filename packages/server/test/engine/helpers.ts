@@ -14,6 +14,7 @@ import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { MatcherCache } from '../../src/automations/matcher-cache';
+import { ModelCatalog } from '../../src/engine/runners/model-list';
 import { WebhookSecretCache } from '../../src/webhooks/secret-cache';
 import type { TestDatabase, TestDatabaseKind } from '../support/databases';
 import { testSandboxMode } from '../support/sandbox';
@@ -30,15 +31,17 @@ export function makeContext(
   const settings = { ...base, ...options.settings };
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const secrets = {} as SecretBox;
+  const clock = options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
   const ctx: EngineTestContext = {
     settings,
     db: t.db,
     dialect: t.dialect,
-    clock: options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z')),
+    clock,
     log,
     secrets,
     webhookSecretCache: new WebhookSecretCache(secrets),
     matcherCache: new MatcherCache(),
+    modelCatalog: new ModelCatalog(settings, clock, log),
     sandbox: createSandbox(settings, log),
     runSignals: new RunSignals(),
     eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
