@@ -24,7 +24,9 @@ export type { RequestOptions, GenericRequestOptions, HeadersInput } from './inte
 export type { LogLevel, Logger } from './internal/log';
 export { signWebhook, type SignWebhookParams, type WebhookHeaders } from './lib/webhooks';
 
+export * from './resources/agent/agent';
 export * from './resources/agent/runs';
+export * from './resources/agent/models';
 export * from './resources/agent/skills';
 export * from './resources/agent/environments';
 export * from './resources/factories/factories';

@@ -1,6 +1,7 @@
 from .agent import Agent, AsyncAgent
 from .environments import AsyncEnvironments, Environments
+from .models import AsyncModels, Models
 from .runs import AsyncRuns, Runs
 from .skills import AsyncSkills, Skills
 
-__all__ = ["Agent", "AsyncAgent", "Runs", "AsyncRuns", "Skills", "AsyncSkills", "Environments", "AsyncEnvironments"]
+__all__ = ["Agent", "AsyncAgent", "Runs", "AsyncRuns", "Skills", "AsyncSkills", "Environments", "AsyncEnvironments", "Models", "AsyncModels"]

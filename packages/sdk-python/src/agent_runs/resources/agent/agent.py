@@ -1,10 +1,21 @@
-"""``client.agent``: runs, skills and environments (the Oz-compatible ``/agent`` paths)."""
+"""``client.agent``: the agents list, runs, skills, models and environments (the Oz-compatible ``/agent`` paths)."""
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Optional, Union
 
+from ..._base_client import make_request_options
 from ..._resource import AsyncAPIResource, SyncAPIResource
+from ..._response import (
+    async_to_raw_response_wrapper,
+    async_to_streamed_response_wrapper,
+    to_raw_response_wrapper,
+    to_streamed_response_wrapper,
+)
+from ..._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
+from ..._utils import strip_not_given
+from ...types import ListAgentsResponse
 from .environments import (
     AsyncEnvironments,
     AsyncEnvironmentsWithRawResponse,
@@ -12,6 +23,14 @@ from .environments import (
     Environments,
     EnvironmentsWithRawResponse,
     EnvironmentsWithStreamingResponse,
+)
+from .models import (
+    AsyncModels,
+    AsyncModelsWithRawResponse,
+    AsyncModelsWithStreamingResponse,
+    Models,
+    ModelsWithRawResponse,
+    ModelsWithStreamingResponse,
 )
 from .runs import (
     AsyncRuns,
@@ -33,6 +52,7 @@ from .skills import (
 __all__ = ["Agent", "AsyncAgent"]
 
 
+
 class Agent(SyncAPIResource):
     @cached_property
     def runs(self) -> Runs:
@@ -45,6 +65,35 @@ class Agent(SyncAPIResource):
     @cached_property
     def environments(self) -> Environments:
         return Environments(self._client)
+
+    @cached_property
+    def models(self) -> Models:
+        return Models(self._client)
+
+    def list(
+        self,
+        *,
+        repo: Union[str, NotGiven] = NOT_GIVEN,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
+        include_malformed_skills: Union[bool, NotGiven] = NOT_GIVEN,
+        refresh: Union[bool, NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ListAgentsResponse:
+        """The skills a run can start from, grouped by name (listAgents, Oz's agents); not paginated."""
+        return self._get(
+            "/agent",
+            options=make_request_options(
+                query=strip_not_given(
+                    {"repo": repo, "sort_by": sort_by, "include_malformed_skills": include_malformed_skills, "refresh": refresh}
+                ),
+                extra_headers=extra_headers,
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=ListAgentsResponse,
+        )
 
     @property
     def with_raw_response(self) -> "AgentWithRawResponse":
@@ -68,6 +117,35 @@ class AsyncAgent(AsyncAPIResource):
     def environments(self) -> AsyncEnvironments:
         return AsyncEnvironments(self._client)
 
+    @cached_property
+    def models(self) -> AsyncModels:
+        return AsyncModels(self._client)
+
+    async def list(
+        self,
+        *,
+        repo: Union[str, NotGiven] = NOT_GIVEN,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
+        include_malformed_skills: Union[bool, NotGiven] = NOT_GIVEN,
+        refresh: Union[bool, NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ListAgentsResponse:
+        """The skills a run can start from, grouped by name (listAgents, Oz's agents); not paginated."""
+        return await self._get(
+            "/agent",
+            options=make_request_options(
+                query=strip_not_given(
+                    {"repo": repo, "sort_by": sort_by, "include_malformed_skills": include_malformed_skills, "refresh": refresh}
+                ),
+                extra_headers=extra_headers,
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=ListAgentsResponse,
+        )
+
     @property
     def with_raw_response(self) -> "AsyncAgentWithRawResponse":
         return AsyncAgentWithRawResponse(self)
@@ -82,6 +160,8 @@ class AgentWithRawResponse:
         self.runs = RunsWithRawResponse(agent.runs)
         self.skills = SkillsWithRawResponse(agent.skills)
         self.environments = EnvironmentsWithRawResponse(agent.environments)
+        self.models = ModelsWithRawResponse(agent.models)
+        self.list = to_raw_response_wrapper(agent.list)
 
 
 class AsyncAgentWithRawResponse:
@@ -89,6 +169,8 @@ class AsyncAgentWithRawResponse:
         self.runs = AsyncRunsWithRawResponse(agent.runs)
         self.skills = AsyncSkillsWithRawResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithRawResponse(agent.environments)
+        self.models = AsyncModelsWithRawResponse(agent.models)
+        self.list = async_to_raw_response_wrapper(agent.list)
 
 
 class AgentWithStreamingResponse:
@@ -96,6 +178,8 @@ class AgentWithStreamingResponse:
         self.runs = RunsWithStreamingResponse(agent.runs)
         self.skills = SkillsWithStreamingResponse(agent.skills)
         self.environments = EnvironmentsWithStreamingResponse(agent.environments)
+        self.models = ModelsWithStreamingResponse(agent.models)
+        self.list = to_streamed_response_wrapper(agent.list)
 
 
 class AsyncAgentWithStreamingResponse:
@@ -103,3 +187,5 @@ class AsyncAgentWithStreamingResponse:
         self.runs = AsyncRunsWithStreamingResponse(agent.runs)
         self.skills = AsyncSkillsWithStreamingResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithStreamingResponse(agent.environments)
+        self.models = AsyncModelsWithStreamingResponse(agent.models)
+        self.list = async_to_streamed_response_wrapper(agent.list)
