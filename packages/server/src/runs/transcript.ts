@@ -33,7 +33,7 @@ export async function readTranscript(ctx: Deps, runId: string, token: string): P
   }
   const expiresAt = Number(expiresText) * 1000;
   if (ctx.clock.now().getTime() >= expiresAt) {
-    throw notAuthorized(`This transcript URL expired at ${new Date(expiresAt).toISOString()}; ask GET /agent/runs/{runId}/transcript for a new one.`);
+    throw notAuthorized(`This transcript URL expired on ${new Date(expiresAt).toISOString()}; ask GET /agent/runs/{runId}/transcript for a new one.`);
   }
   const messages = await ctx.db.transaction().execute(async (tx) => {
     if (!(await findRun({ db: tx }, teamId, runId))) return undefined;
