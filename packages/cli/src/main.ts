@@ -8,8 +8,10 @@
  */
 import { DEFAULT_BASE_URL } from '@agent-runs/sdk';
 import { Command, Option } from 'commander';
+import { registerAgentsCommands } from './commands/agents';
 import { registerAutomationsCommands } from './commands/automations';
 import { registerDeliveriesCommands } from './commands/deliveries';
+import { registerEnvironmentsCommands } from './commands/environments';
 import { registerFactoriesCommands } from './commands/factories';
 import { registerRunCommand } from './commands/run';
 import { registerRunsCommands } from './commands/runs';
@@ -33,6 +35,8 @@ export function buildProgram(): Command {
 
   registerRunCommand(program);
   registerRunsCommands(program);
+  registerAgentsCommands(program);
+  registerEnvironmentsCommands(program);
   registerFactoriesCommands(program);
   registerWebhooksCommands(program);
   registerDeliveriesCommands(program);
