@@ -115,6 +115,17 @@ export interface RunFollowupsTable {
   delivered_at: Timestamp | null; // when a runner took it from the inbox
 }
 
+/**
+ * One key of a run's metadata (runs.metadata holds the whole object, fixed at creation): what
+ * `GET /agent/runs?metadata[key]=value` reads, through (team_id, key, value, run_id), on both dialects.
+ */
+export interface RunMetadataTable {
+  team_id: string;
+  run_id: string;
+  key: string;
+  value: string;
+}
+
 export interface RunAttachmentsTable {
   run_id: string;
   team_id: string;
@@ -234,6 +245,7 @@ export interface Database {
   run_steps: RunStepsTable;
   run_followups: RunFollowupsTable;
   run_attachments: RunAttachmentsTable;
+  run_metadata: RunMetadataTable;
   factories: FactoriesTable;
   team_secrets: TeamSecretsTable;
   webhooks: WebhooksTable;

@@ -80,6 +80,12 @@ export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<voi
   await db.insertInto('runs').values(run).execute();
 }
 
+/** The run's metadata, one row per key (what `metadata[key]=value` filters read); runs.metadata keeps the whole object. */
+export async function insertRunMetadata(db: Db, run: { id: string; team_id: string }, metadata: Record<string, string>): Promise<void> {
+  const rows = Object.entries(metadata).map(([key, value]) => ({ team_id: run.team_id, run_id: run.id, key, value }));
+  if (rows.length > 0) await db.insertInto('run_metadata').values(rows).execute();
+}
+
 export async function insertAttachments(db: Db, rows: Array<Insertable<RunAttachmentsTable>>): Promise<void> {
   // One insert per row: SQLite multi-row inserts and large BLOBs do not mix well, and there are at most five.
   for (const row of rows) await db.insertInto('run_attachments').values(row).execute();
@@ -296,8 +302,17 @@ function selectRunsPage(
       ) select id from descendants)`,
     );
   }
+  // Each pair through run_metadata's (team_id, key, value, run_id) index: a rare value is a few index entries,
+  // not a parse of every run's metadata JSON.
   filters.metadataKeys?.forEach((metadataKey, i) => {
-    q = q.where(metadataField(dialect, metadataKey), '=', filters.metadataValues![i]!);
+    q = q.where('runs.id', 'in', (eb) =>
+      eb
+        .selectFrom('run_metadata')
+        .select('run_metadata.run_id')
+        .where('run_metadata.team_id', '=', teamId)
+        .where('run_metadata.key', '=', metadataKey)
+        .where('run_metadata.value', '=', filters.metadataValues![i]!),
+    );
   });
   if (filters.matchesNothing !== undefined) q = q.where(sql<boolean>`1 = 0`);
   if (page.after) {
@@ -323,13 +338,6 @@ function sortExpression(dialect: Dialect, sortBy: RunsSortKey): RawBuilder<strin
 /** Case-insensitive LIKE (PostgreSQL ILIKE; SQLite's LIKE already ignores ASCII case). */
 function containsText(dialect: Dialect, text: Expression<string | null>, pattern: string) {
   return dialect === 'postgres' ? sql<SqlBool>`${text} ilike ${pattern} escape '\\'` : sql<SqlBool>`${text} like ${pattern} escape '\\'`;
-}
-
-/** One key of the metadata JSON text; the key is bound (keys are restricted to [A-Za-z0-9._-], so it cannot leave the quotes). */
-function metadataField(dialect: Dialect, metadataKey: string) {
-  return dialect === 'postgres'
-    ? sql<string | null>`(metadata::jsonb ->> ${metadataKey})`
-    : sql<string | null>`json_extract(metadata, '$."' || ${metadataKey} || '"')`;
 }
 
 /** Attachment metadata of some runs of the team (no bytes). */

@@ -22,6 +22,7 @@ import {
   findRun,
   insertAttachments,
   insertRun,
+  insertRunMetadata,
   listAttachmentMeta,
   listRunRows,
   runStatusMessage,
@@ -325,6 +326,7 @@ export async function insertQueuedRun(
     completed_at: null,
   };
   await insertRun(tx, run);
+  if (input.metadata) await insertRunMetadata(tx, run, input.metadata);
   await insertAttachments(
     tx,
     input.attachments.map((a) => ({

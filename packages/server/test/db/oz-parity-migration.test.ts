@@ -1,5 +1,6 @@
 /**
- * Migration 20261127T0016_oz_parity on a database holding conversations recorded before it: an
+ * Migration 20261127T0016_oz_parity on a database holding runs and conversations recorded before it: the
+ * metadata index is filled from the runs' metadata; an
  * `action_result` whose output was a string (or another non-object JSON value) and an `action` whose input
  * was the model's unparseable arguments take the contract's object shapes; everything else is untouched,
  * and a resumed model run gives the model back exactly what it sent (SQLite and PostgreSQL).
@@ -33,7 +34,7 @@ describe.each(testDatabases())('migration %s', (kind) => {
       .values({
         id: 'run-old', team_id: 'team_old', title: 't', prompt: 'p', state: 'SUCCEEDED', source: 'API', creator_type: 'service_account',
         creator_uid: 'key_x', creator_display_name: 'x', creator_email: null, status_message: null, session_id: 'session-old', config: null,
-        resolved_config: '{}', runner: 'model', factory_id: null, automation_id: null, delivery_id: null, metadata: null, parent_run_id: null,
+        resolved_config: '{}', runner: 'model', factory_id: null, automation_id: null, delivery_id: null, metadata: '{"ticket":"T-1","team":"web"}', parent_run_id: null,
         usage: null, event_seq: 6, lease_owner: null, lease_expires_at: null, claim_count: 1, cancel_requested_at: null,
         created_at: now, updated_at: now, started_at: now, completed_at: now,
       } as never)
@@ -68,6 +69,12 @@ describe.each(testDatabases())('migration %s', (kind) => {
       { type: 'action_result', action_id: 'call_2', category: 'integration', name: 'add', state: 'completed', output: { value: 3 } },
       { type: 'action_result', action_id: 'call_3', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'already an object' } },
       { type: 'event', name: 'stderr', data: { text: 'warn' } },
+    ]);
+    // The metadata index is filled from the runs' metadata.
+    const metadata = await t.db.selectFrom('run_metadata').selectAll().orderBy('key').execute();
+    expect(metadata).toEqual([
+      { team_id: 'team_old', run_id: 'run-old', key: 'team', value: 'web' },
+      { team_id: 'team_old', run_id: 'run-old', key: 'ticket', value: 'T-1' },
     ]);
     const state = await t.db.selectFrom('run_events').select('data').where('seq', '=', 8).executeTakeFirstOrThrow();
     expect(JSON.parse(state.data)).toEqual({ run_id: 'run-old', state: 'SUCCEEDED', updated_at: now });
