@@ -74,7 +74,7 @@ import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
 import { CLOCK_TICKS, api, envInt, loadAutocannon, loadAverage, onCleanup, percentile, procStatFields, runCleanups, runEvents, sortNumbers } from './common';
 import { pacedWindows, poolPacedLoads, type PacedWindowsResult } from './paced-load';
-import { SEED_NAMES, seedRuns } from './seed-runs';
+import { SEED_METADATA_TEAMS, SEED_NAMES, seedRuns, seedTicket } from './seed-runs';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 const CLAIM_RUNS = envInt('BENCH_CLAIM_RUNS', 300);
@@ -109,6 +109,16 @@ const NON_TERMINAL = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED'];
 /** The filtered listing: a failed-runs view of one agent (name) — a typical dashboard filter. */
 const FILTER_STATE = 'FAILED';
 const FILTER_NAME: string = SEED_NAMES[2];
+/**
+ * Oz's search and metadata filters (bench/seed-runs.ts): a ticket id, which about 20 runs mention in their
+ * prompt and carry in `metadata.ticket_id` — a rare match, the worst case of a filter no index serves in
+ * order — and a common team (`metadata[team]`, ~5 % of the runs) together with a word most prompts hold.
+ */
+const RARE_TICKET = seedTicket(42);
+const COMMON_TEAM: string = SEED_METADATA_TEAMS[1];
+const COMMON_WORD = 'incident';
+/** BENCH_LIST_SCENARIOS: a comma list of scenario keys (default, filtered, deep, q, metadata, q+metadata) to run only those. */
+const LIST_SCENARIOS = process.env.BENCH_LIST_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
 
 // ---------------------------------------------------------------------------------------------------
 // Formatting, CPU accounting and the event stream
@@ -272,6 +282,8 @@ async function benchThroughput(server: ServerProcess, db: OpenDatabase): Promise
 const healthFloor = new Map<Dialect, { rps: number; p50: number; p99: number }>();
 
 interface ListScenario {
+  /** What BENCH_LIST_SCENARIOS names it by. */
+  key: string;
   name: string;
   /** Path and query under /api/v1. */
   route: string;
@@ -401,22 +413,38 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
   if (deep.runs.length !== 20) console.log(`WARNING: the deep page has ${deep.runs.length} runs`);
 
   const all = await count({});
-  const scenarios: ListScenario[] = [
-    { name: 'default (limit 20, updated_at desc)', route: '/agent/runs', filters: {}, matching: all },
-    {
-      name: `filtered (state=${FILTER_STATE}, name=${FILTER_NAME})`,
-      route: `/agent/runs?state=${FILTER_STATE}&name=${FILTER_NAME}`,
-      filters: { states: [FILTER_STATE], name: FILTER_NAME },
-      matching: await count({ states: [FILTER_STATE], name: FILTER_NAME }),
-    },
-    {
+  const filtered = (key: string, name: string, route: string, filters: RunFilters) => async (): Promise<ListScenario> => ({ key, name, route, filters, matching: await count(filters) });
+  const scenarios: ListScenario[] = [];
+  const candidates: Array<() => Promise<ListScenario>> = [
+    async () => ({ key: 'default', name: 'default (limit 20, updated_at desc)', route: '/agent/runs', filters: {}, matching: all }),
+    filtered('filtered', `filtered (state=${FILTER_STATE}, name=${FILTER_NAME})`, `/agent/runs?state=${FILTER_STATE}&name=${FILTER_NAME}`, {
+      states: [FILTER_STATE],
+      name: FILTER_NAME,
+    }),
+    async () => ({
+      key: 'deep',
       name: `deep page (cursor after ${DEEP_OFFSET.toLocaleString('en-US')} rows)`,
       route: `/agent/runs?cursor=${cursor}`,
       filters: {},
       after: { value: at.updated_at, id: at.id },
       matching: all,
-    },
+    }),
+    // Oz's filters (the same filter values the server derives from the query: the q handler's LIKE pattern).
+    filtered('q', `q=${RARE_TICKET} (rare: prompt mentions)`, `/agent/runs?q=${RARE_TICKET}`, { textPattern: `%${RARE_TICKET}%` }),
+    filtered('metadata', `metadata[ticket_id]=${RARE_TICKET} (rare)`, `/agent/runs?metadata[ticket_id]=${RARE_TICKET}`, {
+      metadataKeys: ['ticket_id'],
+      metadataValues: [RARE_TICKET],
+    }),
+    filtered('q+metadata', `q=${COMMON_WORD} & metadata[team]=${COMMON_TEAM} (common)`, `/agent/runs?q=${COMMON_WORD}&metadata[team]=${COMMON_TEAM}`, {
+      textPattern: `%${COMMON_WORD}%`,
+      metadataKeys: ['team'],
+      metadataValues: [COMMON_TEAM],
+    }),
   ];
+  for (const make of candidates) {
+    const scenario = await make();
+    if (!LIST_SCENARIOS || LIST_SCENARIOS.includes(scenario.key)) scenarios.push(scenario);
+  }
 
   // The floor of this machine right now: the same load against GET /healthz (no auth, no database).
   if (WARMUP_SECONDS > 0) await autocannonRun(server, '/healthz', WARMUP_SECONDS);
