@@ -84,7 +84,11 @@ def filter_failure(context, failure, case, response):
 
 def documented_refusal(path):
     # Metadata values are limited in bytes (256) and may hold no NUL, which the generated models cannot say.
-    return path in DOCUMENTED_REFUSALS or path.startswith("$.metadata.")
+    # An MCP server by warp_id and an environment's cloud providers are refused under their own names.
+    return path in DOCUMENTED_REFUSALS or path.startswith(("$.metadata.", "$.providers.")) or WARP_MCP_SERVER.fullmatch(path) is not None
+
+
+WARP_MCP_SERVER = re.compile(r"\$\.config\.mcp_servers\..+\.warp_id")
 
 
 DOCUMENTED_REFUSALS = {
@@ -102,4 +106,10 @@ DOCUMENTED_REFUSALS = {
     "$.config.skills",
     "$.config.worker_host",
     "$.config.harness.type",
+    "$.config.runner_id",
+    "$.config.session_sharing.public_access",
+    "$.config.memory_stores",
+    "$.config.inference_providers.aws",
+    "$.docker_image",
+    "$.github_repos",
 }

@@ -194,6 +194,8 @@ interface ListShape {
   /** The filters given, in FILTER_KEYS order (`states` only when not empty). */
   filters: FilterKey[];
   cursor: boolean;
+  /** SQLite: the runs of the first metadata pair, a rare one, are read first and sorted (see rareMetadataPair). */
+  metadataDriven: boolean;
 }
 
 type ListArg = string | number | readonly string[];
@@ -211,14 +213,17 @@ const LIST_QUERY_SHAPES = 256;
 export async function listRunRows(
   db: Db,
   teamId: string,
-  filters: RunFilters,
+  given: RunFilters,
   page: RunsPage,
 ): Promise<RunListRow[]> {
+  const rare = dialectOfDb(db) === 'sqlite' ? await rareMetadataPair(db, teamId, given) : undefined;
+  const filters = rare === undefined ? given : withMetadataPairFirst(given, rare);
   const shape: ListShape = {
     sortBy: page.sortBy,
     order: page.order,
     filters: FILTER_KEYS.filter((key) => (isListFilter(key) ? Boolean(filters[key]?.length) : filters[key] !== undefined)),
     cursor: page.after !== undefined,
+    metadataDriven: rare !== undefined,
   };
   const key = JSON.stringify([shape, LIST_FILTERS.map((f) => filters[f]?.length ?? 0)]);
   let query = listQueries.get(key);
@@ -232,6 +237,39 @@ export async function listRunRows(
   return (await query(db, ...args)).rows;
 }
 
+/**
+ * A metadata pair names at most this many runs of the team: SQLite then reads them through run_metadata and
+ * sorts them, instead of walking the team's runs in the page's order and testing each. Its planner has no
+ * statistics (and with ANALYZE's averages it would read a common value the same way, which is slower): it
+ * cannot tell a ticket id from a team name, so the list asks the index how many runs the pair names, stopping
+ * past the mark. PostgreSQL's planner makes this choice itself.
+ */
+const METADATA_DRIVER_MAX_RUNS = 1000;
+
+const countMetadataRuns = compiledQuery((db: Db, teamId: string, key: string, value: string, max: number) =>
+  db
+    .selectFrom((eb) =>
+      eb.selectFrom('run_metadata').select('run_metadata.run_id').where('team_id', '=', teamId).where('key', '=', key).where('value', '=', value).limit(max).as('named'),
+    )
+    .select((eb) => eb.fn.countAll().as('runs')),
+);
+
+/** The index of the metadata pair naming the fewest runs, when it names at most METADATA_DRIVER_MAX_RUNS. */
+async function rareMetadataPair(db: Db, teamId: string, filters: RunFilters): Promise<number | undefined> {
+  let rarest: { index: number; runs: number } | undefined;
+  for (const [index, key] of (filters.metadataKeys ?? []).entries()) {
+    const { rows } = await countMetadataRuns(db, teamId, key, filters.metadataValues![index]!, METADATA_DRIVER_MAX_RUNS + 1);
+    const runs = Number(rows[0]?.runs ?? Number.POSITIVE_INFINITY);
+    if (runs <= METADATA_DRIVER_MAX_RUNS && (rarest === undefined || runs < rarest.runs)) rarest = { index, runs };
+  }
+  return rarest?.index;
+}
+
+function withMetadataPairFirst(filters: RunFilters, index: number): RunFilters {
+  const first = <T>(list: readonly T[]) => [list[index]!, ...list.filter((_, i) => i !== index)];
+  return { ...filters, metadataKeys: first(filters.metadataKeys!), metadataValues: first(filters.metadataValues!) };
+}
+
 /** The list query of one shape; its arguments come in the order listRunRows passes them. */
 function compileListQuery(shape: ListShape): ListQuery {
   return compiledQuery((db: Db, ...args: ListArg[]) => {
@@ -242,6 +280,7 @@ function compileListQuery(shape: ListShape): ListQuery {
       sortBy: shape.sortBy,
       order: shape.order,
       fetch,
+      metadataDriven: shape.metadataDriven,
       ...(shape.cursor ? { after: { value, id } } : {}),
     });
   });
@@ -251,7 +290,7 @@ function selectRunsPage(
   db: Db,
   teamId: string,
   filters: RunFilters,
-  page: Omit<RunsPage, 'limit'> & { fetch: number },
+  page: Omit<RunsPage, 'limit'> & { fetch: number; metadataDriven: boolean },
 ) {
   const dialect = dialectOfDb(db);
   const sortKey = sortExpression(dialect, page.sortBy);
@@ -270,7 +309,9 @@ function selectRunsPage(
         )
         .as('has_attachments'),
     )
-    .where('team_id', '=', teamId);
+    // Driven by a rare metadata pair (SQLite), the unary + hides the team's indexes from the planner, which then
+    // reads the pair's runs by id (the IN below) and sorts them, instead of walking the whole team in order.
+    .where(page.metadataDriven ? sql<string>`+runs.team_id` : sql.ref('runs.team_id'), '=', teamId);
   if (filters.states?.length) q = q.where('state', 'in', filters.states);
   if (filters.name !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'name'), '=', filters.name);
   if (filters.modelId !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'model_id'), '=', filters.modelId);
