@@ -270,8 +270,17 @@ function withMetadataPairFirst(filters: RunFilters, index: number): RunFilters {
   return { ...filters, metadataKeys: first(filters.metadataKeys!), metadataValues: first(filters.metadataValues!) };
 }
 
+/**
+ * Filters whose selectivity depends on their value — a search text or a metadata value may match a handful
+ * of runs or most of them — and with it the best plan: PostgreSQL plans these with the values every time
+ * (db/compiled-query.ts prepareByName), as a generic plan drove a common team name through run_metadata
+ * (177 ms for what a walk in order answers in 6 ms).
+ */
+const VALUE_DEPENDENT_FILTERS: readonly FilterKey[] = ['textPattern', 'metadataKeys'];
+
 /** The list query of one shape; its arguments come in the order listRunRows passes them. */
 function compileListQuery(shape: ListShape): ListQuery {
+  const prepareByName = !shape.filters.some((f) => VALUE_DEPENDENT_FILTERS.includes(f));
   return compiledQuery((db: Db, ...args: ListArg[]) => {
     const [teamId, fetch, ...rest] = args as [string, number, ...ListArg[]];
     const filters: RunFilters = Object.fromEntries(shape.filters.map((f, i) => [f, rest[i]]));
@@ -283,7 +292,7 @@ function compileListQuery(shape: ListShape): ListQuery {
       metadataDriven: shape.metadataDriven,
       ...(shape.cursor ? { after: { value, id } } : {}),
     });
-  });
+  }, { prepareByName });
 }
 
 function selectRunsPage(
