@@ -3165,8 +3165,10 @@ export interface operations {
                 updated_after?: string;
                 /**
                  * @description Only runs whose title, prompt or `agent_config.skill_spec` contains this text, ignoring case
-                 *     (ASCII letters on SQLite, every letter on PostgreSQL). The match scans the team's runs: no text
-                 *     index serves it (docs/decisions.md §Oz parity), so combine it with other filters on large teams.
+                 *     (ASCII letters on SQLite, every letter on PostgreSQL). On PostgreSQL trigram indexes (pg_trgm, where
+                 *     the database offers it) find rare text at once; on SQLite the search scans the team's runs newest
+                 *     first until the page is full, so a text few runs hold reads the whole team (docs/decisions.md §Oz
+                 *     parity): combine it with other filters on large teams there.
                  */
                 q?: string;
                 /**
