@@ -17,6 +17,8 @@ import { freePort } from './lib/services.mjs';
 import { repositoryRoot } from './python-env.mjs';
 
 const REST_BASE_PATH = '/api/v1';
+/** The REST root the contract's examples use (its default `servers` entry). */
+const CONTRACT_SERVER = 'http://localhost:8080/api/v1';
 const PROBLEM_TYPE_BASE = 'https://agent-runs.dev/errors/';
 const TITLES = {
   invalid_request: 'Invalid request',
@@ -122,6 +124,14 @@ function startProxy(prismPort) {
       (answer) => {
         const status = answer.statusCode ?? 502;
         if (status < 400) {
+          // A redirect to the contract's example server (getRunTranscript's Location) leads back to this mock,
+          // as the server's own redirects lead to itself.
+          const location = answer.headers.location;
+          if (location?.startsWith(CONTRACT_SERVER)) {
+            res.writeHead(status, { ...answer.headers, location: `http://${req.headers.host ?? `${host}:${port}`}${REST_BASE_PATH}${location.slice(CONTRACT_SERVER.length)}` });
+            answer.pipe(res);
+            return;
+          }
           // Streams (the events endpoint) pass straight through.
           res.writeHead(status, answer.rawHeaders);
           answer.pipe(res);

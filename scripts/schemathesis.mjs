@@ -103,7 +103,7 @@ async function createFixtures() {
     FUZZ_WEBHOOK_UID: webhook.uid,
     FUZZ_DELIVERY_ID: deliveryId,
     FUZZ_AUTOMATION_UID: automation.uid,
-    FUZZ_ENVIRONMENT_ID: environment.id,
+    FUZZ_ENVIRONMENT_ID: environment.uid,
     FUZZ_SCHEDULE_ID: schedule.id,
     FUZZ_NAME: name,
     FUZZ_ARTIFACT_UID: artifactUid,

@@ -143,12 +143,12 @@ describe('oz-agent-sdk against this server', () => {
     expect(seen.sort()).toEqual(created.sort());
   });
 
-  it('runs.cancel: the run id as a string, again for a cancelled run; an unknown run → 404', async () => {
+  it("runs.cancel: the run id as a string; a finished run → 400 as in Oz's contract; an unknown run → 404", async () => {
     const created = await oz.agent.run({ prompt: 'cancel me' });
     expect(await oz.agent.runs.cancel(created.run_id)).toBe(created.run_id);
     expect((await oz.agent.runs.retrieve(created.run_id)).state).toBe('CANCELLED');
-    // A second cancel answers the id again (docs/wire.md: cancel is idempotent here, where Oz answers 400).
-    expect(await oz.agent.runs.cancel(created.run_id)).toBe(created.run_id);
+    // Cancelled is terminal: a second cancel answers 400 invalid_request.
+    await expect(oz.agent.runs.cancel(created.run_id)).rejects.toBeInstanceOf(BadRequestError);
     await expect(oz.agent.runs.cancel('00000000-0000-4000-8000-000000000000')).rejects.toBeInstanceOf(NotFoundError);
   });
 });

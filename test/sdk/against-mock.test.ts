@@ -20,6 +20,8 @@ import {
   type DeleteScheduledAgentResponse,
   type Factory,
   type Fetch,
+  type ListAgentsResponse,
+  type ListModelsResponse,
   type ListSkillsResponse,
   type NotificationAttempt,
   type NotificationSubscription,
@@ -33,6 +35,7 @@ import {
   type ScheduledAgentItem,
   type SecretMetadata,
   type TestFilterResult,
+  type TranscriptLine,
   type Trigger,
   type Webhook,
   type WebhookDelivery,
@@ -150,6 +153,19 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename=/);
   },
+  'agent.runs.transcript': async (c) => {
+    // The mock answers the contract's 302; fetch follows it to the download operation's example.
+    const response: Response = await c.agent.runs.transcript(RUN);
+    expect(response.status).toBe(200);
+    expect(response.url).toContain('/transcript/download?token=');
+    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as TranscriptLine);
+    expect(lines[0]).toMatchObject({ role: 'user', content: [{ type: 'text' }] });
+  },
+  'agent.runs.downloadTranscript': async (c) => {
+    const response: Response = await c.agent.runs.downloadTranscript(RUN, 'signed-token');
+    expect(response.status).toBe(200);
+    expect((await response.text()).split('\n').length).toBeGreaterThan(1);
+  },
   'agent.runs.events': async (c) => {
     // Prism sends the example without its final blank line, so the last (terminal) event is never
     // dispatched and the stream would reconnect forever: read the first two events only.
@@ -166,10 +182,18 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     expect(first.event).toBe('state');
     if (first.event === 'state') expect(first.data).toMatchObject({ run_id: expect.any(String), state: expect.any(String) });
   },
-  // ---------------------------------------------------------------- agent.skills / environments
+  // ---------------------------------------------------------------- agent, skills, models, environments
+  'agent.list': async (c) => {
+    const { agents }: ListAgentsResponse = await c.agent.list({ repo: 'acme/skills', sort_by: 'last_run', include_malformed_skills: true });
+    expect(agents[0]?.variants[0]).toMatchObject({ id: expect.stringContaining(':'), source: { owner: expect.any(String) } });
+  },
   'agent.skills.list': async (c) => {
     const { skills }: ListSkillsResponse = await c.agent.skills.list();
     expect(skills[0]).toMatchObject({ id: expect.any(String) });
+  },
+  'agent.models.list': async (c) => {
+    const models: ListModelsResponse = await c.agent.models.list();
+    expect(models.models.map((m) => m.id)).toContain(models.default_model_id);
   },
   'agent.environments.create': async (c) => {
     const env: CloudEnvironment = await c.agent.environments.create({
@@ -177,21 +201,22 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
       description: 'Node 20 with deps',
       setup_commands: ['npm ci'],
       env_vars: { NPM_TOKEN: 'x' },
+      github_repos: [],
     });
-    expect(env.id).toEqual(expect.any(String));
+    expect(env.uid).toEqual(expect.any(String));
   },
   'agent.environments.list': async (c) => {
-    const page = await c.agent.environments.list({ limit: 5 });
+    const page = await c.agent.environments.list({ sort_by: 'name', limit: 5 });
     const env: CloudEnvironment | undefined = page.data[0];
-    expect(env?.id).toEqual(expect.any(String));
+    expect(env?.uid).toEqual(expect.any(String));
   },
   'agent.environments.retrieve': async (c) => {
     const env: CloudEnvironment = await c.agent.environments.retrieve(ENV);
-    expect(env.name).toEqual(expect.any(String));
+    expect(env.config.name).toEqual(expect.any(String));
   },
   'agent.environments.update': async (c) => {
     const env: CloudEnvironment = await c.agent.environments.update(ENV, { env_vars: { NPM_TOKEN: 'y' } });
-    expect(env.id).toEqual(expect.any(String));
+    expect(env.uid).toEqual(expect.any(String));
   },
   'agent.environments.delete': async (c) => {
     const response = await c.agent.environments.delete(ENV).asResponse();
@@ -443,16 +468,16 @@ interface SpecOperation {
   pattern: RegExp;
 }
 
-/** The REST operations of the contract: those that take the API key (ingress and operational ones declare `security: []`). */
+/** The REST operations of the contract: all but the ingress and the operational endpoints (tags Ingress, Operations). */
 function restOperations(): SpecOperation[] {
   const spec = YAML.parse(readFileSync(path.join(repositoryRoot, 'openapi/v1.yaml'), 'utf8')) as {
-    paths: Record<string, Record<string, { operationId?: string; security?: unknown[] }>>;
+    paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
   };
   const operations: SpecOperation[] = [];
   for (const [template, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!['get', 'put', 'post', 'patch', 'delete'].includes(method) || !op.operationId) continue;
-      if (Array.isArray(op.security) && op.security.length === 0) continue;
+      if (op.tags?.includes('Ingress') || op.tags?.includes('Operations')) continue;
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       operations.push({ operationId: op.operationId, method: method.toUpperCase(), path: template, pattern });
     }

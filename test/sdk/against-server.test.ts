@@ -12,6 +12,7 @@ import {
   ConflictError,
   CursorPage,
   NotFoundError,
+  type TranscriptLine,
   signWebhook,
   type Fetch,
   type RunEvent,
@@ -227,7 +228,7 @@ describe('SDK against the real server (echo runner)', () => {
     expect((await client.agent.runs.list({ name })).data).toHaveLength(1);
   });
 
-  it('error classes from the real server: 401 AuthenticationError, 404 NotFoundError, 409 ConflictError', { timeout: 30_000 }, async () => {
+  it('error classes from the real server: 401 AuthenticationError, 404 NotFoundError, 400 BadRequestError', { timeout: 30_000 }, async () => {
     const statuses: number[] = [];
     const countingFetch: Fetch = async (input, init) => {
       const response = await fetch(input, init);
@@ -250,14 +251,35 @@ describe('SDK against the real server (echo runner)', () => {
     const missingFactory = await counted.factories.retrieve('fac_doesnotexist').catch((e: unknown) => e);
     expect(missingFactory).toBeInstanceOf(NotFoundError);
 
-    // A finished run cannot be cancelled: 409 conflict with x-should-retry: false, which the SDK does not retry.
+    // A finished run cannot be cancelled: 400 invalid_request (as the Oz API), which the SDK does not retry.
     const done = await client.agent.runs.createAndWait({ prompt: 'finish first' }, { maxWaitMs: 20_000 });
     statuses.length = 0;
     const finished = await counted.agent.runs.cancel(done.run_id).catch((e: unknown) => e);
-    expect(finished).toBeInstanceOf(ConflictError);
-    expect(finished).toMatchObject({ status: 409, code: 'conflict', retryable: false });
-    expect(statuses).toEqual([409]);
+    expect(finished).toBeInstanceOf(BadRequestError);
+    expect(finished).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(statuses).toEqual([400]);
     for (const err of [unauthenticated, missing, finished]) expect(err).toBeInstanceOf(APIError);
+  });
+
+  it('transcript() follows the 302 to the signed download URL; models, agents and environments answer Oz shapes', { timeout: 30_000 }, async () => {
+    const run = await client.agent.runs.createAndWait({ prompt: 'transcribe me' }, { maxWaitMs: 20_000 });
+    const response = await client.agent.runs.transcript(run.run_id);
+    expect(response.redirected).toBe(true);
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as TranscriptLine);
+    expect(lines[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'transcribe me' }] });
+    expect(lines.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'transcribe me' }] });
+    const token = new URL(response.url).searchParams.get('token')!;
+    const keyless = new AgentRuns({ apiKey: 'ar_live_not-a-key', baseURL: server.apiUrl, maxRetries: 0 });
+    expect(await (await keyless.agent.runs.downloadTranscript(run.run_id, token)).text()).toBe(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+
+    const models = await client.agent.models.list();
+    expect(models).toEqual({ default_model_id: 'echo', models: [expect.objectContaining({ id: 'echo', provider: 'UNKNOWN', vision_supported: false })] });
+    const { agents } = await client.agent.list({ repo: 'agent-runs/bundled' });
+    expect(agents.flatMap((a) => a.variants.map((v) => v.id))).toContain('agent-runs/bundled:create-skill/SKILL.md');
+    const env = await client.agent.environments.create({ name: unique('sdk-env'), setup_commands: ['true'] });
+    expect(env).toMatchObject({ uid: expect.stringMatching(/^env_/), config: { setup_commands: ['true'] }, setup_failed: false });
+    expect((await client.agent.environments.list({ sort_by: 'name' })).data.map((e) => e.uid)).toContain(env.uid);
   });
 
   it('withResponse() and asResponse() expose status and the x-request-id header', { timeout: 15_000 }, async () => {
@@ -401,8 +423,8 @@ describe('SDK cancel against the real server (slow echo runner)', () => {
     expect(final.state).toBe('CANCELLED');
     expect(Date.now() - started).toBeLessThan(10_000);
 
-    // Cancelling again answers the id again (idempotent); the stream of a cancelled run reports CANCELLED and ends.
-    expect(await client.agent.runs.cancel(run_id)).toBe(run_id);
+    // Cancelling again answers 400 (CANCELLED is terminal); the stream of a cancelled run reports CANCELLED and ends.
+    await expect(client.agent.runs.cancel(run_id)).rejects.toBeInstanceOf(BadRequestError);
     const events = await collect(client.agent.runs.events(run_id), 10_000);
     expect(states(events).at(-1)).toBe('CANCELLED');
   });

@@ -9,8 +9,10 @@
 import { DEFAULT_BASE_URL } from '@agent-runs/sdk';
 import { Command, Option } from 'commander';
 import { registerArtifactsCommands } from './commands/artifacts';
+import { registerAgentsCommands } from './commands/agents';
 import { registerAutomationsCommands } from './commands/automations';
 import { registerDeliveriesCommands } from './commands/deliveries';
+import { registerEnvironmentsCommands } from './commands/environments';
 import { registerFactoriesCommands } from './commands/factories';
 import { registerNotificationsCommands } from './commands/notifications';
 import { registerRunCommand } from './commands/run';
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerRunsCommands(program);
   registerArtifactsCommands(program);
+  registerAgentsCommands(program);
+  registerEnvironmentsCommands(program);
   registerFactoriesCommands(program);
   registerWebhooksCommands(program);
   registerDeliveriesCommands(program);

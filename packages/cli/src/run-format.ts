@@ -133,7 +133,7 @@ function formatBlock(block: ContentBlock): string {
     case 'action':
       return `action  ${block.category}/${block.name}  ${cellText(JSON.stringify(block.input), 200)}`;
     case 'action_result':
-      return `result  ${block.category}/${block.name}  ${block.state}  ${cellText(JSON.stringify(block.output ?? null), 200)}`;
+      return `result  ${block.category}/${block.name}  ${block.state}  ${cellText(typeof block.output.text === 'string' ? block.output.text : JSON.stringify(block.output), 200)}`;
     case 'event':
       return `event  ${block.name}${block.data === undefined ? '' : `  ${cellText(JSON.stringify(block.data), 200)}`}`;
     default:

@@ -390,12 +390,26 @@ describe('agent-runs against a stub API', () => {
       expect(result.stdout).toBe(`run_id:  ${RUN_ID}\nstate:   QUEUED\n`);
     });
 
-    it('without --prompt is a usage error reported by commander (exit 1), and sends nothing', async () => {
+    it('without --prompt or --skill is a usage error (exit 1), and sends nothing', async () => {
       const result = await runCli(['run', '--name', 'x'], env);
 
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("error: required option '--prompt <text>' not specified");
+      expect(result.stderr).toContain('error: give --prompt, --skill or both');
       expect(stub.requests).toHaveLength(0);
+    });
+
+    it('--skill alone starts a skill-only run; --environment selects the environment', async () => {
+      stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
+
+      const result = await runCli(['run', '--skill', 'acme/skills:skills/triage/SKILL.md', '--environment', 'env_01hzx'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({
+        method: 'POST',
+        path: '/agent/runs',
+        body: { skill: 'acme/skills:skills/triage/SKILL.md', config: { environment_id: 'env_01hzx' } },
+      });
+      expect(stub.requests[0]!.body).not.toHaveProperty('prompt');
     });
   });
 
@@ -621,6 +635,100 @@ describe('agent-runs against a stub API', () => {
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+    });
+  });
+
+  describe('agents, models, environments, transcript', () => {
+    it('agents passes --repo, --sort-by and --include-malformed and prints one row per variant', async () => {
+      stub.handler = () => ({
+        json: {
+          agents: [
+            {
+              name: 'triage',
+              variants: [
+                {
+                  id: 'acme/skills:skills/triage/SKILL.md', description: 'Triage an issue', base_prompt: 'Label it.',
+                  source: { owner: 'acme', name: 'skills', skill_path: 'skills/triage/SKILL.md' }, environments: [],
+                  last_run_timestamp: null,
+                },
+                {
+                  id: 'acme/tools:triage/SKILL.md', description: '', base_prompt: '', error: 'the front matter is not a YAML mapping',
+                  source: { owner: 'acme', name: 'tools', skill_path: 'triage/SKILL.md' }, environments: [], last_run_timestamp: null,
+                },
+              ],
+            },
+          ],
+        },
+      });
+
+      const result = await runCli(['agents', '--repo', 'acme/skills', '--sort-by', 'last_run', '--include-malformed'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({ method: 'GET', path: '/agent' });
+      expect(Object.fromEntries(stub.requests[0]!.query)).toEqual({ repo: 'acme/skills', sort_by: 'last_run', include_malformed_skills: 'true' });
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^NAME +ID +LAST RUN +DESCRIPTION$/);
+      expect(lines[1]).toMatch(/^triage +acme\/skills:skills\/triage\/SKILL\.md +Triage an issue$/);
+      expect(lines[2]).toContain('the front matter is not a YAML mapping');
+      expect((await runCli(['agents', '--sort-by', 'recent'], env)).stderr).toContain("'recent' is not name or last_run");
+    });
+
+    it('models marks the default', async () => {
+      stub.handler = () => ({
+        json: {
+          default_model_id: 'gpt-4.1-mini',
+          models: [
+            { id: 'gpt-4.1-mini', display_name: 'gpt-4.1-mini', provider: 'OPENAI', vision_supported: false, description: 'The default' },
+            { id: 'claude-sonnet-4', display_name: 'claude-sonnet-4', provider: 'ANTHROPIC', vision_supported: false },
+          ],
+        },
+      });
+
+      const result = await runCli(['models'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]).toMatchObject({ method: 'GET', path: '/agent/models' });
+      expect(result.stdout.trimEnd().split('\n').slice(1)).toEqual([
+        expect.stringMatching(/^\* +gpt-4\.1-mini +OPENAI +The default$/),
+        expect.stringMatching(/^ +claude-sonnet-4 +ANTHROPIC$/),
+      ]);
+    });
+
+    it('environments list (with --sort-by) and get print the Oz CloudEnvironment fields', async () => {
+      const env1 = {
+        uid: 'env_01hzx3k4m5n6p7q8r9s0t1v2w3', config: { name: 'node-20', description: 'Node', setup_commands: ['npm ci', 'npm test'] },
+        last_updated: '2026-05-01T12:00:00.000Z', last_task_run_timestamp: '2026-05-01T12:01:00.000Z',
+        last_task_created: { id: RUN_ID, title: 't', state: 'FAILED', created_at: '2026-05-01T12:01:00.000Z', updated_at: '2026-05-01T12:02:00.000Z' },
+        setup_failed: true, scope: { type: 'Team', uid: 'team_1' }, env_var_names: ['NPM_TOKEN'], created_at: '2026-05-01T12:00:00.000Z',
+      };
+      stub.handler = (request) => ({ json: request.path.endsWith('/environments') ? { environments: [env1], page_info: { has_next_page: false, next_cursor: null } } : env1 });
+
+      const list = await runCli(['environments', 'list', '--sort-by', 'name', '--limit', '5'], env);
+      expect(list.code).toBe(0);
+      expect(Object.fromEntries(stub.requests[0]!.query)).toEqual({ sort_by: 'name', limit: '5' });
+      expect(list.stdout).toMatch(/^UID +NAME +UPDATED +LAST RUN +SETUP$/m);
+      expect(list.stdout).toMatch(/env_01hzx3k4m5n6p7q8r9s0t1v2w3 +node-20 +.+ +FAILED +failed/);
+
+      const get = await runCli(['environments', 'get', env1.uid], env);
+      expect(get.code).toBe(0);
+      expect(stub.requests[1]).toMatchObject({ method: 'GET', path: `/agent/environments/${env1.uid}` });
+      expect(get.stdout).toContain('setup_commands:');
+      expect(get.stdout).toContain('NPM_TOKEN');
+      expect(get.stdout).toContain(`${RUN_ID} (FAILED)`);
+    });
+
+    it('runs transcript follows the redirect and prints the JSON Lines as served', async () => {
+      const lines = '{"step_id":"step_1","message_id":"msg_1","role":"user","timestamp":"2026-05-01T12:00:00Z","content":[{"type":"text","text":"hi"}]}\n';
+      stub.handler = (request): StubAnswer =>
+        request.path.endsWith('/transcript')
+          ? { status: 302, headers: { location: `${stub.url}/agent/runs/${RUN_ID}/transcript/download?token=t` } }
+          : { text: lines, headers: { 'content-type': 'application/x-ndjson' } };
+
+      const result = await runCli(['runs', 'transcript', RUN_ID], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests.map((r) => r.path)).toEqual([`/agent/runs/${RUN_ID}/transcript`, `/agent/runs/${RUN_ID}/transcript/download`]);
+      expect(result.stdout).toBe(lines);
     });
   });
 
@@ -1202,7 +1310,7 @@ describe('agent-runs against the real server', () => {
   });
   afterAll(() => server?.close());
 
-  it('run --wait reaches a terminal state, runs list shows it, and cancelling it exits 1 with the 409 detail', async () => {
+  it('run --wait reaches a terminal state, runs list shows it, and cancelling it exits 1 with the 400 detail (Oz: a finished run cannot be cancelled)', async () => {
     const run = await runCli(['run', '--prompt', 'hi', '--name', 'cli-e2e', '--wait', '--json'], env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -1222,7 +1330,7 @@ describe('agent-runs against the real server', () => {
     const cancel = await runCli(['runs', 'cancel', finished.run_id], env);
     expect(cancel.code).toBe(1);
     expect(cancel.stdout).toBe('');
-    expect(cancel.stderr).toMatch(/^error: 409 conflict: .+/m);
+    expect(cancel.stderr).toMatch(/^error: 400 invalid_request: .+/m);
     expect(cancel.stderr).toMatch(/trace id: \S+/);
   });
 
@@ -1331,6 +1439,35 @@ describe('agent-runs against the real server', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('runs transcript, models, agents and environments against the real server', async () => {
+    const run = await runCli(['run', '--prompt', 'transcribe', '--wait', '--json'], env);
+    expect(run.code).toBe(0);
+    const { run_id: runId } = JSON.parse(run.stdout) as { run_id: string };
+    const transcript = await runCli(['runs', 'transcript', runId], env);
+    expect(transcript.code).toBe(0);
+    const lines = transcript.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { role: string });
+    expect(lines.map((l) => l.role)).toEqual(['user', 'assistant']);
+
+    const models = await runCli(['models'], env);
+    expect(models.stdout).toMatch(/^\* +echo +UNKNOWN +The echo runner uses no language model/m);
+    const agents = await runCli(['agents', '--repo', 'agent-runs/bundled'], env);
+    expect(agents.stdout).toContain('agent-runs/bundled:create-skill/SKILL.md');
+    const skillRun = await runCli(['run', '--skill', 'agent-runs/bundled:create-skill/SKILL.md', '--json'], env);
+    expect(skillRun.code).toBe(0);
+
+    const created = await fetch(`${server.apiUrl}/agent/environments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'cli-env', setup_commands: ['true'] }),
+    });
+    const { uid } = (await created.json()) as { uid: string };
+    const listed = await runCli(['environments', 'list', '--sort-by', 'name', '--json'], env);
+    expect((JSON.parse(listed.stdout) as { environments: Array<{ uid: string }> }).environments.map((e) => e.uid)).toContain(uid);
+    const inEnv = await runCli(['run', '--prompt', 'in env', '--environment', uid, '--json'], env);
+    expect(inEnv.code).toBe(0);
+    expect((await runCli(['environments', 'get', uid], env)).stdout).toMatch(/last_task: +\S+ \((QUEUED|CLAIMED|INPROGRESS|SUCCEEDED|FAILED)\)/);
   });
 
   it("run --wait shows the run id and progress on stderr and the agent's answer last; runs create and runs conversation", async () => {

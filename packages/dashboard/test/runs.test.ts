@@ -35,8 +35,14 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
   afterAll(() => stack?.close());
 
   it('a run started from the form reaches SUCCEEDED live, with its state history and the echoed transcript', async () => {
+    const environment = await stack.admin.agent.environments.create({ name: 'form-env' });
     await page.getByRole('link', { name: 'New run' }).click();
     await page.getByLabel('Prompt', { exact: true }).waitFor();
+    // The environment select lists the team's environments by name (Oz's CloudEnvironment: uid, config.name);
+    // the model field suggests GET /agent/models.
+    await page.locator(`#run-environment option[value="${environment.uid}"]`).waitFor({ state: 'attached' });
+    expect(await page.locator(`#run-environment option[value="${environment.uid}"]`).textContent()).toBe(`form-env (${environment.uid})`);
+    await page.locator('#run-models option[value="echo"]').waitFor({ state: 'attached' });
     await stack.screenshot(page, 'run-create');
 
     // Client-side check of the MCP servers JSON, then the server's 400 shown at its field.
@@ -55,6 +61,7 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
     await page.getByLabel('Skill', { exact: true }).fill('');
     await page.getByLabel('Title', { exact: true }).fill('Greeting from the form');
     await page.getByLabel('Config name', { exact: true }).fill('greeter');
+    await page.getByLabel('Environment', { exact: true }).selectOption(environment.uid);
     await page.getByRole('button', { name: 'Start run' }).click();
     await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
     formRunId = page.url().split('/').pop()!;
@@ -68,6 +75,7 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
     expect(await transcript(page).locator('.message.role-user').textContent()).toContain('Say hello to the dashboard.');
     // The resolved configuration keeps the name given in the form.
     expect(await page.locator('.json').textContent()).toContain('greeter');
+    expect((await stack.admin.agent.runs.retrieve(formRunId)).agent_config?.environment_id).toBe(environment.uid);
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
     await stack.screenshot(page, 'run-page');
   });

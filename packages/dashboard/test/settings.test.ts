@@ -114,7 +114,25 @@ describe.skipIf(!hasBrowser)('settings pages', () => {
     await page.getByRole('button', { name: 'Save environment' }).click();
     await page.getByRole('listitem', { name: 'node-20' }).getByText('Node 20, pnpm and Playwright').waitFor();
     const [stored] = (await stack.admin.agent.environments.list()).data;
-    expect(stored).toMatchObject({ name: 'node-20', description: 'Node 20, pnpm and Playwright', env_var_names: ['NPM_TOKEN'] });
+    expect(stored).toMatchObject({ config: { name: 'node-20', description: 'Node 20, pnpm and Playwright' }, env_var_names: ['NPM_TOKEN'] });
+    expect(await page.getByRole('listitem', { name: 'node-20' }).textContent()).toContain('none yet');
+
+    // A second one: most recently updated first, or by name; a run that selected it shows as its last run.
+    await stack.admin.agent.environments.create({ name: 'alpine' });
+    await page.reload();
+    const names = () => page.getByRole('list', { name: 'Environments' }).locator('h2.env-name').allTextContents();
+    await page.getByRole('listitem', { name: 'alpine' }).waitFor();
+    expect((await names()).map((n) => n.trim())).toEqual(['alpine', 'node-20']);
+    await page.getByLabel('Sort environments').selectOption('name');
+    await page.getByRole('listitem', { name: 'alpine' }).waitFor();
+    expect((await names()).map((n) => n.trim())).toEqual(['alpine', 'node-20']);
+    await stack.admin.agent.environments.update(stored!.uid, { description: 'Node 20 again' });
+    await page.reload(); // changed elsewhere: read again (most recently updated first is the default)
+    await page.getByRole('listitem', { name: 'node-20' }).getByText('Node 20 again').waitFor();
+    expect((await names()).map((n) => n.trim())).toEqual(['node-20', 'alpine']);
+    await stack.admin.agent.runs.create({ prompt: 'in node', title: 'Runs in node', config: { environment_id: stored!.uid } as never });
+    await page.reload();
+    await page.getByRole('listitem', { name: 'node-20' }).getByRole('link', { name: 'Runs in node' }).waitFor();
     await stack.screenshot(page, 'environments');
 
     const narrow = await stack.signIn(undefined, { width: 360, height: 740 });

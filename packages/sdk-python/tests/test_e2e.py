@@ -150,11 +150,12 @@ def test_cancel(client: AgentRuns) -> None:
     try:
         assert slow.agent.runs.cancel(created.run_id) == created.run_id
         assert client.agent.runs.retrieve(created.run_id).state == "CANCELLED"
-        assert slow.agent.runs.cancel(created.run_id) == created.run_id  # idempotent
-    except ConflictError as err:  # the echo runner finished first
-        assert err.code == "conflict"
+        with pytest.raises(BadRequestError):  # CANCELLED is terminal (as in the Oz API)
+            slow.agent.runs.cancel(created.run_id)
+    except BadRequestError as err:  # the echo runner finished first
+        assert err.code == "invalid_request"
     finished = client.agent.runs.create_and_wait(prompt="done already", max_wait=30)
-    with pytest.raises(ConflictError) as info:
+    with pytest.raises(BadRequestError) as info:
         client.agent.runs.cancel(finished.run_id)
     assert info.value.retryable is False and info.value.request_id
 
@@ -277,12 +278,33 @@ def test_admin_resources_round_trip(client: AgentRuns) -> None:
     client.api_keys.delete(key.key_id)
     with pytest.raises(AuthenticationError):
         member.agent.runs.list(limit=1)
-    env = client.agent.environments.create(name=unique("py-env"), setup_commands=["true"], env_vars={"A": "1"})
-    assert env.env_var_names == ["A"]
-    assert client.agent.environments.update(env.id, description="d").description == "d"
-    client.agent.environments.delete(env.id)
+    env = client.agent.environments.create(name=unique("py-env"), setup_commands=["true"], env_vars={"A": "1"}, github_repos=[])
+    assert env.env_var_names == ["A"] and env.config.setup_commands == ["true"] and env.setup_failed is False
+    assert env.scope.type == "Team" and env.last_task_run_timestamp is None
+    assert client.agent.environments.update(env.uid, description="d").config.description == "d"
+    assert env.uid in [e.uid for e in client.agent.environments.list(sort_by="name")]
+    with pytest.raises(BadRequestError) as info:
+        client.agent.environments.create(name=unique("py-env"), docker_image="ubuntu:latest")
+    assert info.value.errors and info.value.errors[0]["path"] == "$.docker_image"
+    client.agent.environments.delete(env.uid)
     with pytest.raises(NotFoundError):
-        client.agent.environments.retrieve(env.id)
+        client.agent.environments.retrieve(env.uid)
+
+
+def test_transcript_models_and_agents(client: AgentRuns) -> None:
+    run = client.agent.runs.create_and_wait(prompt="transcribe me", max_wait=30)
+    lines = [json.loads(line) for line in client.agent.runs.transcript(run.run_id).splitlines()]
+    assert lines[0]["role"] == "user" and lines[0]["content"] == [{"type": "text", "text": "transcribe me"}]
+    assert lines[-1]["role"] == "assistant"
+    raw = client.with_options(max_retries=0).agent.runs.with_raw_response.transcript(run.run_id)
+    assert raw.headers["content-type"].startswith("application/x-ndjson")
+    token = httpx.URL(str(raw.http_response.history[0].headers["location"])).params["token"]
+    assert client.agent.runs.download_transcript(run.run_id, token=token) == client.agent.runs.transcript(run.run_id)
+    models = client.agent.models.list()
+    assert models.default_model_id in [m.id for m in models.models]
+    agents = client.agent.list(repo="agent-runs/bundled")
+    assert agents.agents and all(v.source.owner == "agent-runs" for a in agents.agents for v in a.variants)
+    assert client.agent.list(sort_by="last_run", include_malformed_skills=True).agents
 
 
 def test_schedules_round_trip(client: AgentRuns) -> None:

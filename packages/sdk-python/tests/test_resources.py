@@ -15,7 +15,12 @@ from .conftest import CREATED, RUN, Harness, ok
 
 TS = "2026-05-01T08:00:00Z"
 PAGE = {"has_next_page": False, "next_cursor": None}
-ENV = {"id": "env_1", "name": "n", "description": "", "setup_commands": [], "env_var_names": [], "created_at": TS, "updated_at": TS}
+ENV = {"uid": "env_1", "config": {"name": "n", "setup_commands": []}, "last_updated": TS, "last_task_run_timestamp": None,
+       "setup_failed": False, "scope": {"type": "Team", "uid": "team_1"}, "env_var_names": [], "created_at": TS}
+AGENTS = {"agents": [{"name": "triage", "variants": [{
+    "id": "acme/skills:skills/triage/SKILL.md", "description": "d", "base_prompt": "p", "last_run_timestamp": None,
+    "source": {"owner": "acme", "name": "skills", "skill_path": "skills/triage/SKILL.md"}, "environments": []}]}]}
+MODELS = {"default_model_id": "m", "models": [{"id": "m", "display_name": "m", "provider": "UNKNOWN", "vision_supported": False}]}
 FACTORY = {"uid": "fac_1", "name": "support", "definition_source": "api", "created_at": TS}
 WEBHOOK = {
     "uid": "wh_1", "factory_uid": "fac_1", "name": "n", "auth_mode": "token", "signature_scheme": None,
@@ -73,12 +78,20 @@ CASES = [
     (lambda c: c.agent.get_artifact("a1"), "GET", "/agent/artifacts/a1", None, None, FILE_ARTIFACT, t.FileArtifactResponse),
     (lambda c: c.agent.runs.cancel(R), "POST", f"/agent/runs/{R}/cancel", None, None, R, str),
     (lambda c: c.agent.runs.followup(R, message="more"), "POST", f"/agent/runs/{R}/followups", None, {"message": "more"}, CREATED, t.RunAgentResponse),
+    (lambda c: c.agent.runs.followup(R, message="more", mode="normal"), "POST", f"/agent/runs/{R}/followups", None,
+     {"message": "more", "mode": "normal"}, CREATED, t.RunAgentResponse),
+    (lambda c: c.agent.runs.download_transcript(R, token="tok"), "GET", f"/agent/runs/{R}/transcript/download", {"token": "tok"}, None,
+     None, str),
+    (lambda c: c.agent.list(repo="acme/skills", sort_by="last_run", include_malformed_skills=True), "GET", "/agent",
+     {"repo": "acme/skills", "sort_by": "last_run", "include_malformed_skills": "true"}, None, AGENTS, t.ListAgentsResponse),
+    (lambda c: c.agent.models.list(), "GET", "/agent/models", None, None, MODELS, t.ListModelsResponse),
     (lambda c: c.agent.runs.conversation(R), "GET", f"/agent/runs/{R}/conversation", None, None, CONVERSATION, t.ConversationResponse),
     (lambda c: c.agent.skills.list(), "GET", "/agent/skills", None, None,
      {"skills": [{"id": "s", "name": "S", "description": "d", "bundled": True, "available": True}]}, t.ListSkillsResponse),
     (lambda c: c.agent.environments.create(name="n", description="d", setup_commands=["a"], env_vars={"K": "v"}),
      "POST", "/agent/environments", None, {"name": "n", "description": "d", "setup_commands": ["a"], "env_vars": {"K": "v"}}, ENV, t.CloudEnvironment),
-    (lambda c: c.agent.environments.list(limit=10), "GET", "/agent/environments", {"limit": "10"}, None, {"environments": [ENV], "page_info": PAGE}, None),
+    (lambda c: c.agent.environments.list(sort_by="name", limit=10), "GET", "/agent/environments", {"sort_by": "name", "limit": "10"}, None,
+     {"environments": [ENV], "page_info": PAGE}, None),
     (lambda c: c.agent.environments.retrieve("env_1"), "GET", "/agent/environments/env_1", None, None, ENV, t.CloudEnvironment),
     (lambda c: c.agent.environments.update("env_1", description="x"), "PATCH", "/agent/environments/env_1", None, {"description": "x"}, ENV, t.CloudEnvironment),
     (lambda c: c.agent.environments.delete("env_1"), "DELETE", "/agent/environments/env_1", None, None, None, type(None)),
@@ -203,7 +216,8 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "createRunFollowup": "agent.runs.followup", "cancelRun": "agent.runs.cancel",
         "getRunConversation": "agent.runs.conversation", "getRunAttachment": "agent.runs.attachment",
         "streamRunEvents": "agent.runs.events", "streamTeamRunEvents": "agent.runs.team_events",
-        "listSkills": "agent.skills.list",
+        "listSkills": "agent.skills.list", "listAgents": "agent.list", "listModels": "agent.models.list",
+        "getRunTranscript": "agent.runs.transcript", "downloadRunTranscript": "agent.runs.download_transcript",
         "createEnvironment": "agent.environments.create", "listEnvironments": "agent.environments.list",
         "getEnvironment": "agent.environments.retrieve", "updateEnvironment": "agent.environments.update",
         "deleteEnvironment": "agent.environments.delete",

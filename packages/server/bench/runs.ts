@@ -30,7 +30,10 @@
  *    benchmark SETUP, not the product path; the server keeps running), then autocannon measures
  *    `GET /api/v1/agent/runs` (BENCH_CONNECTIONS=10 connections, BENCH_SECONDS=10 s per run after a
  *    BENCH_WARMUP_SECONDS=2 s warm-up): default listing (limit 20, updated_at desc), a filtered listing
- *    (state + name) and a deep page (a cursor 90,000 rows in). Three runs per scenario:
+ *    (state + name), a deep page (a cursor 90,000 rows in), and Oz's search and metadata filters: `q` for a
+ *    ticket id about 20 runs mention, `metadata[ticket_id]` for the same ticket, and a common word with a
+ *    common `metadata[team]` (BENCH_LIST_SCENARIOS picks some: default, filtered, deep, q, metadata,
+ *    q+metadata). Three runs per scenario:
  *    - capacity: closed loop, each connection sends its next request as soon as it has an answer. The
  *      server is saturated: requests/s is its capacity, and latency there is mostly queueing (10
  *      requests in line ≈ 10 × the CPU cost of one), so it grows with the connection count whatever the
@@ -65,7 +68,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import {
+  CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type QueryResult,
+} from 'kysely';
 import pg from 'pg';
 import { encodeCursor, filterFingerprint } from '../src/pagination';
 import { listRunRows, type RunFilters } from '../src/runs/repository';
@@ -74,7 +89,7 @@ import type { Dialect } from '../src/db/dialect';
 import type { Database } from '../src/db/tables';
 import { CLOCK_TICKS, api, envInt, loadAutocannon, loadAverage, onCleanup, percentile, procStatFields, runCleanups, runEvents, sortNumbers } from './common';
 import { pacedWindows, poolPacedLoads, type PacedWindowsResult } from './paced-load';
-import { SEED_NAMES, seedRuns } from './seed-runs';
+import { SEED_METADATA_TEAMS, SEED_NAMES, seedRuns, seedTicket } from './seed-runs';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 const CLAIM_RUNS = envInt('BENCH_CLAIM_RUNS', 300);
@@ -109,6 +124,16 @@ const NON_TERMINAL = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED'];
 /** The filtered listing: a failed-runs view of one agent (name) — a typical dashboard filter. */
 const FILTER_STATE = 'FAILED';
 const FILTER_NAME: string = SEED_NAMES[2];
+/**
+ * Oz's search and metadata filters (bench/seed-runs.ts): a ticket id, which about 20 runs mention in their
+ * prompt and carry in `metadata.ticket_id` — a rare match, the worst case of a filter no index serves in
+ * order — and a common team (`metadata[team]`, ~5 % of the runs) together with a word most prompts hold.
+ */
+const RARE_TICKET = seedTicket(42);
+const COMMON_TEAM: string = SEED_METADATA_TEAMS[1];
+const COMMON_WORD = 'incident';
+/** BENCH_LIST_SCENARIOS: a comma list of scenario keys (default, filtered, deep, q, metadata, q+metadata) to run only those. */
+const LIST_SCENARIOS = process.env.BENCH_LIST_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
 
 // ---------------------------------------------------------------------------------------------------
 // Formatting, CPU accounting and the event stream
@@ -272,6 +297,8 @@ async function benchThroughput(server: ServerProcess, db: OpenDatabase): Promise
 const healthFloor = new Map<Dialect, { rps: number; p50: number; p99: number }>();
 
 interface ListScenario {
+  /** What BENCH_LIST_SCENARIOS names it by. */
+  key: string;
   name: string;
   /** Path and query under /api/v1. */
   route: string;
@@ -337,15 +364,24 @@ async function timeListSql(db: OpenDatabase, teamId: string, scenario: ListScena
 async function explainList(db: OpenDatabase, teamId: string, scenario: ListScenario): Promise<string> {
   let captured: CompiledQuery | undefined;
   const postgres = db.dialect === 'postgres';
+  // The list may first ask the database how many runs a metadata pair names (SQLite: runs/repository.ts
+  // rareMetadataPair); those counts run for real, so the captured list query is the one the server sends.
+  const connection: DatabaseConnection = {
+    executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+      if (query.sql.includes('as "named"')) return db.db.executeQuery<R>(query);
+      captured ??= query;
+      return { rows: [] };
+    },
+    streamQuery: () => {
+      throw new Error('not streamed');
+    },
+  };
   const compileOnly = new Kysely<Database>({
     dialect: {
       createAdapter: () => (postgres ? new PostgresAdapter() : new SqliteAdapter()),
-      createDriver: () => new DummyDriver(),
+      createDriver: () => Object.assign(new DummyDriver(), { acquireConnection: async () => connection }),
       createIntrospector: (k) => (postgres ? new PostgresIntrospector(k) : new SqliteIntrospector(k)),
       createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteQueryCompiler()),
-    },
-    log: (event) => {
-      captured ??= event.query;
     },
   });
   await listRunRows(compileOnly, teamId, scenario.filters, {
@@ -401,22 +437,38 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
   if (deep.runs.length !== 20) console.log(`WARNING: the deep page has ${deep.runs.length} runs`);
 
   const all = await count({});
-  const scenarios: ListScenario[] = [
-    { name: 'default (limit 20, updated_at desc)', route: '/agent/runs', filters: {}, matching: all },
-    {
-      name: `filtered (state=${FILTER_STATE}, name=${FILTER_NAME})`,
-      route: `/agent/runs?state=${FILTER_STATE}&name=${FILTER_NAME}`,
-      filters: { states: [FILTER_STATE], name: FILTER_NAME },
-      matching: await count({ states: [FILTER_STATE], name: FILTER_NAME }),
-    },
-    {
+  const filtered = (key: string, name: string, route: string, filters: RunFilters) => async (): Promise<ListScenario> => ({ key, name, route, filters, matching: await count(filters) });
+  const scenarios: ListScenario[] = [];
+  const candidates: Array<() => Promise<ListScenario>> = [
+    async () => ({ key: 'default', name: 'default (limit 20, updated_at desc)', route: '/agent/runs', filters: {}, matching: all }),
+    filtered('filtered', `filtered (state=${FILTER_STATE}, name=${FILTER_NAME})`, `/agent/runs?state=${FILTER_STATE}&name=${FILTER_NAME}`, {
+      states: [FILTER_STATE],
+      name: FILTER_NAME,
+    }),
+    async () => ({
+      key: 'deep',
       name: `deep page (cursor after ${DEEP_OFFSET.toLocaleString('en-US')} rows)`,
       route: `/agent/runs?cursor=${cursor}`,
       filters: {},
       after: { value: at.updated_at, id: at.id },
       matching: all,
-    },
+    }),
+    // Oz's filters (the same filter values the server derives from the query: the q handler's LIKE pattern).
+    filtered('q', `q=${RARE_TICKET} (rare: prompt mentions)`, `/agent/runs?q=${RARE_TICKET}`, { textPattern: `%${RARE_TICKET}%` }),
+    filtered('metadata', `metadata[ticket_id]=${RARE_TICKET} (rare)`, `/agent/runs?metadata[ticket_id]=${RARE_TICKET}`, {
+      metadataKeys: ['ticket_id'],
+      metadataValues: [RARE_TICKET],
+    }),
+    filtered('q+metadata', `q=${COMMON_WORD} & metadata[team]=${COMMON_TEAM} (common)`, `/agent/runs?q=${COMMON_WORD}&metadata[team]=${COMMON_TEAM}`, {
+      textPattern: `%${COMMON_WORD}%`,
+      metadataKeys: ['team'],
+      metadataValues: [COMMON_TEAM],
+    }),
   ];
+  for (const make of candidates) {
+    const scenario = await make();
+    if (!LIST_SCENARIOS || LIST_SCENARIOS.includes(scenario.key)) scenarios.push(scenario);
+  }
 
   // The floor of this machine right now: the same load against GET /healthz (no auth, no database).
   if (WARMUP_SECONDS > 0) await autocannonRun(server, '/healthz', WARMUP_SECONDS);

@@ -3,12 +3,17 @@
  * through Kysely (batched multi-row INSERTs inside transactions), so `GET /agent/runs` can be measured
  * against 100,000 runs without creating them one by one through the API.
  *
- * Only the `runs` table is filled (no events, steps or attachments): the list endpoint reads `runs` and
- * the attachment metadata of the page, nothing else. Deterministic (seeded PRNG).
+ * Only the `runs` table is filled, with `run_metadata` beside it (no events, steps or attachments): the list
+ * endpoint reads `runs`, the metadata index and the attachment metadata of the page, nothing else. Deterministic (seeded PRNG).
  *
  * Spread: created_at uniform over the last 30 days (in-flight runs: the last 2 hours); states mostly
  * terminal (SUCCEEDED ≫ FAILED > CANCELLED > ERROR) with a small in-flight share; agent names (30 % none)
  * and model ids with a skewed popularity; 30 creators (service accounts and users); every source type.
+ *
+ * Metadata (Oz's `metadata`, for `metadata[key]=value` filters): 40 % of the runs carry `{team, ticket_id}` —
+ * one of SEED_METADATA_TEAMS and `OPS-<n>` with n uniform in 1..SEED_TICKETS (about 20 runs per ticket at
+ * 100,000 runs) — and the ticket id is also written into the run's prompt, as a person would mention it, so
+ * a `q` search for it finds the same rare runs.
  *
  * No QUEUED rows: the server under test runs its workers, which would claim them at once and change the
  * data while it is measured (in steady state the QUEUED share of 100,000 runs is ~0 anyway). In-flight
@@ -33,6 +38,10 @@ export const SEED_NAMES = [
   'lint-fix',
   'support-reply',
 ] as const;
+export const SEED_METADATA_TEAMS = ['web', 'infra', 'payments', 'data', 'mobile', 'security', 'support', 'growth'] as const;
+/** Tickets `OPS-1` … `OPS-<SEED_TICKETS>` (see the header). */
+export const SEED_TICKETS = 2_000;
+export const seedTicket = (n: number): string => `OPS-${n}`;
 export const SEED_MODEL_IDS = ['gpt-4.1', 'claude-sonnet-4', 'gpt-4o-mini', 'llama-3.3-70b', 'command', 'echo'] as const;
 
 const STATES: Array<[string, number]> = [
@@ -117,7 +126,8 @@ export async function seedRuns(db: Kysely<Database>, options: SeedOptions): Prom
     const name = rand() < 0.3 ? undefined : skewed(SEED_NAMES);
     const modelId = skewed(SEED_MODEL_IDS);
     const words = Array.from({ length: int(6, 90) }, () => WORDS[int(0, WORDS.length - 1)]!);
-    const prompt = words.join(' ');
+    const metadata = rand() < 0.4 ? { team: SEED_METADATA_TEAMS[int(0, SEED_METADATA_TEAMS.length - 1)]!, ticket_id: seedTicket(int(1, SEED_TICKETS)) } : undefined;
+    const prompt = metadata ? `${words.join(' ')} (ticket ${metadata.ticket_id})` : words.join(' ');
     const config = { ...(name ? { name } : {}), model_id: modelId };
     const resolved = { ...config, max_turns: 20, model_call_timeout_seconds: 120, run_timeout_seconds: 1800 };
     const statusMessage =
@@ -159,6 +169,8 @@ export async function seedRuns(db: Kysely<Database>, options: SeedOptions): Prom
       updated_at: iso(updatedMs),
       started_at: started ? iso(startedMs) : null,
       completed_at: terminal ? iso(updatedMs) : null,
+      metadata: metadata ? JSON.stringify(metadata) : null,
+      parent_run_id: null,
     };
   };
 
@@ -169,10 +181,13 @@ export async function seedRuns(db: Kysely<Database>, options: SeedOptions): Prom
     await db.transaction().execute(async (tx) => {
       for (let done = 0; done < inTx; ) {
         const n = Math.min(batchRows, inTx - done);
-        await tx
-          .insertInto('runs')
-          .values(Array.from({ length: n }, makeRow))
-          .execute();
+        const rows = Array.from({ length: n }, makeRow);
+        await tx.insertInto('runs').values(rows).execute();
+        // What insertQueuedRun writes beside a run with metadata (the index of metadata filters).
+        const metadataRows = rows.flatMap((row) =>
+          Object.entries(row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : {}).map(([key, value]) => ({ team_id: row.team_id, run_id: row.id, key, value })),
+        );
+        if (metadataRows.length > 0) await tx.insertInto('run_metadata').values(metadataRows).execute();
         done += n;
       }
     });

@@ -12,7 +12,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ServerContext } from './context';
 import { handlers } from './api/handlers';
-import { operationNames, operationsRouter, publicOperationIds } from './api/operations';
+import { operationNames, operationsRouter } from './api/operations';
 import { pingDatabase } from './db/database';
 import { toCount } from './db/dialect';
 import { isFullyMigrated } from './db/migrate';
@@ -87,7 +87,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
 function restApi(ctx: ServerContext, options: AppOptions): express.Router {
   const api = express.Router();
   api.use(operationNames());
-  api.use(authenticate(ctx, publicOperationIds()));
+  api.use(authenticate(ctx));
   api.use(restRateLimit(ctx));
   api.use(express.json({ limit: ctx.settings.limits.restMaxBodyBytes }));
   api.use(bodyDepthLimit);

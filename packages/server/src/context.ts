@@ -9,6 +9,7 @@ import type { Clock } from './clock';
 import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
+import type { ModelCatalog } from './engine/runners/model-list';
 import type { Sandbox } from './engine/sandbox';
 import type { NotificationOutbox } from './notifications/outbox';
 import type { EventStreamSlots } from './runs/event-stream-slots';
@@ -27,6 +28,8 @@ export interface ServerContext {
   webhookSecretCache: WebhookSecretCache;
   /** Compiled automation filters per webhook, by automation version (automations/matcher-cache.ts). */
   matcherCache: MatcherCache;
+  /** The models GET /agent/models lists, the provider's list kept between requests (engine/runners/model-list.ts). */
+  modelCatalog: ModelCatalog;
   /** Where every process a run causes is started (engine/sandbox). */
   sandbox: Sandbox;
   /** Run-event listeners (SSE), in-flight executions (cancel) and run notices between processes (runs/signals.ts). */

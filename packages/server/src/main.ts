@@ -23,6 +23,7 @@ import { openDatabase } from './db/database';
 import { listenForNotifications, type NotificationListener } from './db/notifications';
 import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
+import { ModelCatalog } from './engine/runners/model-list';
 import { createSandbox } from './engine/sandbox';
 import { createExpressServer } from './http/express-server';
 import { limitConnectionsPerAddress, listenerOptions } from './http/connection-limits';
@@ -101,6 +102,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       secrets,
       webhookSecretCache: new WebhookSecretCache(secrets),
       matcherCache: new MatcherCache(),
+      modelCatalog: new ModelCatalog(settings, clock, log),
       sandbox,
       runSignals,
       notificationOutbox: new NotificationOutbox(settings, runSignals),

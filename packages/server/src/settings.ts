@@ -74,6 +74,12 @@ export interface Settings {
     schedulerIntervalSeconds: number;
     /** How often it reads the nearest slot again although none is due: schedules created or changed by other processes. */
     schedulerRefreshSeconds: number;
+    /** How long a transcript download URL (getRunTranscript's redirect) stays valid. */
+    transcriptUrlSeconds: number;
+    /** How long the model provider's model list (listModels) is kept before it is asked again. */
+    modelListCacheSeconds: number;
+    /** How long listModels waits for the model provider's list. */
+    modelListTimeoutSeconds: number;
   };
   /** Outbound notifications of run events (notifications/; docs/decisions.md §Outbound notifications). */
   notifications: NotificationSettings;
@@ -288,6 +294,9 @@ export function loadSettings(env: Env = process.env): Settings {
       restRateWindowSeconds: integer(env, 'REST_RATE_WINDOW_SECONDS', 60, 1),
       schedulerIntervalSeconds: integer(env, 'SCHEDULER_INTERVAL_SECONDS', 1, 1),
       schedulerRefreshSeconds: integer(env, 'SCHEDULER_REFRESH_SECONDS', 15, 1),
+      transcriptUrlSeconds: integer(env, 'TRANSCRIPT_URL_TTL_SECONDS', 300, 1),
+      modelListCacheSeconds: integer(env, 'MODEL_LIST_CACHE_SECONDS', 300, 1),
+      modelListTimeoutSeconds: integer(env, 'MODEL_LIST_TIMEOUT_SECONDS', 5, 1),
     },
     notifications: {
       allowedHosts: list(env, 'NOTIFICATIONS_ALLOWED_HOSTS'),

@@ -9,14 +9,16 @@ import {
 } from '@agent-runs/sdk';
 import type { Command } from 'commander';
 import { type CliContext, contextOf } from '../context';
-import { EXIT_RUN_UNSUCCESSFUL, interruptible } from '../errors';
+import { EXIT_RUN_UNSUCCESSFUL, interruptible, UsageError } from '../errors';
 import { formatFields, RunProgress } from '../output';
 import { answerText, formatRun } from '../run-format';
 
 interface RunOptions {
-  prompt: string;
+  prompt?: string;
+  skill?: string;
   name?: string;
   model?: string;
+  environment?: string;
   title?: string;
   wait?: boolean;
 }
@@ -37,9 +39,11 @@ export function addRunCommand(parent: Command, name: string, description: string
   parent
     .command(name)
     .description(description)
-    .requiredOption('--prompt <text>', 'the prompt the agent executes')
+    .option('--prompt <text>', 'the prompt the agent executes (required unless --skill is given)')
+    .option('--skill <id>', 'start from a skill: an ID `agent-runs agents` lists (owner/repo:path/to/SKILL.md)')
     .option('--name <name>', 'config name (AmbientAgentConfig.name): a label to group and filter runs by')
-    .option('--model <modelId>', 'the model (AmbientAgentConfig.model_id; server default DEFAULT_MODEL_ID)')
+    .option('--model <modelId>', 'the model (AmbientAgentConfig.model_id; `agent-runs models` lists them)')
+    .option('--environment <environmentId>', 'the cloud environment (env_…; `agent-runs environments list`)')
     .option('--title <title>', 'title (default: the first line of the prompt)')
     .option(
       '--wait',
@@ -60,11 +64,14 @@ export function addRunCommand(parent: Command, name: string, description: string
 
 /** The createRun body: `config` only when a config flag was given, so the server's defaults apply. */
 export function runRequest(options: RunOptions): RunAgentRequest {
-  const config: { name?: string; model_id?: string } = {};
+  if (options.prompt === undefined && options.skill === undefined) throw new UsageError('give --prompt, --skill or both');
+  const config: { name?: string; model_id?: string; environment_id?: string } = {};
   if (options.name !== undefined) config.name = options.name;
   if (options.model !== undefined) config.model_id = options.model;
+  if (options.environment !== undefined) config.environment_id = options.environment;
   return {
-    prompt: options.prompt,
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+    ...(options.skill !== undefined ? { skill: options.skill } : {}),
     ...(options.title !== undefined ? { title: options.title } : {}),
     // The generated type marks the resolved limits required (they have defaults); on input they are optional.
     ...(Object.keys(config).length > 0 ? { config: config as AmbientAgentConfig } : {}),

@@ -13,7 +13,7 @@ interface ListOptions extends PageOptions {
   artifactType?: string;
 }
 
-/** `runs list|get|create|followup|cancel|watch|conversation`. */
+/** `runs list|get|create|followup|cancel|watch|transcript|conversation`. */
 export function registerRunsCommands(program: Command): void {
   const runs = program.command('runs').description('list, inspect, steer and follow runs');
 
@@ -60,7 +60,7 @@ export function registerRunsCommands(program: Command): void {
 
   runs
     .command('cancel')
-    .description('cancel a run (a finished run answers 409 conflict)')
+    .description('cancel a run (as in Oz: a finished run answers 400 invalid_request, a PENDING one 409 conflict)')
     .argument('<runId>', 'the run id')
     .action(async (runId: string, _options: unknown, command: Command) => {
       const { client, out } = contextOf(command);
@@ -86,6 +86,17 @@ export function registerRunsCommands(program: Command): void {
           else out.line(formatEvent(event));
         }
       });
+    });
+
+  runs
+    .command('transcript')
+    .description("print a run's transcript: JSON Lines, one message of its conversation per line")
+    .argument('<runId>', 'the run id')
+    .action(async (runId: string, _options: unknown, command: Command) => {
+      const { client, out } = contextOf(command);
+      // JSON Lines already: printed as served, with or without --json.
+      const transcript = await (await client.agent.runs.transcript(runId)).text();
+      out.line(transcript);
     });
 
   runs

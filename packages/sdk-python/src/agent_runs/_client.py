@@ -122,7 +122,7 @@ class AgentRuns(SyncAPIClient):
 
     @cached_property
     def agent(self) -> Agent:
-        """``/agent``: runs, skills, environments."""
+        """``/agent``: the agents list, runs, skills, models, environments."""
         return Agent(self)
 
     @cached_property

@@ -57,10 +57,15 @@ CASES = [
      t.RunByExternalReferenceResponse),
     # download_artifact redirects to the example's host (localhost:8080), which is not the mock: covered by test_client.
     ("agent.get_artifact", lambda c: c.agent.get_artifact("9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f"), t.FileArtifactResponse),
+    ("agent.runs.transcript", lambda c: c.agent.runs.transcript(RUN_ID), str),
+    ("agent.runs.download_transcript", lambda c: c.agent.runs.download_transcript(RUN_ID, token="signed-token"), str),
+    ("agent.list", lambda c: c.agent.list(repo="acme/skills", sort_by="name"), t.ListAgentsResponse),
+    ("agent.models.list", lambda c: c.agent.models.list(), t.ListModelsResponse),
     ("agent.skills.list", lambda c: c.agent.skills.list(), t.ListSkillsResponse),
     ("agent.environments.create", lambda c: c.agent.environments.create(
-        name="node-20", description="Node 20", setup_commands=["corepack enable"], env_vars={"NPM_TOKEN": "x"}), t.CloudEnvironment),
-    ("agent.environments.list", lambda c: c.agent.environments.list(limit=10), "page"),
+        name="node-20", description="Node 20", setup_commands=["corepack enable"], env_vars={"NPM_TOKEN": "x"}, github_repos=[]),
+     t.CloudEnvironment),
+    ("agent.environments.list", lambda c: c.agent.environments.list(sort_by="last_updated", limit=10), "page"),
     ("agent.environments.retrieve", lambda c: c.agent.environments.retrieve(ENV), t.CloudEnvironment),
     ("agent.environments.update", lambda c: c.agent.environments.update(ENV, description="Node 20 + pnpm"), t.CloudEnvironment),
     ("agent.environments.delete", lambda c: c.agent.environments.delete(ENV), type(None)),

@@ -52,7 +52,9 @@ export type paths = {
          *       included), an attachment's `data` is not valid base64, its `mime_type` is not printable ASCII, or
          *       a refused Oz field (`agent_identity_uid`, `conversation_id`, `mode` other than `normal`,
          *       `team: false`, `on_behalf_of`, `interactive: true`, an MCP server by `warp_id`, a
-         *       `config.worker_host` other than `warp`, a `config.harness` other than `oz`).
+         *       `config.worker_host` other than `warp`, a `config.harness` other than `oz`, `config.runner_id`,
+         *       a `config.session_sharing.public_access`, a non-empty `config.memory_stores`, a
+         *       `config.inference_providers.aws` that is not `{disabled: true}`).
          *     * `413 payload_too_large`: the body exceeds the REST body limit (a setting, default 10 MB).
          *     * `409 conflict`: only for `Idempotency-Key` reuse (see Idempotency).
          */
@@ -138,7 +140,9 @@ export type paths = {
          *     | `SUCCEEDED`, `FAILED`, `ERROR` | the run is re-queued and continues the same conversation as a new step | `QUEUED` |
          *     | `CANCELLED` | refused: `409 conflict` with `x-should-retry: false` | — |
          *
-         *     The answer is **200** with `{run_id, task_id, state}`.
+         *     The answer is **200** with `{run_id, task_id, state}` (the Oz API answers an object whose fields it
+         *     leaves open; Oz clients read this one as any object). `mode` other than `normal` answers
+         *     `400 invalid_request`.
          */
         post: operations["createRunFollowup"];
         delete?: never;
@@ -167,14 +171,20 @@ export type paths = {
          * @description Cancels a run. No body. The answer is **200** whose body is the run ID as a **bare JSON string**
          *     (for example `"3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c"`), as in the Oz API.
          *
-         *     | state | effect |
-         *     |---|---|
-         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
-         *     | `CANCELLED` | nothing changes; answered `200` again (idempotent) |
-         *     | `SUCCEEDED`, `FAILED`, `ERROR` | `409 conflict` with `x-should-retry: false`: a finished run cannot be cancelled |
+         *     The answers are the Oz API's:
          *
-         *     (The public Oz API answers `400` for a finished run and `409` for a `PENDING` one; this service keeps
-         *     the answers above, which a client can tell apart from a malformed request.)
+         *     | state | answer |
+         *     |---|---|
+         *     | `QUEUED`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | `200`: the run stops (a running model call or command is aborted) and its state becomes `CANCELLED` |
+         *     | `PENDING` | `409 conflict` with `retryable: true`: the run is being prepared; retry in a moment (this server does not put runs in `PENDING` today, so this answer is for completeness) |
+         *     | `SUCCEEDED`, `FAILED`, `ERROR`, `CANCELLED` | `400 invalid_request`: the run is already in a terminal state; nothing changes |
+         *
+         *     `BLOCKED` is not terminal here (the run waits for input and a follow-up resumes it), so it can be
+         *     cancelled. A retry of a cancel that succeeded with the same `Idempotency-Key` is answered the stored
+         *     `200` (see Idempotency); without one, cancelling a `CANCELLED` run answers `400`. The Oz API's third
+         *     refusal, `422 operation_not_supported` for run types that cannot be cancelled (self-hosted, local,
+         *     GitHub Action runs), has no case here: every run of this service executes on its own workers and can
+         *     be cancelled (`is_run_type_cancellable` is always `true`).
          */
         post: operations["cancelRun"];
         delete?: never;
@@ -209,6 +219,84 @@ export type paths = {
          *     prove ownership (file-based skills and path-referenced bundled skills can both use it).
          */
         get: operations["getRunConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a run's transcript (redirect)
+         * @description The run's raw transcript, as the Oz API serves it: a **302** whose `Location` is a time-limited
+         *     download URL (`downloadRunTranscript` on this server). The URL carries a signed token and needs no
+         *     API key, so a client that follows the redirect — and any tool it hands the URL to — can fetch it
+         *     until it expires, `TRANSCRIPT_URL_TTL_SECONDS` (default 300) after this answer; ask again for a
+         *     fresh one. The token names the run and the team and is signed with a key derived from the server's
+         *     `SECRETS_KEY`; it cannot be altered or stretched.
+         *
+         *     The transcript is JSON Lines (`application/x-ndjson`; one JSON object per line, see
+         *     `downloadRunTranscript`), served as it is when downloaded, so a run that is still working has a
+         *     longer transcript on a later download.
+         *
+         *     * `404 resource_not_found`: no such run in the team, or the run has no transcript yet (nothing has
+         *       been recorded, as in the Oz API: every run records its prompt when it is created, so this does
+         *       not happen for runs of this server).
+         */
+        get: operations["getRunTranscript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/runs/{runId}/transcript/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a run's transcript (signed URL)
+         * @description Where `getRunTranscript` redirects: the run's transcript, without an API key, for as long as the
+         *     URL's `token` is valid. Every line is one JSON object, one per message of the run's conversation in
+         *     the order recorded:
+         *
+         *     `{"step_id", "message_id", "role", "timestamp", "content": [content blocks]}`
+         *
+         *     — the messages of `GET /agent/runs/{runId}/conversation`, flattened: `role` is `user` (the prompt
+         *     and each follow-up), `assistant` or `tool`; `content` holds the same blocks as the conversation's
+         *     messages (`text`, `action`, `action_result`, `event`). The file ends with a newline.
+         *     `Content-Disposition` names it `transcript-<runId>.jsonl`.
+         *
+         *     * `403 not_authorized`: the token is malformed, was not made by this server for this run, or has
+         *       expired (the detail says which); ask `getRunTranscript` for a new URL.
+         *     * `404 resource_not_found`: the run no longer exists.
+         */
+        get: operations["downloadRunTranscript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -499,6 +587,89 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents (skills a run can start from)
+         * @description The Oz API's list of agents: the skills a run can start from (`skill`, `config.skill_spec`), grouped
+         *     by name, each variant with the ID to pass as `skill`. Two sources:
+         *
+         *     * the skills root of this server (`SKILLS_DIR`, laid out `owner/repo/…/SKILL.md`): every `SKILL.md`
+         *       under it, as variant `owner/repo:<path>` (for example `acme/skills:skills/triage/SKILL.md`);
+         *       the agent's name is the front matter's `name`, else the skill's directory name;
+         *     * the bundled skills this deployment offers (`GET /agent/skills` with `available: true`), under
+         *       the reserved repository `agent-runs/bundled`: variant `agent-runs/bundled:<id>/SKILL.md`
+         *       (`agent-runs/bundled:<id>` works as well), named by the catalogue. A run started from one
+         *       records the load with its `bundled_skill_id`. A directory `agent-runs/bundled` in `SKILLS_DIR` is
+         *       never read.
+         *
+         *     Every variant has `base_prompt` (the SKILL.md without its front matter), `description` (the front
+         *     matter's, else empty), `source` and `environments` — every environment of the team, since any run
+         *     may load any skill whatever environment it selects — and `last_run_timestamp`: when the newest run
+         *     of the team that started from this skill (by this ID or, for a skill found by name, by
+         *     `owner/repo:<name>`) was created, `null` when none has.
+         *
+         *     A `SKILL.md` is malformed when it is larger than 262,144 bytes or its front matter is not a YAML
+         *     mapping whose `name` and `description` are strings. Malformed skills are left out unless
+         *     `include_malformed_skills=true`; then they come with `error` saying why (one whose front matter
+         *     only is broken still runs, named by its directory). The list is read from the files on every
+         *     request (nothing is cached, so `refresh` has nothing to clear and is accepted without effect).
+         *     Not paginated; at most 1,000 SKILL.md files are read under `SKILLS_DIR`, and its directories are
+         *     followed at most 8 levels deep below `owner/repo`.
+         */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List models
+         * @description The language models runs of this server can use (Oz API `listModels`), and the default a run gets
+         *     without `config.model_id`.
+         *
+         *     * Model runner (`MODEL_BASE_URL`): the provider's own list (`GET <MODEL_BASE_URL>/models`, the
+         *       OpenAI-compatible model list), with `DEFAULT_MODEL_ID` first and always present (also when the
+         *       provider leaves it out, or cannot be asked: then it is the only entry). The list is fetched at
+         *       most once per `MODEL_LIST_CACHE_SECONDS` (default 300) per server process and the request waits
+         *       at most `MODEL_LIST_TIMEOUT_SECONDS` (default 5) for the provider; a provider that fails or
+         *       answers something else is asked again after the same interval, and meanwhile the list is the
+         *       default alone. `default_model_id` is `DEFAULT_MODEL_ID`, or `""` when it is not set (then every
+         *       run must name its model).
+         *     * Echo and command runners: they use no language model. The list holds one entry, the ID such runs
+         *       record as `agent_config.model_id` (`DEFAULT_MODEL_ID`, else the runner's name `echo` or
+         *       `command`), which is also `default_model_id`; a run's `config.model_id` is recorded and not used.
+         *
+         *     The provider's list says nothing about what a model can do, so `provider` is inferred from the ID
+         *     (`gpt-…`, `o1…`/`o3…`/`o4…`, `chatgpt-…` → `OPENAI`; `claude-…` → `ANTHROPIC`; `gemini-…`,
+         *     `gemma-…` → `GOOGLE`; anything else `UNKNOWN`), `display_name` is the ID, and `vision_supported` is
+         *     `false`: runs send attachments to the agent as files in its workspace, never as images in the
+         *     model's input. No model is ever marked disabled (`disable_reason` is never set).
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/environments": {
         parameters: {
             query?: never;
@@ -508,7 +679,14 @@ export type paths = {
         };
         /**
          * List environments
-         * @description Lists the team's environments, newest first.
+         * @description Lists the team's environments (Oz API `listEnvironments`): most recently updated first by default,
+         *     or by name (`sort_by=name`, ascending). Each carries what the team's runs say about it: the newest
+         *     run that selected it (`last_task_created`, `last_task_run_timestamp`) and whether that run failed
+         *     while setting the environment up (`setup_failed`).
+         *
+         *     The Oz API answers every environment at once; this service pages the list (`limit`, default 50, and
+         *     `cursor`, as its other lists; `page_info` is an extension an Oz client ignores), so a team with more
+         *     than 50 environments is read by following `next_cursor`.
          */
         get: operations["listEnvironments"];
         put?: never;
@@ -516,6 +694,14 @@ export type paths = {
          * Create an environment
          * @description Creates a cloud environment (admin only). Environment names are unique within the team (`409`
          *     otherwise). `env_vars` values are write-only: answers list only their names.
+         *
+         *     The body is the Oz API's `CloudEnvironmentConfig`, flat: `name`, `description`, `setup_commands`
+         *     are honoured; `failure_session_retention_minutes` is accepted without effect (a failed run's
+         *     working directory is kept by the server's retention setting and a follow-up continues it); the
+         *     fields this service cannot honour answer `400 invalid_request` naming them: `docker_image` (runs
+         *     execute in this server's sandbox, not in a container image of their own), a non-empty
+         *     `github_repos` (no repository is cloned for a run; put a clone in `setup_commands`) and `providers`
+         *     (no cloud identity federation).
          */
         post: operations["createEnvironment"];
         delete?: never;
@@ -557,8 +743,9 @@ export type paths = {
         /**
          * Update an environment
          * @description Changes the given fields (admin only). `setup_commands` and `env_vars`, when given, replace the
-         *     whole list or map; omitted fields keep their value. Runs already created keep the configuration
-         *     they resolved.
+         *     whole list or map; omitted fields keep their value; `description: null` removes the description.
+         *     Runs already created keep the configuration they resolved. The Oz `CloudEnvironmentConfig` fields
+         *     are treated as on create.
          */
         patch: operations["updateEnvironment"];
         trace?: never;
@@ -2070,12 +2257,18 @@ export type components = {
             retryable?: boolean;
         };
         /**
-         * @description One MCP server, exactly one of: a local process (`command`, optional `args` and `env`) or a remote
-         *     HTTP server (`url`, optional `headers`). Mixing the two forms is invalid. The Oz API's third form,
-         *     a Warp shared MCP server by `warp_id`, does not exist on a self-hosted service and answers
-         *     `400 invalid_request` (a run that silently lacked the server would do other work).
+         * @description One MCP server, exactly one of: a local process (`command`, optional `args` and `env`), a remote
+         *     HTTP server (`url`, optional `headers`), or (the Oz API's third form) a Warp shared MCP server by
+         *     `warp_id`. Mixing the forms is invalid.
+         *
+         *     `warp_id` names a Warp shared MCP server or a Warp integration (`linear`, …) backed by the team's
+         *     connection in Warp. This self-hosted service has neither to look the id up in, and a run that
+         *     silently lacked the server would do other work, so the form is accepted by the schema only to be
+         *     refused by name: `400 invalid_request` whose detail and `errors[].path` name
+         *     `$.config.mcp_servers.<name>.warp_id` on run create (`422 validation_failed` on a saved automation).
+         *     Give the same server by `command` or `url` instead.
          */
-        MCPServerConfig: components["schemas"]["MCPStdioServerConfig"] | components["schemas"]["MCPHttpServerConfig"];
+        MCPServerConfig: components["schemas"]["MCPStdioServerConfig"] | components["schemas"]["MCPHttpServerConfig"] | components["schemas"]["MCPWarpServerConfig"];
         /** MCP server over stdio */
         MCPStdioServerConfig: {
             /** @description Executable to start. */
@@ -2098,6 +2291,14 @@ export type components = {
             headers?: {
                 [key: string]: string;
             };
+        };
+        /**
+         * Warp shared MCP server (refused)
+         * @description The Oz API's reference to a Warp shared MCP server or integration. Always refused here (see `MCPServerConfig`).
+         */
+        MCPWarpServerConfig: {
+            /** @description A Warp shared MCP server's UUID or a well-known integration id (`linear`). */
+            warp_id: string;
         };
         /**
          * @description Agent configuration. On input every field is optional; a run's `agent_config` is the resolved
@@ -2155,13 +2356,72 @@ export type components = {
             worker_host?: string;
             /**
              * @description Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-             *     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+             *     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
+             *     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
              */
             harness?: {
                 type?: string;
+                model_id?: string;
+                reasoning_level?: string;
             } & {
                 [key: string]: unknown;
             };
+            /**
+             * @description Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
+             *     other than `oz`, which is refused.
+             */
+            harness_auth_secrets?: {
+                [key: string]: unknown;
+            };
+            /** @description Oz API. Accepted without effect, as `computer_use_enabled` (this service has no computer use). */
+            computer_use_model_id?: string;
+            /**
+             * @description Oz API: the runner providing the run's compute (platform, instance shape, setup commands). This
+             *     service has no runners to choose from (its workers execute every run; setup commands belong to
+             *     the `environment_id`), so any value answers `400 invalid_request` naming `$.config.runner_id`.
+             */
+            runner_id?: string;
+            /**
+             * @description Oz API: anyone-with-link access to the run's shared session. This service has no link sharing (a
+             *     `session_link` opens only for a person signed in with an API key of the team), so an object with a
+             *     `public_access` answers `400 invalid_request` naming `$.config.session_sharing`; `{}` is accepted.
+             */
+            session_sharing?: {
+                /** @enum {string} */
+                public_access?: "VIEWER" | "EDITOR";
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Oz API: memory stores the agent reads and writes. This service has none; a non-empty list answers
+             *     `400 invalid_request` naming `$.config.memory_stores` (an empty one is accepted).
+             */
+            memory_stores?: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * @description Oz API: the LLM inference provider (AWS Bedrock). Runs here call the operator's `MODEL_BASE_URL`;
+             *     `{}` and `{aws: {disabled: true}}` are accepted, any other `aws` setting answers `400
+             *     invalid_request` naming `$.config.inference_providers.aws`.
+             */
+            inference_providers?: {
+                aws?: {
+                    disabled?: boolean;
+                    role_arn?: string;
+                    region?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Oz API: whose credentials the platform uses when it mints tokens (GitHub, GitLab) for the run.
+             *     Accepted without effect: this service mints no tokens for runs (a run's credentials are its
+             *     environment's variables).
+             * @enum {string|null}
+             */
+            credential_strategy?: "CREATOR" | "EXECUTOR" | null;
             /**
              * @description Maximum model turns per step.
              * @default 20
@@ -2280,8 +2540,19 @@ export type components = {
         };
         /** @description A follow-up message. Unknown fields are accepted and ignored (Oz compatibility). */
         RunFollowupRequest: {
-            /** @description The follow-up message (not only whitespace). */
+            /**
+             * @description The follow-up message (not only whitespace). Required here: the Oz API accepts an empty message
+             *     only to continue a run from a saved conversation (`conversation_id` handoffs), which this service
+             *     does not have.
+             */
             message: string;
+            /**
+             * @description Oz API query mode of the follow-up. `normal` (the default) is accepted; `plan` and `orchestrate`
+             *     need an approval step this service does not have and answer `400 invalid_request` naming `$.mode`,
+             *     as on run create.
+             * @enum {string}
+             */
+            mode?: "normal" | "plan" | "orchestrate";
         } & {
             [key: string]: unknown;
         };
@@ -2339,6 +2610,20 @@ export type components = {
             run_time?: string;
             /** @description Oz API. Always `true`, since every run of this service can be cancelled while it is not terminal. */
             is_run_type_cancellable?: boolean;
+            /**
+             * @description Oz API: whether the run's sandbox is running now. `true` while a worker holds the run (`CLAIMED`,
+             *     `INPROGRESS`), `false` otherwise: this service keeps no sandbox alive between executions.
+             */
+            is_sandbox_running?: boolean;
+            /** @description Oz API. Always `false`: this service keeps no failed setup session open for a debug agent. */
+            debug_agent_available?: boolean;
+            /**
+             * @description Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
+             *     the run has made a model call; this service keeps no credit or dollar costs.
+             */
+            request_usage?: {
+                total_tokens?: number;
+            };
             execution_location?: components["schemas"]["RunExecutionLocation"];
             executor?: components["schemas"]["RunCreatorInfo"];
             /**
@@ -2401,8 +2686,16 @@ export type components = {
             text: string;
         };
         /**
+         * @description The Oz API's action categories. This service records `skill` (a `read_skill` load) and `integration`
+         *     (a call to a tool of one of the run's MCP servers); the others exist in the Oz API.
+         * @enum {string}
+         */
+        ActionCategory: "command" | "files" | "search" | "integration" | "documents" | "computer" | "review" | "skill";
+        /**
          * @description An action the agent took. A skill load has `category: skill`, `name: read_skill` and input
-         *     `{name, bundled_skill_id?, skill_path?}`.
+         *     `{name, bundled_skill_id?, skill_path?}`. An MCP tool call has `category: integration`, the tool's
+         *     name and, as input, the arguments the model sent — a JSON object; arguments that were not a JSON
+         *     object are recorded as `{unparsed_arguments: "<what the model sent>"}` (the call then fails).
          */
         ActionBlock: {
             /**
@@ -2411,14 +2704,18 @@ export type components = {
              */
             type: "action";
             id: string;
-            /** @example skill */
-            category: string;
+            category: components["schemas"]["ActionCategory"];
             /** @example read_skill */
             name: string;
             input: {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description The result of an action. `output` is an object (as in the Oz API): `{text}` holding what went back to
+         *     the model — the skill's instructions, the MCP tool's text, or why the call failed (at most 100,000
+         *     characters, then cut with a note).
+         */
         ActionResultBlock: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2426,12 +2723,15 @@ export type components = {
              */
             type: "action_result";
             action_id: string;
-            category: string;
+            category: components["schemas"]["ActionCategory"];
             name: string;
             /** @enum {string} */
             state: "running" | "completed" | "failed" | "denied";
-            /** @description Any JSON value. */
-            output: unknown;
+            output: {
+                text?: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description Something that happened that is neither text nor an action. Names this service records:
@@ -2448,8 +2748,9 @@ export type components = {
              */
             type: "event";
             name: string;
-            /** @description Any JSON value. */
-            data: unknown;
+            data: {
+                [key: string]: unknown;
+            };
         };
         /** @description `data` of an `event: state` SSE event. */
         RunStateEvent: {
@@ -2482,36 +2783,168 @@ export type components = {
         ListSkillsResponse: {
             skills: components["schemas"]["Skill"][];
         };
-        CloudEnvironment: {
-            id: string;
+        ListAgentsResponse: {
+            agents: components["schemas"]["AgentListItem"][];
+        };
+        /** @description An agent (Oz API): the skills of one name. */
+        AgentListItem: {
             name: string;
+            variants: components["schemas"]["AgentListVariant"][];
+        };
+        AgentListVariant: {
+            /** @description `owner/repo:<skill path>`: pass it as a run's `skill` (or `config.skill_spec`). */
+            id: string;
             description: string;
-            /** @description Shell commands run before the agent starts. */
-            setup_commands: string[];
+            /** @description The skill's instructions (its SKILL.md without the front matter). */
+            base_prompt: string;
+            source: components["schemas"]["AgentListSource"];
+            /** @description Every environment of the team (a run may load the skill in any of them). */
+            environments: components["schemas"]["AgentListEnvironment"][];
+            /** Format: date-time */
+            last_run_timestamp: string | null;
+            /** @description Why the SKILL.md is malformed; only with `include_malformed_skills=true`. */
+            error?: string;
+        };
+        AgentListSource: {
+            owner: string;
+            /** @description The repository. */
+            name: string;
+            /** @description The SKILL.md's path inside the repository. */
+            skill_path: string;
+        };
+        AgentListEnvironment: {
+            uid: string;
+            name: string;
+        };
+        ListModelsResponse: {
+            /** @description The model a run gets without `config.model_id`; `""` when the server has none. */
+            default_model_id: string;
+            models: components["schemas"]["ModelInfo"][];
+        };
+        ModelInfo: {
+            /** @description What a run's `config.model_id` names. */
+            id: string;
+            display_name: string;
+            /** @enum {string} */
+            provider: "OPENAI" | "ANTHROPIC" | "GOOGLE" | "UNKNOWN";
+            vision_supported: boolean;
+            description?: string;
+            reasoning_level?: string;
+            /** @enum {string} */
+            disable_reason?: "PROVIDER_OUTAGE" | "OUT_OF_REQUESTS" | "ADMIN_DISABLED" | "REQUIRES_UPGRADE";
+        };
+        /** @description One line of a run's transcript (`downloadRunTranscript`): one message of its conversation. */
+        TranscriptLine: {
+            step_id: string;
+            message_id: string;
+            role: components["schemas"]["MessageRole"];
+            /** Format: date-time */
+            timestamp: string;
+            content: components["schemas"]["ContentBlock"][];
+        };
+        /**
+         * @description A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
+         *     extensions (Oz clients ignore them); `docker_image`, `github_repos` and `providers` never appear
+         *     (this service refuses them on input).
+         */
+        CloudEnvironment: {
+            /** @description The environment's ID (`env_…`); what a run's `config.environment_id` names. */
+            uid: string;
+            config: components["schemas"]["CloudEnvironmentConfig"];
+            /**
+             * Format: date-time
+             * @description When the environment was last changed.
+             */
+            last_updated: string;
+            /**
+             * Format: date-time
+             * @description When the newest run that selected this environment was created; `null` when none has.
+             */
+            last_task_run_timestamp: string | null;
+            last_task_created?: components["schemas"]["EnvironmentLastTask"];
+            /**
+             * @description Whether the newest run that selected this environment failed while setting it up (state
+             *     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
+             *     environment was deleted before the run started).
+             */
+            setup_failed: boolean;
+            /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */
+            scope: {
+                /** @enum {string} */
+                type: "User" | "Team";
+                uid: string;
+            };
+            creator?: components["schemas"]["RunCreatorInfo"];
+            last_editor?: components["schemas"]["RunCreatorInfo"];
             /** @description Names of the environment variables (values are write-only). */
             env_var_names: string[];
             /** Format: date-time */
             created_at: string;
+        };
+        /** @description The Oz API's `CloudEnvironmentConfig`, with the fields this service honours. */
+        CloudEnvironmentConfig: {
+            name: string;
+            /** @description Absent when the environment has none. */
+            description?: string;
+            /** @description Shell commands run (`/bin/sh -c`, in the run's sandbox) before the agent starts. */
+            setup_commands: string[];
+        };
+        /** @description The newest run that selected the environment (Oz API `EnvironmentLastTask`). */
+        EnvironmentLastTask: {
+            /** @description The run's ID. */
+            id: string;
+            title: string;
+            state: components["schemas"]["RunState"];
+            /** Format: date-time */
+            created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** Format: date-time */
+            started_at?: string | null;
         };
         CreateEnvironmentRequest: {
             name: string;
-            description?: string;
+            description?: string | null;
             setup_commands?: string[];
             /** @description Variable name → value (write-only). */
             env_vars?: {
                 [key: string]: string;
             };
+            /** @description Oz API. Refused with `400 invalid_request` (see `createEnvironment`). */
+            docker_image?: string;
+            /** @description Oz API. An empty list is accepted; any repository answers `400 invalid_request`. */
+            github_repos?: {
+                owner: string;
+                repo: string;
+            }[];
+            /** @description Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`. */
+            providers?: {
+                [key: string]: unknown;
+            };
+            /** @description Oz API. Accepted without effect (see `createEnvironment`). */
+            failure_session_retention_minutes?: number | null;
         };
         UpdateEnvironmentRequest: {
             name?: string;
-            description?: string;
+            description?: string | null;
             setup_commands?: string[];
             /** @description Replaces all variables (write-only values). */
             env_vars?: {
                 [key: string]: string;
             };
+            /** @description Oz API. Refused with `400 invalid_request` (see `createEnvironment`). */
+            docker_image?: string;
+            /** @description Oz API. An empty list is accepted; any repository answers `400 invalid_request`. */
+            github_repos?: {
+                owner: string;
+                repo: string;
+            }[];
+            /** @description Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`. */
+            providers?: {
+                [key: string]: unknown;
+            };
+            /** @description Oz API. Accepted without effect (see `createEnvironment`). */
+            failure_session_retention_minutes?: number | null;
         };
         ListEnvironmentsResponse: {
             environments: components["schemas"]["CloudEnvironment"][];
@@ -2653,12 +3086,6 @@ export type components = {
             last_outcome: "run_created" | "skipped_overlap" | "spawn_failed" | null;
             /** @description Slots skipped so far because the schedule's previous run was still going. */
             skipped_slots: number;
-        };
-        /** @description The environment `agent_config.environment_id` names, as it is now (Oz API's shape; values of its variables are never shown). */
-        CloudEnvironmentConfig: {
-            name: string;
-            description: string | null;
-            setup_commands: string[];
         };
         /**
          * @description A scheduled agent (the Oz API's `ScheduledAgentItem`). Oz fields this service has no value for
@@ -3903,8 +4330,10 @@ export interface operations {
                 updated_after?: string;
                 /**
                  * @description Only runs whose title, prompt or `agent_config.skill_spec` contains this text, ignoring case
-                 *     (ASCII letters on SQLite, every letter on PostgreSQL). The match scans the team's runs: no text
-                 *     index serves it (docs/decisions.md §Oz parity), so combine it with other filters on large teams.
+                 *     (ASCII letters on SQLite, every letter on PostgreSQL). On PostgreSQL trigram indexes (pg_trgm, where
+                 *     the database offers it) find rare text at once; on SQLite the search scans the team's runs newest
+                 *     first until the page is full, so a text few runs hold reads the whole team (docs/decisions.md §Oz
+                 *     parity): combine it with other filters on large teams there.
                  */
                 q?: string;
                 /**
@@ -4182,6 +4611,100 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRunTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the transcript's time-limited download URL. */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /**
+                     * @description The download URL (absolute, under `PUBLIC_BASE_URL`).
+                     * @example http://localhost:8080/api/v1/agent/runs/3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c/transcript/download?token=1777626000.team_01hzx3k4m5n6p7q8r9s0t1v2w3.kqG6t7f0bJx1h2cV3nQm4pL5rS6tU7vW8xY9zA0bC1d
+                     */
+                    Location: string;
+                    /**
+                     * @description `no-store`: the URL is a short-lived credential.
+                     * @example no-store
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadRunTranscript: {
+        parameters: {
+            query: {
+                /** @description The signed token of the URL `getRunTranscript` answered. Opaque. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript, JSON Lines. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /**
+                     * @description `attachment; filename="transcript-<runId>.jsonl"`.
+                     * @example attachment; filename="transcript-3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c.jsonl"
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description `no-store`.
+                     * @example no-store
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `not_authorized`: the token is malformed, not this server's for this run, or expired. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4477,9 +5000,80 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAgents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the skills of this repository, `owner/repo` (a directory of `SKILLS_DIR`, or
+                 *     `agent-runs/bundled`). A repository this server does not have lists no agents.
+                 */
+                repo?: string;
+                /** @description Oz API. Accepted without effect (the list is never cached). */
+                refresh?: boolean;
+                /**
+                 * @description `name` (default): agents by name (code-point order). `last_run`: agents whose variants ran most
+                 *     recently first; agents never run after them, by name.
+                 */
+                sort_by?: "name" | "last_run";
+                /** @description Also list malformed skills, each variant with `error`. */
+                include_malformed_skills?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListModelsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEnvironments: {
         parameters: {
             query?: {
+                /**
+                 * @description `last_updated` (default): most recently updated first. `name`: by name, ascending (code-point
+                 *     order on SQLite, the database's collation on PostgreSQL).
+                 */
+                sort_by?: "last_updated" | "name";
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
@@ -6459,6 +7053,8 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsAgentRunsGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_by"]> = ["created_at", "updated_at", "title", "agent"];
 export const pathsAgentRunsGetParametersQuerySort_orderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/runs"]["get"]["parameters"]["query"]["sort_order"]> = ["asc", "desc"];
+export const pathsAgentGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent"]["get"]["parameters"]["query"]["sort_by"]> = ["name", "last_run"];
+export const pathsAgentEnvironmentsGetParametersQuerySort_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/agent/environments"]["get"]["parameters"]["query"]["sort_by"]> = ["last_updated", "name"];
 export const runStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunState"]> = ["QUEUED", "PENDING", "CLAIMED", "INPROGRESS", "SUCCEEDED", "FAILED", "BLOCKED", "ERROR", "CANCELLED"];
 export const runSourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunSourceType"]> = ["API", "CLI", "WEB_APP", "SCHEDULED_AGENT", "WEBHOOK", "SLACK", "LINEAR", "GITHUB_ACTION", "CLOUD_MODE", "INTERACTIVE", "LOCAL", "JIRA", "SELF_IMPROVEMENT", "GITHUB_WEBHOOK", "GITLAB_WEBHOOK", "AUTOFIX", "RUN_SCORER", "ORCHESTRATION"];
 export const runExecutionLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunExecutionLocation"]> = ["LOCAL", "REMOTE"];
@@ -6472,15 +7068,21 @@ export const planArtifactResponseArtifact_typeValues: ReadonlyArray<FlattenedDee
 export const screenshotArtifactResponseArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScreenshotArtifactResponse"]["artifact_type"]> = ["SCREENSHOT"];
 export const fileArtifactResponseArtifact_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FileArtifactResponse"]["artifact_type"]> = ["FILE"];
 export const runCreatorInfoTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreatorInfo"]["type"]> = ["user", "service_account"];
+export const ambientAgentConfigSession_sharingPublic_accessValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AmbientAgentConfig"]["session_sharing"]["public_access"]> = ["VIEWER", "EDITOR"];
 export const runAgentRequestImagesMime_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunAgentRequest"]["images"]["mime_type"]> = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 export const runAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
+export const runFollowupRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunFollowupRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
 export const runItemScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunItem"]["scope"]["type"]> = ["User", "Team"];
 export const messageRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MessageRole"]> = ["user", "assistant", "tool", "system"];
 export const textBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TextBlock"]["type"]> = ["text"];
+export const actionCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionCategory"]> = ["command", "files", "search", "integration", "documents", "computer", "review", "skill"];
 export const actionBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionBlock"]["type"]> = ["action"];
 export const actionResultBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionResultBlock"]["type"]> = ["action_result"];
 export const actionResultBlockStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActionResultBlock"]["state"]> = ["running", "completed", "failed", "denied"];
 export const eventBlockTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventBlock"]["type"]> = ["event"];
+export const modelInfoProviderValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ModelInfo"]["provider"]> = ["OPENAI", "ANTHROPIC", "GOOGLE", "UNKNOWN"];
+export const modelInfoDisable_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ModelInfo"]["disable_reason"]> = ["PROVIDER_OUTAGE", "OUT_OF_REQUESTS", "ADMIN_DISABLED", "REQUIRES_UPGRADE"];
+export const cloudEnvironmentScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CloudEnvironment"]["scope"]["type"]> = ["User", "Team"];
 export const createScheduledAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateScheduledAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
 export const updateScheduledAgentRequestModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateScheduledAgentRequest"]["mode"]> = ["normal", "plan", "orchestrate"];
 export const scheduledAgentItemScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ScheduledAgentItem"]["scope"]["type"]> = ["User", "Team"];

@@ -21,6 +21,7 @@ import { deleteAutomationHandler } from './automations/deleteAutomation';
 import { deleteEnvironmentHandler } from './environments/deleteEnvironment';
 import { deleteSecretHandler } from './secrets/deleteSecret';
 import { deleteWebhookHandler } from './webhooks/deleteWebhook';
+import { downloadRunTranscriptHandler } from './runs/downloadRunTranscript';
 import { dispatchFactoryRunHandler } from './factories/dispatchFactoryRun';
 import { getAutomationHandler } from './automations/getAutomation';
 import { getCurrentApiKeyHandler } from './api-keys/getCurrentApiKey';
@@ -29,12 +30,15 @@ import { getFactoryHandler } from './factories/getFactory';
 import { getRunAttachmentHandler } from './runs/getRunAttachment';
 import { getRunConversationHandler } from './runs/getRunConversation';
 import { getRunHandler } from './runs/getRun';
+import { getRunTranscriptHandler } from './runs/getRunTranscript';
 import { getWebhookDeliveryHandler } from './deliveries/getWebhookDelivery';
 import { getWebhookHandler } from './webhooks/getWebhook';
+import { listAgentsHandler } from './skills/listAgents';
 import { listApiKeysHandler } from './api-keys/listApiKeys';
 import { listAutomationsHandler } from './automations/listAutomations';
 import { listEnvironmentsHandler } from './environments/listEnvironments';
 import { listFactoriesHandler } from './factories/listFactories';
+import { listModelsHandler } from './models/listModels';
 import { listRunsHandler } from './runs/listRuns';
 import { listSecretsHandler } from './secrets/listSecrets';
 import { listSkillsHandler } from './skills/listSkills';
@@ -103,6 +107,8 @@ export const handlers: OperationHandlers = {
   getRun: getRunHandler,
   getRunAttachment: getRunAttachmentHandler,
   getRunConversation: getRunConversationHandler,
+  getRunTranscript: getRunTranscriptHandler,
+  downloadRunTranscript: downloadRunTranscriptHandler,
   listRuns: listRunsHandler,
   streamRunEvents: streamRunEventsHandler,
   streamTeamRunEvents: streamTeamRunEventsHandler,
@@ -117,6 +123,8 @@ export const handlers: OperationHandlers = {
   pauseScheduledAgent: pauseScheduledAgentHandler,
   resumeScheduledAgent: resumeScheduledAgentHandler,
   updateScheduledAgent: updateScheduledAgentHandler,
+  listAgents: listAgentsHandler,
+  listModels: listModelsHandler,
   createWebhook: createWebhookHandler,
   deleteWebhook: deleteWebhookHandler,
   getWebhook: getWebhookHandler,

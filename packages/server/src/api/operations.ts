@@ -46,7 +46,7 @@ interface RestOperation {
   path: string;
   operationId: string;
   query: QueryParameter[];
-  /** `security: []` in the contract: the request carries its own credential (a signed URL), no API key. */
+  /** The contract's `security: []`: called without an API key (a signed URL carries its own credential). */
   public: boolean;
 }
 
@@ -88,11 +88,6 @@ function unknownQueryGuard(query: QueryParameter[]): RequestHandler | undefined 
   };
 }
 
-/** The REST operations that take no API key (`security: []`); `authenticate` lets them through. */
-export function publicOperationIds(): ReadonlySet<string> {
-  return new Set(restOperations().filter((op) => op.public).map((op) => op.operationId));
-}
-
 /**
  * `OPTIONS` answers 204 with the methods of the ONE contract path the URL names. Express's own answer
  * merges every route the URL matches, so `/api-keys/current` would also offer `DELETE` from
@@ -126,15 +121,17 @@ export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers
 
 /**
  * Names the operation of each request (`res.locals.operationId`) before anything answers it, so a 401, a
- * validation error or an idempotent replay is counted under its operation like the handler's own answer.
- * It answers `OPTIONS` first (without this, Express would answer it from these routes).
+ * validation error or an idempotent replay is counted under its operation like the handler's own answer,
+ * and marks the operations the contract lets through without an API key (`res.locals.publicOperation`,
+ * read by http/auth.ts). It answers `OPTIONS` first (without this, Express would answer it from these routes).
  */
 export function operationNames(): Router {
   const router = Router();
   allowedMethodsRoutes(router);
-  for (const { method, path, operationId } of restOperations()) {
+  for (const { method, path, operationId, public: isPublic } of restOperations()) {
     router[method](path, (_req, res, next) => {
       res.locals.operationId = operationId;
+      if (isPublic) res.locals.publicOperation = true;
       next('router');
     });
   }

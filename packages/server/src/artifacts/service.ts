@@ -10,12 +10,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import mime from 'mime-types';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
+import { signLinkToken, verifyLinkToken } from '../crypto/signed-link';
 import type { ContentBlock } from '../engine/runner';
 import type { components } from '../generated/api';
 import { notAuthorized, resourceNotFound } from '../problems';
 import { lockExecutingRun, RunNotOwnedError, type RunsDeps } from '../runs/repository';
 import { inRunTransaction } from '../runs/events';
-import { signDownloadToken, verifyDownloadToken } from './download-url';
 import {
   artifactTotals,
   findArtifactContent,
@@ -400,7 +400,7 @@ const isDownloadable = (type: ArtifactType): boolean => type === 'FILE' || type 
 /** A fresh signed download URL and its expiry (contract: getArtifact `download_url`). */
 function signedDownload(ctx: ViewDeps, meta: Pick<ArtifactMeta, 'id' | 'team_id'>): { download_url: string; expires_at: string } {
   const expiresAt = new Date((Math.floor(ctx.clock.now().getTime() / 1000) + ctx.settings.artifacts.downloadUrlSeconds) * 1000);
-  const token = signDownloadToken(ctx.secrets, meta.team_id, meta.id, expiresAt);
+  const token = signLinkToken(ctx.secrets, 'artifact download', meta.team_id, meta.id, expiresAt);
   return { download_url: `${ctx.settings.publicBaseUrl}/api/v1/agent/artifacts/${meta.id}/content?token=${token}`, expires_at: toTimestamp(expiresAt) };
 }
 
@@ -453,8 +453,9 @@ export interface ArtifactContent {
 
 /** getArtifactContent: the bytes behind a signed URL; the token is the credential. */
 export async function readArtifactContent(ctx: ViewDeps, artifactId: string, token: string): Promise<ArtifactContent> {
-  const teamId = verifyDownloadToken(ctx.secrets, token, artifactId, ctx.clock.now());
-  if (!teamId) throw notAuthorized(`This download URL is not valid or has expired; get a fresh one with GET /agent/artifacts/${artifactId}.`);
+  const link = verifyLinkToken(ctx.secrets, 'artifact download', token, artifactId, ctx.clock.now());
+  if (!link.ok) throw notAuthorized(`This download URL is not valid or has expired; get a fresh one with GET /agent/artifacts/${artifactId}.`);
+  const { teamId } = link;
   const stored = await findArtifactContent(ctx.db, teamId, artifactId);
   if (!stored?.content) throw notFound(artifactId);
   const d = storedData(stored);

@@ -1,8 +1,12 @@
 /**
  * Encryption of secrets at rest: AES-256-GCM with a random 12-byte nonce per value, stored as the versioned
  * text `v1.<base64 nonce>.<base64 ciphertext+tag>` (tables.ts `EncryptedText`).
+ *
+ * The same key signs what the server hands out and must recognise later (signed download URLs): HMAC-SHA256
+ * under a key derived per purpose (HKDF), so a signature made for one purpose never verifies for another and
+ * the encryption key itself is never used as a MAC key.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../private-files';
@@ -47,17 +51,20 @@ export class SecretBox {
     }
   }
 
-  /**
-   * HMAC-SHA256 of `message` under a key derived from the secrets key for `purpose` (HKDF), so a signature
-   * (a signed download URL) never uses the encryption key itself and every process of a deployment agrees.
-   */
-  sign(purpose: string, message: string): Buffer {
-    let key = this.#signingKeys.get(purpose);
-    if (!key) {
-      key = Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), `agent-runs ${purpose}`, KEY_BYTES));
-      this.#signingKeys.set(purpose, key);
-    }
-    return createHmac('sha256', key).update(message).digest();
+  /** HMAC-SHA256 of `message` under the key derived for `purpose`, base64url. */
+  sign(purpose: string, message: string): string {
+    return createHmac('sha256', this.#purposeKey(purpose)).update(message, 'utf8').digest('base64url');
+  }
+
+  /** Whether `signature` is `sign(purpose, message)`, compared in constant time. */
+  verify(purpose: string, message: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(purpose, message), 'utf8');
+    const given = Buffer.from(signature, 'utf8');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  #purposeKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), `agent-runs signing: ${purpose}`, KEY_BYTES));
   }
 
   /** Never let the key reach a log line through util.inspect or JSON.stringify. */

@@ -33,8 +33,18 @@ export const preparedStatementNames = new Map<string, string>();
 type Value = string | number | Buffer | null;
 type Arg = Value | readonly Value[];
 
+export interface CompiledQueryOptions {
+  /**
+   * Prepare it by name on PostgreSQL (the default). A statement whose best plan depends on its values — how
+   * many rows a search text or a metadata value matches — must be planned with them every time: after five
+   * runs PostgreSQL may keep a generic plan that fits a rare value and not a common one.
+   */
+  prepareByName?: boolean;
+}
+
 export function compiledQuery<A extends Arg[], R>(
   build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+  options: CompiledQueryOptions = {},
 ): (db: Kysely<Database>, ...args: A) => Promise<QueryResult<R>> {
   const compiled = new Map<string, CompiledQuery<R>>();
   return (db, ...args) => {
@@ -46,7 +56,9 @@ export function compiledQuery<A extends Arg[], R>(
       ) as unknown as A;
       query = build(db, ...placeholders).compile();
       compiled.set(key, query);
-      if (!preparedStatementNames.has(query.sql)) preparedStatementNames.set(query.sql, `compiled_${preparedStatementNames.size}`);
+      if (options.prepareByName !== false && !preparedStatementNames.has(query.sql)) {
+        preparedStatementNames.set(query.sql, `compiled_${preparedStatementNames.size}`);
+      }
     }
     const parameters = query.parameters.map((p) => {
       if (!(p instanceof Placeholder)) return p;

@@ -117,6 +117,17 @@ export interface RunFollowupsTable {
   delivered_at: Timestamp | null; // when a runner took it from the inbox
 }
 
+/**
+ * One key of a run's metadata (runs.metadata holds the whole object, fixed at creation): what
+ * `GET /agent/runs?metadata[key]=value` reads, through (team_id, key, value, run_id), on both dialects.
+ */
+export interface RunMetadataTable {
+  team_id: string;
+  run_id: string;
+  key: string;
+  value: string;
+}
+
 export interface RunAttachmentsTable {
   run_id: string;
   team_id: string;
@@ -237,6 +248,8 @@ export interface EnvironmentsTable {
   description: string | null;
   setup_commands: JsonText; // string[]
   env_vars: EncryptedText | null; // encrypted JSON {NAME: value}
+  creator: JsonText | null; // RunCreatorInfo of the API key that created it (null before Oz parity)
+  last_editor: JsonText | null; // RunCreatorInfo of the API key that changed it last
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -339,6 +352,7 @@ export interface Database {
   run_followups: RunFollowupsTable;
   run_attachments: RunAttachmentsTable;
   run_artifacts: RunArtifactsTable;
+  run_metadata: RunMetadataTable;
   factories: FactoriesTable;
   team_secrets: TeamSecretsTable;
   webhooks: WebhooksTable;

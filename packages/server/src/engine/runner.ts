@@ -15,11 +15,8 @@ import type { RunSandbox } from './sandbox';
 type Schemas = components['schemas'];
 
 export type RunRole = Schemas['MessageRole'];
-/**
- * The contract's content blocks, but an action's input may also be the model's arguments as it sent them when
- * they are not a JSON object (runners/model-tools.ts), which the contract's ActionBlock (an object) does not allow.
- */
-export type ContentBlock = Exclude<Schemas['ContentBlock'], Schemas['ActionBlock']> | (Omit<Schemas['ActionBlock'], 'input'> & { input: unknown });
+/** The contract's content blocks (an action's input and a result's output are objects, as in the Oz API). */
+export type ContentBlock = Schemas['ContentBlock'];
 export type ConversationMessage = Pick<Schemas['ConversationMessage'], 'role' | 'timestamp'> & { content: ContentBlock[] };
 
 /** One turn: the initial prompt is turn 1; every follow-up that starts work opens the next. */
@@ -31,13 +28,14 @@ export interface ConversationTurn {
 export type RunStatusMessage = Schemas['RunStatusMessage'];
 export type TokenUsage = Schemas['RunUsage'];
 export type McpStdioServerConfig = Schemas['MCPStdioServerConfig'];
-export type McpServerConfig = Schemas['MCPServerConfig'];
+/** The MCP servers a run can start: the contract's Warp form (`warp_id`) is refused before a run exists (runs/config.ts). */
+export type McpServerConfig = McpStdioServerConfig | Schemas['MCPHttpServerConfig'];
 
 /** AmbientAgentConfig with the engine's defaults filled in: the fields the engine knows (runs/config.ts KNOWN_FIELDS). */
 export type ResolvedAgentConfig = Pick<
   Schemas['AmbientAgentConfig'],
-  'name' | 'model_id' | 'base_prompt' | 'environment_id' | 'skill_spec' | 'mcp_servers' | 'max_turns' | 'model_call_timeout_seconds' | 'run_timeout_seconds'
->;
+  'name' | 'model_id' | 'base_prompt' | 'environment_id' | 'skill_spec' | 'max_turns' | 'model_call_timeout_seconds' | 'run_timeout_seconds'
+> & { mcp_servers?: Record<string, McpServerConfig> };
 
 export interface RunAttachment {
   fileName: string;

@@ -1,10 +1,14 @@
 /** environments access: every query is scoped to the caller's team. */
-import type { Kysely, Selectable, Updateable } from 'kysely';
-import { newestFirstPage } from '../db/keyset';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, EnvironmentsTable } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
 
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
+
+/** listEnvironments' orders (contract): most recently updated first, or by name ascending. */
+export type EnvironmentSort = 'last_updated' | 'name';
+export const ENVIRONMENT_SORT_COLUMN = { last_updated: 'updated_at', name: 'name' } as const satisfies Record<EnvironmentSort, keyof EnvironmentRow>;
+export const ENVIRONMENT_SORT_ORDER = { last_updated: 'desc', name: 'asc' } as const satisfies Record<EnvironmentSort, 'asc' | 'desc'>;
 
 export async function insertEnvironment(db: Kysely<Database>, row: EnvironmentRow): Promise<void> {
   await db.insertInto('environments').values(row).execute();
@@ -20,13 +24,29 @@ export async function findEnvironments(db: Kysely<Database>, teamId: string, ids
   return db.selectFrom('environments').selectAll().where('team_id', '=', teamId).where('id', 'in', [...ids]).execute();
 }
 
-/** Newest first; `after` is the last row of the previous page. Fetches limit + 1 to tell whether more follow. */
+/**
+ * One page in `sort` order by (sort column, id); `after` is the last row of the previous page. Fetches
+ * limit + 1 to tell whether more follow. Served by environments_team_updated_idx / environments_team_name_idx.
+ */
 export async function listEnvironmentRows(
   db: Kysely<Database>,
   teamId: string,
-  page: { limit: number; after?: KeysetAfter | undefined },
+  page: { sort: EnvironmentSort; limit: number; after?: KeysetAfter | undefined },
 ): Promise<EnvironmentRow[]> {
-  return newestFirstPage(db.selectFrom('environments').selectAll().where('team_id', '=', teamId), 'created_at', page).execute();
+  const column = ENVIRONMENT_SORT_COLUMN[page.sort];
+  const order = ENVIRONMENT_SORT_ORDER[page.sort];
+  let query = db.selectFrom('environments').selectAll().where('team_id', '=', teamId);
+  if (page.after) {
+    const { value, id } = page.after;
+    query = query.where(sql<boolean>`(${sql.ref(column)}, id) ${sql.raw(order === 'desc' ? '<' : '>')} (${value}, ${id})`);
+  }
+  return query.orderBy(column, order).orderBy('id', order).limit(page.limit + 1).execute();
+}
+
+/** Every environment of the team, by name: what GET /agent names as the environments a skill runs in. */
+export async function listEnvironmentNames(db: Kysely<Database>, teamId: string): Promise<Array<{ uid: string; name: string }>> {
+  const rows = await db.selectFrom('environments').select(['id', 'name']).where('team_id', '=', teamId).orderBy('name').orderBy('id').execute();
+  return rows.map((row) => ({ uid: row.id, name: row.name }));
 }
 
 /** Returns the updated row, or undefined when no environment of the team has this id. */

@@ -1,28 +1,43 @@
 /**
- * Cloud environments (docs/decisions.md §CloudEnvironment): name (unique in the team), description,
- * setup commands and environment variables. Variable values are secrets: encrypted at rest as one JSON
- * object (SecretBox), write-only on the wire — answers carry only `env_var_names`.
+ * Cloud environments (contract: CloudEnvironment): name (unique in the team), description, setup commands
+ * and environment variables, answered in the Oz API's shape. Variable values are secrets: encrypted at
+ * rest as one JSON object (SecretBox), write-only on the wire — answers carry only `env_var_names`.
+ *
+ * The Oz fields of CloudEnvironmentConfig this service cannot honour are refused by name on create and
+ * update (docs/decisions.md §Oz parity); what an answer says about runs (`last_task_created`,
+ * `setup_failed`) is read from the team's newest run that selected the environment.
  */
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
-import { keysetPage, newestFirst } from '../pagination';
-import { conflict, resourceNotFound } from '../problems';
+import type { Principal } from '../api-keys/service';
+import { keysetPage } from '../pagination';
+import { conflict, invalidRequest, resourceNotFound } from '../problems';
+import { newestRunByEnvironment, runStatusMessage } from '../runs/repository';
+import type { RunState } from '../runs/states';
 import {
   deleteEnvironmentRow,
+  ENVIRONMENT_SORT_COLUMN,
+  ENVIRONMENT_SORT_ORDER,
   findEnvironment,
   findEnvironments,
   insertEnvironment,
   listEnvironmentRows,
   updateEnvironmentRow,
   type EnvironmentRow,
+  type EnvironmentSort,
 } from './repository';
 
 type Deps = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
+type Schemas = components['schemas'];
 
-export type CloudEnvironment = components['schemas']['CloudEnvironment'];
+export type CloudEnvironment = Schemas['CloudEnvironment'];
+type CreateEnvironmentRequest = Schemas['CreateEnvironmentRequest'];
+type UpdateEnvironmentRequest = Schemas['UpdateEnvironmentRequest'];
+type CreatorInfo = Schemas['RunCreatorInfo'];
+type NewestRun = Awaited<ReturnType<typeof newestRunByEnvironment>> extends Map<string, infer R> ? R : never;
 
 /** What a run needs from its environment (decrypted; never leaves the server). */
 export interface EnvironmentForRun {
@@ -32,6 +47,9 @@ export interface EnvironmentForRun {
   envVars: Record<string, string>;
 }
 
+/** The error code a run that failed setting its environment up records (engine/environment-setup.ts). */
+const SETUP_FAILED_CODE = 'environment_setup_failed';
+
 function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<string, string> {
   return row.env_vars ? (JSON.parse(deps.secrets.decrypt(row.env_vars)) as Record<string, string>) : {};
 }
@@ -39,30 +57,78 @@ function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<s
 const encryptVars = (deps: Pick<Deps, 'secrets'>, vars: Record<string, string>): string | null =>
   Object.keys(vars).length > 0 ? deps.secrets.encrypt(JSON.stringify(vars)) : null;
 
-export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): CloudEnvironment {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description ?? '',
-    setup_commands: JSON.parse(row.setup_commands) as string[],
+const actorOf = (principal: Principal): CreatorInfo => ({ type: 'service_account', uid: principal.keyId, display_name: principal.displayName });
+
+/** Oz's CloudEnvironmentConfig of an environment: the part a run (or a schedule) shows of it. */
+const toEnvironmentConfig = (row: EnvironmentRow): components['schemas']['CloudEnvironmentConfig'] => ({
+  name: row.name,
+  ...(row.description ? { description: row.description } : {}),
+  setup_commands: JSON.parse(row.setup_commands) as string[],
+});
+
+export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow, newest: NewestRun | undefined): CloudEnvironment {
+  const environment: CloudEnvironment = {
+    uid: row.id,
+    config: toEnvironmentConfig(row),
+    last_updated: row.updated_at,
+    last_task_run_timestamp: newest?.created_at ?? null,
+    setup_failed: newest?.state === 'FAILED' && runStatusMessage(newest)?.error_code === SETUP_FAILED_CODE,
+    scope: { type: 'Team', uid: row.team_id },
     env_var_names: Object.keys(decryptVars(deps, row)).sort(),
     created_at: row.created_at,
-    updated_at: row.updated_at,
   };
+  if (newest) {
+    environment.last_task_created = {
+      id: newest.id,
+      title: newest.title,
+      state: newest.state as RunState,
+      created_at: newest.created_at,
+      updated_at: newest.updated_at,
+      started_at: newest.started_at,
+    };
+  }
+  if (row.creator) environment.creator = JSON.parse(row.creator) as CreatorInfo;
+  if (row.last_editor) environment.last_editor = JSON.parse(row.last_editor) as CreatorInfo;
+  return environment;
+}
+
+async function answer(deps: Deps, row: EnvironmentRow): Promise<CloudEnvironment> {
+  const newest = await newestRunByEnvironment(deps.db, row.team_id, [row.id]);
+  return toCloudEnvironment(deps, row, newest.get(row.id));
+}
+
+const refuse = (path: string, detail: string) => invalidRequest(detail, [{ path, message: 'not supported' }]);
+
+/** The Oz CloudEnvironmentConfig fields a request may carry that this service cannot honour (contract: createEnvironment). */
+function refuseUnsupportedOzFields(input: CreateEnvironmentRequest | UpdateEnvironmentRequest): void {
+  if (input.docker_image !== undefined) {
+    throw refuse('$.docker_image', 'docker_image is not supported: runs execute in this server\'s sandbox, not in a container image of their own; install what they need with setup_commands.');
+  }
+  if (input.github_repos !== undefined && input.github_repos.length > 0) {
+    throw refuse('$.github_repos', 'github_repos is not supported: no repository is cloned for a run here; clone it in setup_commands.');
+  }
+  const provider = Object.keys(input.providers ?? {})[0];
+  if (provider !== undefined) {
+    throw refuse(`$.providers.${provider}`, `providers.${provider} is not supported: this service has no cloud identity federation; give credentials as env_vars.`);
+  }
 }
 
 const nameTaken = (name: string) => conflict(`An environment named "${name}" already exists in this team.`, { retryable: false });
 
-export async function createEnvironment(deps: Deps, teamId: string, input: components['schemas']['CreateEnvironmentRequest']): Promise<CloudEnvironment> {
+export async function createEnvironment(deps: Deps, principal: Principal, input: CreateEnvironmentRequest): Promise<CloudEnvironment> {
+  refuseUnsupportedOzFields(input);
   const now = deps.clock.now();
   const at = toTimestamp(now);
+  const actor = JSON.stringify(actorOf(principal));
   const row: EnvironmentRow = {
     id: newId('env', now),
-    team_id: teamId,
+    team_id: principal.teamId,
     name: input.name,
     description: input.description ?? null,
     setup_commands: JSON.stringify(input.setup_commands ?? []),
     env_vars: encryptVars(deps, input.env_vars ?? {}),
+    creator: actor,
+    last_editor: actor,
     created_at: at,
     updated_at: at,
   };
@@ -72,19 +138,27 @@ export async function createEnvironment(deps: Deps, teamId: string, input: compo
     if (isUniqueViolation(err)) throw nameTaken(input.name);
     throw err;
   }
-  return toCloudEnvironment(deps, row);
+  // A new environment: no run can have selected it yet.
+  return toCloudEnvironment(deps, row, undefined);
 }
 
 export async function listEnvironments(
   deps: Deps,
   teamId: string,
-  query: { limit: number; cursor?: string },
-): Promise<components['schemas']['ListEnvironmentsResponse']> {
+  query: { sort: EnvironmentSort; limit: number; cursor?: string },
+): Promise<Schemas['ListEnvironmentsResponse']> {
+  const column = ENVIRONMENT_SORT_COLUMN[query.sort];
   const { items, page_info } = await keysetPage({
-    ...query,
-    ...newestFirst,
-    fetch: (after, limit) => listEnvironmentRows(deps.db, teamId, { limit, after }),
-    toItems: (rows) => rows.map((row) => toCloudEnvironment(deps, row)),
+    limit: query.limit,
+    cursor: query.cursor,
+    sortKey: column,
+    order: ENVIRONMENT_SORT_ORDER[query.sort],
+    fetch: (after, limit) => listEnvironmentRows(deps.db, teamId, { sort: query.sort, limit, after }),
+    keyOf: (row) => ({ value: row[column], id: row.id }),
+    toItems: async (rows) => {
+      const newest = await newestRunByEnvironment(deps.db, teamId, rows.map((row) => row.id));
+      return rows.map((row) => toCloudEnvironment(deps, row, newest.get(row.id)));
+    },
   });
   return { environments: items, page_info };
 }
@@ -94,25 +168,26 @@ const notFound = (id: string) => resourceNotFound(`Environment ${id} not found.`
 export async function getEnvironment(deps: Deps, teamId: string, id: string): Promise<CloudEnvironment> {
   const row = await findEnvironment(deps.db, teamId, id);
   if (!row) throw notFound(id);
-  return toCloudEnvironment(deps, row);
+  return answer(deps, row);
 }
 
-/** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay. */
-export async function updateEnvironment(deps: Deps, teamId: string, id: string, input: components['schemas']['UpdateEnvironmentRequest']): Promise<CloudEnvironment> {
-  const changes: Parameters<typeof updateEnvironmentRow>[3] = { updated_at: toTimestamp(deps.clock.now()) };
+/** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay; a null description clears it. */
+export async function updateEnvironment(deps: Deps, principal: Principal, id: string, input: UpdateEnvironmentRequest): Promise<CloudEnvironment> {
+  refuseUnsupportedOzFields(input);
+  const changes: Parameters<typeof updateEnvironmentRow>[3] = { updated_at: toTimestamp(deps.clock.now()), last_editor: JSON.stringify(actorOf(principal)) };
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description;
   if (input.setup_commands !== undefined) changes.setup_commands = JSON.stringify(input.setup_commands);
   if (input.env_vars !== undefined) changes.env_vars = encryptVars(deps, input.env_vars);
   let row: EnvironmentRow | undefined;
   try {
-    row = await updateEnvironmentRow(deps.db, teamId, id, changes);
+    row = await updateEnvironmentRow(deps.db, principal.teamId, id, changes);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name ?? '');
     throw err;
   }
   if (!row) throw notFound(id);
-  return toCloudEnvironment(deps, row);
+  return answer(deps, row);
 }
 
 export async function deleteEnvironment(deps: Deps, teamId: string, id: string): Promise<void> {
@@ -129,7 +204,7 @@ export async function environmentConfigs(
   ids: readonly string[],
 ): Promise<Map<string, components['schemas']['CloudEnvironmentConfig']>> {
   const rows = await findEnvironments(deps.db, teamId, [...new Set(ids)]);
-  return new Map(rows.map((row) => [row.id, { name: row.name, description: row.description, setup_commands: JSON.parse(row.setup_commands) as string[] }]));
+  return new Map(rows.map((row) => [row.id, toEnvironmentConfig(row)]));
 }
 
 /** The environment a run selected, decrypted (environment-setup.ts), or undefined if it was deleted. */

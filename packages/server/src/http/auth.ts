@@ -1,6 +1,7 @@
 /**
  * Bearer API key authentication for /api/v1: attaches the caller's Principal; 401 problem (with
- * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. `authorize` → 403 for an
+ * `WWW-Authenticate: Bearer`) without a key or with an unknown/revoked one. Operations the contract marks
+ * `security: []` are let through without one. `authorize` → 403 for an
  * operation the contract marks `x-required-role: admin` called with a member key.
  */
 import type { RequestHandler } from 'express';
@@ -23,13 +24,11 @@ declare global {
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/**
- * `publicOperations`: operations the contract marks `security: []` (a signed download URL carries its own
- * credential, checked by its handler); they get no principal, and so no per-key rate limit.
- */
-export function authenticate(ctx: ServerContext, publicOperations: ReadonlySet<string> = new Set()): RequestHandler {
+export function authenticate(ctx: ServerContext): RequestHandler {
   return async (req, res, next) => {
-    if (publicOperations.has(res.locals.operationId as string)) return next();
+    // An operation the contract marks `security: []` (api/operations.ts operationNames) carries its own
+    // credential (a signed URL) and is served without a principal; any Authorization header is ignored.
+    if (res.locals.publicOperation === true) return next();
     const match = BEARER.exec(req.get('authorization') ?? '');
     if (!match?.[1]) return next(authenticationRequired());
     const principal = await authenticateApiKey(ctx.db, ctx.clock, match[1]);

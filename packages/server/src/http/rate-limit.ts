@@ -20,9 +20,9 @@ import { rateLimited } from '../problems';
 export function restRateLimit(ctx: ServerContext): RequestHandler {
   const windowSeconds = ctx.settings.windows.restRateWindowSeconds;
   const budget = ctx.settings.limits.restRequestsPerWindow;
-  return (req, _res, next) => {
-    // An operation without an API key (contract `security: []`, a signed download URL) has no budget to count against.
-    if (!req.principal) return next();
+  return (req, res, next) => {
+    // The per-key budget needs a key; an operation served without one (authenticate) is not counted.
+    if (res.locals.publicOperation === true) return next();
     const { keyId } = principalOf(req);
     const now = ctx.clock.now().getTime();
     const windowStart = Math.floor(now / 1000 / windowSeconds) * windowSeconds;

@@ -31,6 +31,22 @@ export function knownConfigFields(config: Record<string, unknown> | undefined): 
   return out as AgentConfigInput;
 }
 
+/**
+ * An MCP server by `warp_id` (the Oz API's Warp shared servers and integrations) names nothing on a
+ * self-hosted service; a run without it would do other work, so it is refused by name (contract:
+ * MCPServerConfig). Checked where a configuration is given (strict); a stored one was checked when saved.
+ */
+function refuseWarpMcpServers(requested: AgentConfigInput | undefined): void {
+  for (const [name, server] of Object.entries(requested?.mcp_servers ?? {})) {
+    if ((server as { warp_id?: unknown }).warp_id === undefined) continue;
+    const path = `$.config.mcp_servers.${name}.warp_id`;
+    throw new InvalidConfigError(
+      `config.mcp_servers.${name}.warp_id is not supported: this self-hosted service has no Warp shared MCP servers or integrations to look the id up in; give the server by command or url instead.`,
+      [{ path, message: 'not supported' }],
+    );
+  }
+}
+
 export interface ResolveOptions {
   /**
    * false for runs no client is waiting on (webhook starts): skill and model problems do not throw, the
@@ -55,6 +71,7 @@ export async function resolveAgentConfig(
   options: ResolveOptions = {},
 ): Promise<ResolvedAgentConfig> {
   const { settings } = ctx;
+  if (options.strict !== false) refuseWarpMcpServers(requested);
   if (requested?.environment_id !== undefined && !(await teamHasEnvironment(ctx.db, teamId, requested.environment_id))) {
     throw new InvalidConfigError(`config.environment_id names no environment of this team.`, [
       { path: '$.config.environment_id', message: `unknown environment ${requested.environment_id}` },

@@ -84,6 +84,12 @@ export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<voi
   await db.insertInto('runs').values(run).execute();
 }
 
+/** The run's metadata, one row per key (what `metadata[key]=value` filters read); runs.metadata keeps the whole object. */
+export async function insertRunMetadata(db: Db, run: { id: string; team_id: string }, metadata: Record<string, string>): Promise<void> {
+  const rows = Object.entries(metadata).map(([key, value]) => ({ team_id: run.team_id, run_id: run.id, key, value }));
+  if (rows.length > 0) await db.insertInto('run_metadata').values(rows).execute();
+}
+
 export async function insertAttachments(db: Db, rows: Array<Insertable<RunAttachmentsTable>>): Promise<void> {
   // One insert per row: SQLite multi-row inserts and large BLOBs do not mix well, and there are at most five.
   for (const row of rows) await db.insertInto('run_attachments').values(row).execute();
@@ -204,6 +210,8 @@ interface ListShape {
   /** The filters given, in FILTER_KEYS order (`states` only when not empty). */
   filters: FilterKey[];
   cursor: boolean;
+  /** SQLite: the runs of the first metadata pair, a rare one, are read first and sorted (see rareMetadataPair). */
+  metadataDriven: boolean;
 }
 
 type ListArg = string | number | readonly string[];
@@ -221,14 +229,17 @@ const LIST_QUERY_SHAPES = 256;
 export async function listRunRows(
   db: Db,
   teamId: string,
-  filters: RunFilters,
+  given: RunFilters,
   page: RunsPage,
 ): Promise<RunListRow[]> {
+  const rare = dialectOfDb(db) === 'sqlite' ? await rareMetadataPair(db, teamId, given) : undefined;
+  const filters = rare === undefined ? given : withMetadataPairFirst(given, rare);
   const shape: ListShape = {
     sortBy: page.sortBy,
     order: page.order,
     filters: FILTER_KEYS.filter((key) => (isListFilter(key) ? Boolean(filters[key]?.length) : filters[key] !== undefined)),
     cursor: page.after !== undefined,
+    metadataDriven: rare !== undefined,
   };
   const key = JSON.stringify([shape, LIST_FILTERS.map((f) => filters[f]?.length ?? 0)]);
   let query = listQueries.get(key);
@@ -242,8 +253,50 @@ export async function listRunRows(
   return (await query(db, ...args)).rows;
 }
 
+/**
+ * A metadata pair names at most this many runs of the team: SQLite then reads them through run_metadata and
+ * sorts them, instead of walking the team's runs in the page's order and testing each. Its planner has no
+ * statistics (and with ANALYZE's averages it would read a common value the same way, which is slower): it
+ * cannot tell a ticket id from a team name, so the list asks the index how many runs the pair names, stopping
+ * past the mark. PostgreSQL's planner makes this choice itself.
+ */
+const METADATA_DRIVER_MAX_RUNS = 1000;
+
+const countMetadataRuns = compiledQuery((db: Db, teamId: string, key: string, value: string, max: number) =>
+  db
+    .selectFrom((eb) =>
+      eb.selectFrom('run_metadata').select('run_metadata.run_id').where('team_id', '=', teamId).where('key', '=', key).where('value', '=', value).limit(max).as('named'),
+    )
+    .select((eb) => eb.fn.countAll().as('runs')),
+);
+
+/** The index of the metadata pair naming the fewest runs, when it names at most METADATA_DRIVER_MAX_RUNS. */
+async function rareMetadataPair(db: Db, teamId: string, filters: RunFilters): Promise<number | undefined> {
+  let rarest: { index: number; runs: number } | undefined;
+  for (const [index, key] of (filters.metadataKeys ?? []).entries()) {
+    const { rows } = await countMetadataRuns(db, teamId, key, filters.metadataValues![index]!, METADATA_DRIVER_MAX_RUNS + 1);
+    const runs = Number(rows[0]?.runs ?? Number.POSITIVE_INFINITY);
+    if (runs <= METADATA_DRIVER_MAX_RUNS && (rarest === undefined || runs < rarest.runs)) rarest = { index, runs };
+  }
+  return rarest?.index;
+}
+
+function withMetadataPairFirst(filters: RunFilters, index: number): RunFilters {
+  const first = <T>(list: readonly T[]) => [list[index]!, ...list.filter((_, i) => i !== index)];
+  return { ...filters, metadataKeys: first(filters.metadataKeys!), metadataValues: first(filters.metadataValues!) };
+}
+
+/**
+ * Filters whose selectivity depends on their value — a search text or a metadata value may match a handful
+ * of runs or most of them — and with it the best plan: PostgreSQL plans these with the values every time
+ * (db/compiled-query.ts prepareByName), as a generic plan drove a common team name through run_metadata
+ * (177 ms for what a walk in order answers in 6 ms).
+ */
+const VALUE_DEPENDENT_FILTERS: readonly FilterKey[] = ['textPattern', 'metadataKeys'];
+
 /** The list query of one shape; its arguments come in the order listRunRows passes them. */
 function compileListQuery(shape: ListShape): ListQuery {
+  const prepareByName = !shape.filters.some((f) => VALUE_DEPENDENT_FILTERS.includes(f));
   return compiledQuery((db: Db, ...args: ListArg[]) => {
     const [teamId, fetch, ...rest] = args as [string, number, ...ListArg[]];
     const filters: RunFilters = Object.fromEntries(shape.filters.map((f, i) => [f, rest[i]]));
@@ -252,16 +305,17 @@ function compileListQuery(shape: ListShape): ListQuery {
       sortBy: shape.sortBy,
       order: shape.order,
       fetch,
+      metadataDriven: shape.metadataDriven,
       ...(shape.cursor ? { after: { value, id } } : {}),
     });
-  });
+  }, { prepareByName });
 }
 
 function selectRunsPage(
   db: Db,
   teamId: string,
   filters: RunFilters,
-  page: Omit<RunsPage, 'limit'> & { fetch: number },
+  page: Omit<RunsPage, 'limit'> & { fetch: number; metadataDriven: boolean },
 ) {
   const dialect = dialectOfDb(db);
   const sortKey = sortExpression(dialect, page.sortBy);
@@ -285,7 +339,9 @@ function selectRunsPage(
         .exists(eb.selectFrom('run_artifacts').select('run_artifacts.run_id').whereRef('run_artifacts.run_id', '=', 'runs.id').whereRef('run_artifacts.team_id', '=', 'runs.team_id'))
         .as('has_artifacts'),
     )
-    .where('team_id', '=', teamId);
+    // Driven by a rare metadata pair (SQLite), the unary + hides the team's indexes from the planner, which then
+    // reads the pair's runs by id (the IN below) and sorts them, instead of walking the whole team in order.
+    .where(page.metadataDriven ? sql<string>`+runs.team_id` : sql.ref('runs.team_id'), '=', teamId);
   if (filters.states?.length) q = q.where('state', 'in', filters.states);
   if (filters.name !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'name'), '=', filters.name);
   if (filters.modelId !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'model_id'), '=', filters.modelId);
@@ -317,8 +373,17 @@ function selectRunsPage(
       ) select id from descendants)`,
     );
   }
+  // Each pair through run_metadata's (team_id, key, value, run_id) index: a rare value is a few index entries,
+  // not a parse of every run's metadata JSON.
   filters.metadataKeys?.forEach((metadataKey, i) => {
-    q = q.where(metadataField(dialect, metadataKey), '=', filters.metadataValues![i]!);
+    q = q.where('runs.id', 'in', (eb) =>
+      eb
+        .selectFrom('run_metadata')
+        .select('run_metadata.run_id')
+        .where('run_metadata.team_id', '=', teamId)
+        .where('run_metadata.key', '=', metadataKey)
+        .where('run_metadata.value', '=', filters.metadataValues![i]!),
+    );
   });
   if (filters.artifactType !== undefined) {
     // The matching runs come from run_artifacts(artifact_type, team_id, run_id), a set the planner builds once;
@@ -355,13 +420,6 @@ function containsText(dialect: Dialect, text: Expression<string | null>, pattern
   return dialect === 'postgres' ? sql<SqlBool>`${text} ilike ${pattern} escape '\\'` : sql<SqlBool>`${text} like ${pattern} escape '\\'`;
 }
 
-/** One key of the metadata JSON text; the key is bound (keys are restricted to [A-Za-z0-9._-], so it cannot leave the quotes). */
-function metadataField(dialect: Dialect, metadataKey: string) {
-  return dialect === 'postgres'
-    ? sql<string | null>`(metadata::jsonb ->> ${metadataKey})`
-    : sql<string | null>`json_extract(metadata, '$."' || ${metadataKey} || '"')`;
-}
-
 /** Attachment metadata of some runs of the team (no bytes). */
 export async function listAttachmentMeta(db: Db, teamId: string, runIds: string[]): Promise<AttachmentMeta[]> {
   if (runIds.length === 0) return [];
@@ -390,6 +448,52 @@ export async function findAttachment(
     .where('file_name', '=', fileName)
     .executeTakeFirst();
   return row ? { ...row, size: Number(row.size), data: toBuffer(row.data) } : undefined;
+}
+
+/**
+ * When the newest run of the team that started from each of `skillSpecs` was created (GET /agent's
+ * `last_run_timestamp`); specs no run used are absent. Served by runs_team_skill_created_idx.
+ */
+export async function lastRunCreatedAtBySkillSpec(db: Db, teamId: string, skillSpecs: readonly string[]): Promise<Map<string, Timestamp>> {
+  const dialect = dialectOfDb(db);
+  const skill = jsonTextField(dialect, 'resolved_config', 'skill_spec');
+  const found = new Map<string, Timestamp>();
+  // Bounded IN lists: both drivers limit the parameters of one statement.
+  for (let i = 0; i < skillSpecs.length; i += 500) {
+    const rows = await db
+      .selectFrom('runs')
+      .select([skill.as('skill_spec'), (eb) => eb.fn.max('created_at').as('last')])
+      .where('team_id', '=', teamId)
+      .where(skill, 'in', skillSpecs.slice(i, i + 500))
+      .groupBy(skill)
+      .execute();
+    for (const row of rows) if (row.skill_spec !== null && row.last !== null) found.set(row.skill_spec, row.last);
+  }
+  return found;
+}
+
+/** The newest run of the team that selected each environment (GET /agent/environments); served by runs_team_environment_created_idx. */
+export async function newestRunByEnvironment(
+  db: Db,
+  teamId: string,
+  environmentIds: readonly string[],
+): Promise<Map<string, Pick<RunRow, 'id' | 'title' | 'state' | 'status_message' | 'created_at' | 'updated_at' | 'started_at'>>> {
+  const environment = jsonTextField(dialectOfDb(db), 'resolved_config', 'environment_id');
+  const newest = new Map<string, Pick<RunRow, 'id' | 'title' | 'state' | 'status_message' | 'created_at' | 'updated_at' | 'started_at'>>();
+  // One short index walk per environment (a page holds at most 500).
+  for (const environmentId of environmentIds) {
+    const row = await db
+      .selectFrom('runs')
+      .select(['id', 'title', 'state', 'status_message', 'created_at', 'updated_at', 'started_at'])
+      .where('team_id', '=', teamId)
+      .where(environment, '=', environmentId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) newest.set(environmentId, row);
+  }
+  return newest;
 }
 
 export async function teamHasEnvironment(db: Db, teamId: string, environmentId: string): Promise<boolean> {

@@ -24,6 +24,7 @@ import {
   findRun,
   insertAttachments,
   insertRun,
+  insertRunMetadata,
   listAttachmentMeta,
   listRunRows,
   runStatusMessage,
@@ -35,7 +36,7 @@ import {
   type RunItemRow,
   type RunListRow,
 } from './repository';
-import { isTerminalState, type RunState } from './states';
+import { isLeasedState, isTerminalState, type RunState } from './states';
 import { acceptFollowup, recordRunCreated, requestCancel } from './transitions';
 
 export const MAX_ATTACHMENTS = 5;
@@ -121,7 +122,7 @@ function refuseUnsupportedOzFields(input: CreateRunInput): void {
   if (input.interactive === true) throw refuse('$.interactive', 'interactive: true is not supported: runs of this service are not interactive.');
 }
 
-/** Oz's query `mode` of a run (or of every run of a schedule): only `normal` runs here. */
+/** Oz's `mode` of a run, of its follow-up, or of every run of a schedule: only `normal` runs here. */
 export function refuseUnsupportedMode(mode: string | undefined, what: 'run' | 'schedule'): void {
   if (mode !== undefined && mode !== 'normal') {
     throw refuse('$.mode', `mode ${mode} is not supported${what === 'schedule' ? ' for the runs of a schedule' : ''}: this service has no approval step; only mode normal runs here.`);
@@ -150,6 +151,21 @@ export function checkRunDefinition(input: RunDefinitionInput, configPath = '$.co
   const harness = config['harness'] as { type?: unknown } | undefined;
   if (harness?.type !== undefined && harness.type !== 'oz') {
     throw refuse(`${configPath}.harness.type`, `${field}.harness.type ${String(harness.type)} is not supported: this server runs its own runner (omit it, or send "oz").`);
+  }
+  if (config['runner_id'] !== undefined) {
+    throw refuse(`${configPath}.runner_id`, `${field}.runner_id is not supported: this service has no runners to choose from; its workers execute every run (setup commands belong to ${field}.environment_id).`);
+  }
+  const sharing = config['session_sharing'] as { public_access?: unknown } | undefined;
+  if (sharing?.public_access !== undefined) {
+    throw refuse(`${configPath}.session_sharing.public_access`, `${field}.session_sharing.public_access is not supported: a run's session_link opens only for a person signed in with an API key of the team.`);
+  }
+  const memoryStores = config['memory_stores'] as unknown[] | undefined;
+  if (memoryStores !== undefined && memoryStores.length > 0) {
+    throw refuse(`${configPath}.memory_stores`, `${field}.memory_stores is not supported: this service has no memory stores to attach.`);
+  }
+  const aws = (config['inference_providers'] as { aws?: { disabled?: unknown } } | undefined)?.aws;
+  if (aws !== undefined && aws.disabled !== true) {
+    throw refuse(`${configPath}.inference_providers.aws`, `${field}.inference_providers.aws is not supported: runs call this server's model provider (MODEL_BASE_URL), not AWS Bedrock.`);
   }
   const skill = requestedSkill(input, configPath);
   if (input.prompt === undefined && skill === undefined) {
@@ -360,6 +376,7 @@ export async function insertQueuedRun(
     completed_at: null,
   };
   await insertRun(tx, run);
+  if (input.metadata) await insertRunMetadata(tx, run, input.metadata);
   await insertAttachments(
     tx,
     input.attachments.map((a) => ({
@@ -430,6 +447,9 @@ export function toRunItem(
     item.run_time = isoDuration((end - Date.parse(row.started_at)) / 1000);
   }
   item.is_run_type_cancellable = true;
+  item.is_sandbox_running = isLeasedState(row.state);
+  item.debug_agent_available = false;
+  if (usage) item.request_usage = { total_tokens: usage.total_tokens };
   item.execution_location = 'REMOTE';
   item.executor = item.creator;
   item.artifacts = artifacts.map(toArtifactItem);
@@ -495,14 +515,19 @@ function byRunId<T extends { run_id: string }>(items: T[]): Map<string, T[]> {
   return byRun;
 }
 
+/** The Oz API's answers (contract: cancelRun): PENDING → 409 retryable, already terminal (CANCELLED included) → 400. */
 export async function cancelRun(ctx: ServerContext, teamId: string, runId: string): Promise<string> {
   const result = await requestCancel(ctx, teamId, runId);
   if (result.ok) return result.run.id;
   if (result.reason === 'not_found') throw notFound(runId);
-  throw conflict(`Run ${runId} is ${result.run.state} and cannot be cancelled.`);
+  const { state } = result.run;
+  if (state === 'PENDING') throw conflict(`Run ${runId} is PENDING and cannot be cancelled yet; retry in a moment.`, { retryable: true });
+  throw invalidRequest(`Run ${runId} is already ${state} (a terminal state) and cannot be cancelled.`);
 }
 
-export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, message: string): Promise<RunAgentResponse> {
+export async function createFollowup(ctx: ServerContext, teamId: string, runId: string, input: Schemas['RunFollowupRequest']): Promise<RunAgentResponse> {
+  refuseUnsupportedMode(input.mode, 'run');
+  const { message } = input;
   if (message.trim() === '') {
     throw invalidRequest('message must not be blank.', [{ path: '$.message', message: 'must not be blank' }]);
   }

@@ -19,7 +19,8 @@ interface StateTraits {
 
 const STATES = {
   QUEUED: { terminal: false, leased: false, cancellable: true, followup: 'deliver' },
-  PENDING: { terminal: false, leased: false, cancellable: true, followup: 'deliver' },
+  // Not cancellable while being prepared: cancel answers 409 retryable, as the Oz API does (contract: cancelRun).
+  PENDING: { terminal: false, leased: false, cancellable: false, followup: 'deliver' },
   CLAIMED: { terminal: false, leased: true, cancellable: true, followup: 'deliver' },
   INPROGRESS: { terminal: false, leased: true, cancellable: true, followup: 'deliver' },
   SUCCEEDED: { terminal: true, leased: false, cancellable: false, followup: 'resume' },

@@ -183,15 +183,15 @@ export async function recordRunCreated(tx: Db, outbox: NotificationOutbox, run: 
 }
 
 export type CancelResult =
-  | { ok: true; run: RunRow; alreadyCancelled: boolean }
+  | { ok: true; run: RunRow }
   | RunNotFound
-  /** SUCCEEDED, FAILED or ERROR: answer 409 conflict. */
-  | { ok: false; reason: 'conflict'; run: RunRow };
+  /** A state cancel does not apply to (PENDING, or terminal): the caller answers by `run.state`. */
+  | { ok: false; reason: 'not_cancellable'; run: RunRow };
 
 /**
  * POST …/cancel. A cancellable run → CANCELLED at once (lease cleared) and its runner is aborted: here at
  * once, in another process when the transaction's notice arrives (on SQLite, or if the notice is lost: at
- * that worker's next heartbeat); CANCELLED answers again (idempotent); SUCCEEDED/FAILED/ERROR → conflict.
+ * that worker's next heartbeat). Any other state changes nothing.
  */
 export async function requestCancel(deps: RunsDeps, teamId: string, runId: string): Promise<CancelResult> {
   const now = deps.clock.now();
@@ -203,11 +203,10 @@ export async function requestCancel(deps: RunsDeps, teamId: string, runId: strin
   });
   if (result.ok) {
     deps.runSignals.abortInFlight(runId, 'cancelled');
-    return { ok: true, run: result.run, alreadyCancelled: false };
+    return { ok: true, run: result.run };
   }
   if (result.reason === 'not_found') return result;
-  if (result.run.state === 'CANCELLED') return { ok: true, run: result.run, alreadyCancelled: true };
-  return { ok: false, reason: 'conflict', run: result.run };
+  return { ok: false, reason: 'not_cancellable', run: result.run };
 }
 
 export type FollowupResult =

@@ -7,6 +7,9 @@
  *   `<SKILLS_DIR>/owner/repo/<skill-name>/SKILL.md`;
  * - `owner/repo:path/to/SKILL.md` (any reference containing `/` or ending in `.md`) →
  *   `<SKILLS_DIR>/owner/repo/path/to/SKILL.md`.
+ * - `agent-runs/bundled:<id>` or `agent-runs/bundled:<id>/SKILL.md` → the bundled skill `<id>` when this
+ *   server offers it (the reserved repository GET /agent lists the bundled skills under; a directory of that
+ *   name in SKILLS_DIR is never read). It loads as the bundled skill, with its `bundled_skill_id`.
  * Absolute paths, `.`/`..` segments, backslashes and symlinks that leave `<SKILLS_DIR>/owner/repo` are
  * refused. The recorded `skill_path` is the resolved file relative to the skills root
  * (`owner/repo/skills/<name>/SKILL.md`): it names where the skill came from without exposing server
@@ -51,6 +54,11 @@ export interface LoadedSkill {
   directory: string;
 }
 
+/** The reserved repository of the bundled skills in a skill_spec (`agent-runs/bundled:<id>`). */
+export const BUNDLED_REPOSITORY = { owner: 'agent-runs', repo: 'bundled' } as const;
+
+export const isBundledRepository = (owner: string, repo: string): boolean => owner === BUNDLED_REPOSITORY.owner && repo === BUNDLED_REPOSITORY.repo;
+
 /** Largest SKILL.md loaded; a skill is a prompt, not a data file. */
 export const MAX_SKILL_BYTES = 256 * 1024;
 
@@ -94,21 +102,46 @@ export function skillNameFromSpec(parsed: ParsedSkillSpec): string {
   return segments.length > 1 ? (segments[segments.length - 2] as string) : file.replace(/\.md$/i, '');
 }
 
-/** `name`/`description` of a SKILL.md's YAML front matter, if it has one. */
-export function parseSkillFrontMatter(content: string): { name?: string; description?: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(content);
-  if (!match) return {};
-  try {
-    const data: unknown = parseYaml(match[1] as string);
-    if (typeof data !== 'object' || data === null) return {};
-    const { name, description } = data as Record<string, unknown>;
-    return {
-      ...(typeof name === 'string' && name.trim() ? { name: name.trim() } : {}),
-      ...(typeof description === 'string' && description.trim() ? { description: description.trim() } : {}),
-    };
-  } catch {
-    return {};
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
+
+export interface SkillFrontMatter {
+  name?: string;
+  description?: string;
+  /** The SKILL.md without its front matter: the skill's instructions. */
+  body: string;
+  /** Why the front matter is malformed (not closed, not YAML, not a mapping, `name`/`description` not strings). */
+  problem?: string;
+}
+
+/** A SKILL.md's YAML front matter (`name`, `description`) and body; a malformed one says why. */
+export function readSkillFrontMatter(content: string): SkillFrontMatter {
+  const match = FRONT_MATTER.exec(content);
+  if (!match) {
+    return /^---\r?\n/.test(content) ? { body: content, problem: 'the front matter is not closed by a --- line' } : { body: content };
   }
+  const body = content.slice(match[0].length);
+  let data: unknown;
+  try {
+    data = parseYaml(match[1] as string);
+  } catch (err) {
+    return { body, problem: `the front matter is not valid YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { body, problem: 'the front matter is not a YAML mapping' };
+  const fields = data as Record<string, unknown>;
+  const { name, description } = fields;
+  const notString = (['name', 'description'] as const).find((key) => fields[key] !== undefined && typeof fields[key] !== 'string');
+  return {
+    ...(typeof name === 'string' && name.trim() ? { name: name.trim() } : {}),
+    ...(typeof description === 'string' && description.trim() ? { description: description.trim() } : {}),
+    body,
+    ...(notString ? { problem: `the front matter's ${notString} is not a string` } : {}),
+  };
+}
+
+/** `name`/`description` of a SKILL.md's YAML front matter, if it has them (what is malformed counts as absent). */
+export function parseSkillFrontMatter(content: string): { name?: string; description?: string } {
+  const { name, description } = readSkillFrontMatter(content);
+  return { ...(name ? { name } : {}), ...(description ? { description } : {}) };
 }
 
 async function readSkillFile(file: string): Promise<string | undefined> {
@@ -144,6 +177,7 @@ async function realpathOrUndefined(p: string): Promise<string | undefined> {
  */
 export async function resolveSkillSpec(skillsDir: string | undefined, spec: string): Promise<LoadedSkill> {
   const parsed = parseSkillSpec(spec);
+  if (isBundledRepository(parsed.owner, parsed.repo)) return loadBundledSkillBySpec(parsed, spec);
   if (!skillsDir) {
     throw new SkillError(
       'skills_dir_not_configured',
@@ -181,6 +215,15 @@ export async function resolveSkillSpec(skillsDir: string | undefined, spec: stri
   }
   const tried = candidates.map((c) => [parsed.owner, parsed.repo, ...c.split(path.sep)].join('/')).join(' or ');
   throw new SkillError('skill_not_found', `skill_spec "${spec}": no skill file at ${tried} in the skills root`);
+}
+
+/** `agent-runs/bundled:<id>` or `agent-runs/bundled:<id>/SKILL.md` → the bundled skill `<id>`. */
+function loadBundledSkillBySpec(parsed: ParsedSkillSpec, spec: string): Promise<LoadedSkill> {
+  const id = parsed.kind === 'name' ? parsed.ref : /^([^/]+)\/SKILL\.md$/.exec(parsed.ref)?.[1];
+  if (!id || !findBundledSkill(id) || !isBundledSkillAvailable(id)) {
+    return Promise.reject(new SkillError('skill_not_found', `skill_spec "${spec}": this server offers no bundled skill by that name (see GET /agent/skills)`));
+  }
+  return loadBundledSkill(id);
 }
 
 /** Loads an available bundled skill by id; throws SkillError('skill_not_found') otherwise. */

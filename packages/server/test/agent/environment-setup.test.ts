@@ -9,6 +9,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/api-keys/service';
 import { createEnvironment, deleteEnvironment } from '../../src/environments/service';
 import { createTeam } from '../../src/teams/service';
 import { systemClock } from '../../src/clock';
@@ -19,6 +20,9 @@ import { loadSettings } from '../../src/settings';
 import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
 import { isAlive, processesWithEnv } from '../support/processes';
 import { testSandboxMode } from '../support/sandbox';
+
+/** A principal of the team, as the environments service is called by the API. */
+const admin = (teamId: string): Principal => ({ teamId, keyId: 'key_env_setup_test', role: 'admin', displayName: 'admin' });
 
 describe.each(testDatabases())('environment setup (%s)', (kind) => {
   let t: TestDatabase;
@@ -41,19 +45,19 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('runs the setup commands in the working directory with the variables and returns them', async () => {
-    const env = await createEnvironment(deps, teamId, {
+    const env = await createEnvironment(deps, admin(teamId), {
       name: 'node',
       setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
       env_vars: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' },
     });
-    const result = await prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal);
+    const result = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
     expect(result).toEqual({ env: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
     expect(fs.existsSync(path.join(workDir, 'build', 'ready'))).toBe(true);
     expect(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim()).toBe(sandbox.workspacePath); // the workspace, as the sandbox shows it
 
     // The values are encrypted at rest.
-    const row = await t.db.selectFrom('environments').selectAll().where('id', '=', env.id).executeTakeFirstOrThrow();
+    const row = await t.db.selectFrom('environments').selectAll().where('id', '=', env.uid).executeTakeFirstOrThrow();
     expect(row.env_vars).not.toContain('npm_secret_value');
     expect(row.env_vars).toMatch(/^v1\./);
   });
@@ -61,8 +65,8 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   it('does not hand the server process environment to setup commands', async () => {
     process.env.AGENT_RUNS_TEST_SERVER_SECRET = 'do-not-leak';
     try {
-      const env = await createEnvironment(deps, teamId, { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] });
-      await prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal);
+      const env = await createEnvironment(deps, admin(teamId), { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] });
+      await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
       expect(fs.readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('unset');
     } finally {
       delete process.env.AGENT_RUNS_TEST_SERVER_SECRET;
@@ -70,12 +74,12 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails with environment_setup_failed naming the command, with its output and the secrets redacted, and stops there', async () => {
-    const env = await createEnvironment(deps, teamId, {
+    const env = await createEnvironment(deps, admin(teamId), {
       name: 'broken',
       setup_commands: ['true', 'echo "token is $TOKEN" >&2; exit 7', 'touch never.txt'],
       env_vars: { TOKEN: 'tok_very_secret' },
     });
-    const err = await prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal).catch((e: unknown) => e);
+    const err = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EnvironmentSetupError);
     const { statusMessage } = err as EnvironmentSetupError;
     expect(statusMessage).toEqual({ message: expect.any(String), error_code: 'environment_setup_failed', retryable: false });
@@ -87,19 +91,19 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails when a command outlasts its time limit', async () => {
-    const env = await createEnvironment(deps, teamId, { name: 'slow', setup_commands: ['sleep 5'] });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'slow', setup_commands: ['sleep 5'] });
     const started = Date.now();
     await expect(
-      prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal, { commandTimeoutMs: 200 }),
+      prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { commandTimeoutMs: 200 }),
     ).rejects.toMatchObject({ statusMessage: { error_code: 'environment_setup_failed', message: expect.stringContaining('did not finish within') } });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('stops the running command on cancel', async () => {
     const marker = randomBytes(8).toString('hex');
-    const env = await createEnvironment(deps, teamId, { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } });
     const controller = new AbortController();
-    const pending = prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, controller.signal);
+    const pending = prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, controller.signal);
     let pids: number[] = [];
     while ((pids = processesWithEnv('SETUP_MARKER', marker)).length < 2) await delay(20);
     controller.abort();
@@ -109,17 +113,17 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails clearly when the environment was deleted after the run was created', async () => {
-    const env = await createEnvironment(deps, teamId, { name: 'gone' });
-    await deleteEnvironment(deps, teamId, env.id);
-    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal)).rejects.toMatchObject({
+    const env = await createEnvironment(deps, admin(teamId), { name: 'gone' });
+    await deleteEnvironment(deps, teamId, env.uid);
+    await expect(prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal)).rejects.toMatchObject({
       statusMessage: { error_code: 'environment_setup_failed', retryable: false, message: expect.stringContaining('no longer exists') },
     });
   });
 
   it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
-    const env = await createEnvironment(deps, teamId, { name: 'row', env_vars: { A: 'b' } });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' } });
     const signal = new AbortController().signal;
-    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.id }), config: null }, sandbox, signal)).toEqual({
+    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.uid }), config: null }, sandbox, signal)).toEqual({
       env: { A: 'b' },
     });
     expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: '{}', config: null }, sandbox, signal)).toEqual({ env: {} });
@@ -127,8 +131,8 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
 
   it('never reads another team\'s environment', async () => {
     const other = (await createTeam(t.db, systemClock, `other-${randomBytes(3).toString('hex')}`)).id;
-    const env = await createEnvironment(deps, other, { name: 'theirs', env_vars: { X: 'y' } });
-    await expect(prepareEnvironment(deps, { teamId, environmentId: env.id }, sandbox, new AbortController().signal)).rejects.toBeInstanceOf(
+    const env = await createEnvironment(deps, admin(other), { name: 'theirs', env_vars: { X: 'y' } });
+    await expect(prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal)).rejects.toBeInstanceOf(
       EnvironmentSetupError,
     );
   });

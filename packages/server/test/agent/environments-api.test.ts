@@ -1,8 +1,10 @@
 /**
  * Environments and the skills catalogue over HTTP (full server, responses validated against the contract):
- * CRUD with write-only variable values, admin-only changes, team scoping, and run create refusing an
- * unknown environment_id.
+ * CRUD in the Oz CloudEnvironment shape with write-only variable values, the Oz fields refused by name, both
+ * orders, what the newest run says about an environment, admin-only changes, team scoping, and run create
+ * refusing an unknown environment_id.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/api-keys/service';
 import { availableBundledSkillIds } from '../../src/skills/catalog';
@@ -38,24 +40,31 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
   }
 
   describe('environments API', () => {
-    it('creates, reads, lists, updates and deletes an environment without ever returning variable values', async () => {
+    it('creates, reads, lists, updates and deletes an environment in the Oz shape, never returning variable values', async () => {
       const created = await call(admin.apiKey, 'POST', '/agent/environments', {
         name: 'node-20',
         description: 'Node 20 with pnpm',
         setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'],
         env_vars: { NPM_TOKEN: 'npm_abcdef', CI: '1' },
+        github_repos: [],
+        providers: {},
+        failure_session_retention_minutes: 10,
       });
       expect(created.status).toBe(201);
+      const adminInfo = { type: 'service_account', uid: admin.keyId, display_name: expect.any(String) };
       expect(created.body).toEqual({
-        id: expect.stringMatching(/^env_[0-9a-z]{26}$/),
-        name: 'node-20',
-        description: 'Node 20 with pnpm',
-        setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'],
+        uid: expect.stringMatching(/^env_[0-9a-z]{26}$/),
+        config: { name: 'node-20', description: 'Node 20 with pnpm', setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'] },
+        last_updated: created.body.created_at,
+        last_task_run_timestamp: null,
+        setup_failed: false,
+        scope: { type: 'Team', uid: admin.teamId },
+        creator: adminInfo,
+        last_editor: adminInfo,
         env_var_names: ['CI', 'NPM_TOKEN'],
         created_at: expect.any(String),
-        updated_at: expect.any(String),
       });
-      const id = created.body.id as string;
+      const id = created.body.uid as string;
       expect(JSON.stringify(created.body)).not.toContain('npm_abcdef');
 
       const got = await call(member.apiKey, 'GET', `/agent/environments/${id}`);
@@ -64,27 +73,96 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
 
       const listed = await call(member.apiKey, 'GET', '/agent/environments');
       expect(listed.status).toBe(200);
-      expect(listed.body.environments.map((e: { id: string }) => e.id)).toContain(id);
+      expect(listed.body.environments.map((e: { uid: string }) => e.uid)).toContain(id);
       expect(listed.body.page_info).toEqual({ has_next_page: false, next_cursor: null });
 
       const updated = await call(admin.apiKey, 'PATCH', `/agent/environments/${id}`, { description: 'Node 20', env_vars: { NPM_TOKEN: 'npm_new' } });
       expect(updated.status).toBe(200);
-      expect(updated.body).toMatchObject({ name: 'node-20', description: 'Node 20', setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'], env_var_names: ['NPM_TOKEN'] });
+      expect(updated.body).toMatchObject({
+        config: { name: 'node-20', description: 'Node 20', setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'] },
+        env_var_names: ['NPM_TOKEN'],
+        creator: adminInfo,
+      });
+      expect(updated.body.last_updated >= created.body.last_updated).toBe(true);
+      const cleared = await call(admin.apiKey, 'PATCH', `/agent/environments/${id}`, { description: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.config).toEqual({ name: 'node-20', setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'] });
 
       expect((await call(admin.apiKey, 'DELETE', `/agent/environments/${id}`)).status).toBe(204);
       expect((await call(admin.apiKey, 'GET', `/agent/environments/${id}`)).status).toBe(404);
       expect((await call(admin.apiKey, 'DELETE', `/agent/environments/${id}`)).status).toBe(404);
     });
 
-    it('pages newest first', async () => {
-      const ids: string[] = [];
-      for (const name of ['page-a', 'page-b', 'page-c']) ids.push((await call(otherTeam.apiKey, 'POST', '/agent/environments', { name })).body.id);
-      const first = await call(otherTeam.apiKey, 'GET', '/agent/environments?limit=2');
-      expect(first.body.environments.map((e: { id: string }) => e.id)).toEqual([ids[2], ids[1]]);
+    it('refuses, naming the field, the Oz config fields it cannot honour: docker_image, github_repos, providers', async () => {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ name: 'img', docker_image: 'ubuntu:latest' }, '$.docker_image'],
+        [{ name: 'repos', github_repos: [{ owner: 'acme', repo: 'app' }] }, '$.github_repos'],
+        [{ name: 'gcp', providers: { gcp: { project_number: '1', workload_identity_federation_pool_id: 'p', workload_identity_federation_provider_id: 'q' } } }, '$.providers.gcp'],
+      ];
+      for (const [body, path] of cases) {
+        const res = await call(admin.apiKey, 'POST', '/agent/environments', body);
+        expect(res.status, path).toBe(400);
+        expect(res.body.errors, path).toEqual([{ path, message: 'not supported' }]);
+        expect(res.body.detail, path).toContain(path.slice(2).split('.')[0]);
+      }
+      const env = (await call(admin.apiKey, 'POST', '/agent/environments', { name: 'later-image' })).body;
+      const patched = await call(admin.apiKey, 'PATCH', `/agent/environments/${env.uid}`, { docker_image: 'node:20' });
+      expect(patched.status).toBe(400);
+      expect(patched.body.errors).toEqual([{ path: '$.docker_image', message: 'not supported' }]);
+      expect((await call(admin.apiKey, 'GET', `/agent/environments?sort_by=name`)).body.environments.map((e: { config: { name: string } }) => e.config.name)).not.toContain('img');
+    });
+
+    it('pages most recently updated first by default, by name with sort_by=name; a cursor holds to its sort', async () => {
+      const team = await server.createTeamWithKey(`env-pages-${Date.now()}`, 'admin');
+      const ids: Record<string, string> = {};
+      for (const name of ['page-b', 'page-c', 'page-a']) {
+        ids[name] = (await call(team.apiKey, 'POST', '/agent/environments', { name })).body.uid;
+        await delay(5); // distinct updated_at (millisecond timestamps)
+      }
+      // page-b changed last: it comes first.
+      await call(team.apiKey, 'PATCH', `/agent/environments/${ids['page-b']}`, { setup_commands: ['true'] });
+      const names = (body: { environments: Array<{ config: { name: string } }> }) => body.environments.map((e) => e.config.name);
+      const first = await call(team.apiKey, 'GET', '/agent/environments?limit=2');
+      expect(names(first.body)).toEqual(['page-b', 'page-a']);
       expect(first.body.page_info.has_next_page).toBe(true);
-      const second = await call(otherTeam.apiKey, 'GET', `/agent/environments?limit=2&cursor=${first.body.page_info.next_cursor}`);
-      expect(second.body.environments.map((e: { id: string }) => e.id)).toEqual([ids[0]]);
+      const second = await call(team.apiKey, 'GET', `/agent/environments?limit=2&cursor=${first.body.page_info.next_cursor}`);
+      expect(names(second.body)).toEqual(['page-c']);
       expect(second.body.page_info).toEqual({ has_next_page: false, next_cursor: null });
+
+      const byName = await call(team.apiKey, 'GET', '/agent/environments?sort_by=name&limit=2');
+      expect(names(byName.body)).toEqual(['page-a', 'page-b']);
+      const byNameNext = await call(team.apiKey, 'GET', `/agent/environments?sort_by=name&limit=2&cursor=${byName.body.page_info.next_cursor}`);
+      expect(names(byNameNext.body)).toEqual(['page-c']);
+      expect((await call(team.apiKey, 'GET', `/agent/environments?cursor=${byName.body.page_info.next_cursor}`)).status).toBe(400);
+      expect((await call(team.apiKey, 'GET', '/agent/environments?sort_by=created_at')).status).toBe(400);
+    });
+
+    it('says what the newest run that selected it did: last_task_created, last_task_run_timestamp, setup_failed', async () => {
+      const team = await server.createTeamWithKey(`env-runs-${Date.now()}`, 'admin');
+      const env = (await call(team.apiKey, 'POST', '/agent/environments', { name: 'tracked' })).body;
+      const first = (await call(team.apiKey, 'POST', '/agent/runs', { prompt: 'first', config: { environment_id: env.uid } })).body;
+      await delay(5); // distinct created_at
+      const second = (await call(team.apiKey, 'POST', '/agent/runs', { prompt: 'second', title: 'Second run', config: { environment_id: env.uid } })).body;
+      await call(team.apiKey, 'POST', '/agent/runs', { prompt: 'no environment' });
+      // The newest run failed while setting the environment up (as engine/environment-setup.ts records it).
+      await server.ctx.db
+        .updateTable('runs')
+        .set({ state: 'FAILED', status_message: JSON.stringify({ message: 'setup command 1 of 1 exited with code 3', error_code: 'environment_setup_failed', retryable: false }) })
+        .where('id', '=', second.run_id)
+        .execute();
+      const run = (await call(team.apiKey, 'GET', `/agent/runs/${second.run_id}`)).body;
+      const got = (await call(team.apiKey, 'GET', `/agent/environments/${env.uid}`)).body;
+      expect(got).toMatchObject({
+        last_task_run_timestamp: run.created_at,
+        last_task_created: { id: second.run_id, title: 'Second run', state: 'FAILED', created_at: run.created_at, updated_at: run.updated_at },
+        setup_failed: true,
+      });
+      expect(first.run_id).not.toBe(second.run_id);
+      const listed = (await call(team.apiKey, 'GET', '/agent/environments')).body.environments[0];
+      expect(listed).toEqual(got);
+      // Another failure is not a setup failure.
+      await server.ctx.db.updateTable('runs').set({ status_message: JSON.stringify({ message: 'boom', error_code: 'agent_command_failed' }) }).where('id', '=', second.run_id).execute();
+      expect((await call(team.apiKey, 'GET', `/agent/environments/${env.uid}`)).body.setup_failed).toBe(false);
     });
 
     it('answers 409 for a name already taken in the team, but allows it in another team', async () => {
@@ -103,9 +181,9 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
 
     it('scopes environments to the team (another team gets 404)', async () => {
       const mine = await call(admin.apiKey, 'POST', '/agent/environments', { name: 'private' });
-      expect((await call(otherTeam.apiKey, 'GET', `/agent/environments/${mine.body.id}`)).status).toBe(404);
-      expect((await call(otherTeam.apiKey, 'PATCH', `/agent/environments/${mine.body.id}`, { name: 'stolen' })).status).toBe(404);
-      expect((await call(otherTeam.apiKey, 'DELETE', `/agent/environments/${mine.body.id}`)).status).toBe(404);
+      expect((await call(otherTeam.apiKey, 'GET', `/agent/environments/${mine.body.uid}`)).status).toBe(404);
+      expect((await call(otherTeam.apiKey, 'PATCH', `/agent/environments/${mine.body.uid}`, { name: 'stolen' })).status).toBe(404);
+      expect((await call(otherTeam.apiKey, 'DELETE', `/agent/environments/${mine.body.uid}`)).status).toBe(404);
     });
 
     it('refuses an invalid variable name with 400', async () => {
@@ -115,13 +193,13 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
 
     it('refuses a run whose environment_id names no environment of the team', async () => {
       const theirs = await call(otherTeam.apiKey, 'POST', '/agent/environments', { name: 'theirs-for-run' });
-      for (const environment_id of ['env_00000000000000000000000000', theirs.body.id]) {
+      for (const environment_id of ['env_00000000000000000000000000', theirs.body.uid]) {
         const res = await call(admin.apiKey, 'POST', '/agent/runs', { prompt: 'hi', config: { environment_id } });
         expect(res.status).toBe(400);
         expect(res.body.errors).toEqual([expect.objectContaining({ path: '$.config.environment_id' })]);
       }
       const ok = await call(admin.apiKey, 'POST', '/agent/environments', { name: 'for-run' });
-      expect((await call(admin.apiKey, 'POST', '/agent/runs', { prompt: 'hi', config: { environment_id: ok.body.id } })).status).toBe(200);
+      expect((await call(admin.apiKey, 'POST', '/agent/runs', { prompt: 'hi', config: { environment_id: ok.body.uid } })).status).toBe(200);
     });
   });
 

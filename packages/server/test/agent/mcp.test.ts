@@ -107,7 +107,7 @@ describe('MCP over stdio', () => {
       ['call_env', 'env', 'completed'],
       ['call_fail', 'fail', 'failed'],
     ]);
-    expect(run.conversation.results()[0]!.output).toBe('stdio-test echoes: ping');
+    expect(run.conversation.results()[0]!.output).toEqual({ text: 'stdio-test echoes: ping' });
 
     // The server process is gone once the run is over.
     const pid = Number(readEvents(events).find((e) => e.startsWith('pid:'))!.slice(4));
@@ -198,7 +198,7 @@ describe('MCP over streamable HTTP', () => {
     expect(tool).toEqual({ role: 'tool', tool_call_id: 'call_add', content: '42' });
     expect(run.conversation.actions()).toEqual([{ type: 'action', id: 'call_add', category: 'integration', name: 'add', input: { a: 2, b: 40 } }]);
     expect(run.conversation.results()).toEqual([
-      { type: 'action_result', action_id: 'call_add', category: 'integration', name: 'add', state: 'completed', output: '42' },
+      { type: 'action_result', action_id: 'call_add', category: 'integration', name: 'add', state: 'completed', output: { text: '42' } },
     ]);
     expect(httpServer.sessionsOpened).toBe(1);
     await eventually(() => httpServer!.sessionsClosed === 1);

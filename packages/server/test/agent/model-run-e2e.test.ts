@@ -114,7 +114,7 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
         { type: 'text', text: 'Triage issue 7.' },
         expect.objectContaining({ type: 'action', category: 'skill', name: 'read_skill', input: { name: 'issue-triage', skill_path: 'acme/tools/triage/SKILL.md' } }),
         { type: 'action', id: 'call_1', category: 'integration', name: 'echo', input: { text: 'hi' } },
-        expect.objectContaining({ type: 'action_result', action_id: 'call_1', state: 'completed', output: 'remote echoes: hi' }),
+        expect.objectContaining({ type: 'action_result', action_id: 'call_1', state: 'completed', output: { text: 'remote echoes: hi' } }),
         { type: 'text', text: 'Triaged.' },
       ]),
     );

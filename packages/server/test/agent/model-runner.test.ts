@@ -301,19 +301,24 @@ describe('model runner: tool calls, follow-ups and resume', () => {
       toolCalls([
         { id: 'bad', name: 'read_skill', arguments: '{"skill": ' },
         { id: 'nope', name: 'no_such_tool', arguments: {} },
+        { id: 'raw', name: 'no_such_tool', arguments: '[1, 2' },
       ]),
       text('sorry'),
     );
     const run = testRun();
     await runner().run(run.ctx);
     expect(run.conversation.results()).toEqual([
-      { type: 'action_result', action_id: 'bad', category: 'skill', name: 'read_skill', state: 'failed', output: 'The tool arguments are not valid JSON.' },
-      { type: 'action_result', action_id: 'nope', category: 'integration', name: 'no_such_tool', state: 'failed', output: 'There is no tool named no_such_tool.' },
+      { type: 'action_result', action_id: 'bad', category: 'skill', name: 'read_skill', state: 'failed', output: { text: 'The tool arguments are not valid JSON.' } },
+      { type: 'action_result', action_id: 'nope', category: 'integration', name: 'no_such_tool', state: 'failed', output: { text: 'There is no tool named no_such_tool.' } },
+      { type: 'action_result', action_id: 'raw', category: 'integration', name: 'no_such_tool', state: 'failed', output: { text: 'There is no tool named no_such_tool.' } },
     ]);
+    // Arguments that are not a JSON object are recorded as an object (contract: ActionBlock's input).
+    expect(run.conversation.actions().find((a) => a.id === 'raw')!.input).toEqual({ unparsed_arguments: '[1, 2' });
     const toolMessages = model.requests[1]!.body.messages.filter((m: { role: string }) => m.role === 'tool');
     expect(toolMessages).toEqual([
       { role: 'tool', tool_call_id: 'bad', content: 'Error: The tool arguments are not valid JSON.' },
       { role: 'tool', tool_call_id: 'nope', content: 'Error: There is no tool named no_such_tool.' },
+      { role: 'tool', tool_call_id: 'raw', content: 'Error: There is no tool named no_such_tool.' },
     ]);
   });
 
@@ -377,7 +382,7 @@ describe('model runner: tool calls, follow-ups and resume', () => {
           {
             role: 'tool',
             timestamp: ts,
-            content: [{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: 'SKILL TEXT' }],
+            content: [{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'SKILL TEXT' } }],
           },
           { role: 'assistant', timestamp: ts, content: [{ type: 'text', text: 'Hello!' }] },
         ],

@@ -160,7 +160,7 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(abortedWith).toBe('cancelled');
     expect((await getRun(ctx, run)).state).toBe('CANCELLED');
-    expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: true, alreadyCancelled: true });
+    expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: false, reason: 'not_cancellable', run: { state: 'CANCELLED' } });
   });
 
   it('a cancel made by another process is noticed at the next heartbeat', async () => {

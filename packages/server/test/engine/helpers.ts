@@ -15,6 +15,7 @@ import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { MatcherCache } from '../../src/automations/matcher-cache';
+import { ModelCatalog } from '../../src/engine/runners/model-list';
 import { WebhookSecretCache } from '../../src/webhooks/secret-cache';
 import type { TestDatabase, TestDatabaseKind } from '../support/databases';
 import { testSandboxMode } from '../support/sandbox';
@@ -32,15 +33,17 @@ export function makeContext(
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const secrets = {} as SecretBox;
   const runSignals = new RunSignals();
+  const clock = options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
   const ctx: EngineTestContext = {
     settings,
     db: t.db,
     dialect: t.dialect,
-    clock: options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z')),
+    clock,
     log,
     secrets,
     webhookSecretCache: new WebhookSecretCache(secrets),
     matcherCache: new MatcherCache(),
+    modelCatalog: new ModelCatalog(settings, clock, log),
     sandbox: createSandbox(settings, log),
     runSignals,
     notificationOutbox: new NotificationOutbox(settings, runSignals),

@@ -24,7 +24,7 @@ describe.each(testDatabases())('cancelRun (%s)', (database) => {
       return run_id;
     };
 
-    it.each(['QUEUED', 'PENDING', 'CLAIMED', 'BLOCKED'])('cancels a %s run: answers the id as a bare JSON string; state CANCELLED', async (state) => {
+    it.each(['QUEUED', 'CLAIMED', 'BLOCKED'])('cancels a %s run: answers the id as a bare JSON string; state CANCELLED', async (state) => {
       const id = await runIn(state);
       const before = (await api.get(`/agent/runs/${id}`)).body.updated_at;
       const res = await api.post(`/agent/runs/${id}/cancel`);
@@ -38,21 +38,30 @@ describe.each(testDatabases())('cancelRun (%s)', (database) => {
       expect(row).toMatchObject({ lease_owner: null, cancel_requested_at: expect.any(String) });
     });
 
-    it('answers a CANCELLED run with its id again (idempotent), changing nothing', async () => {
-      const id = await runIn('QUEUED');
-      expect((await api.post(`/agent/runs/${id}/cancel`)).status).toBe(200);
-      const first = (await api.get(`/agent/runs/${id}`)).body;
-      const again = await api.post(`/agent/runs/${id}/cancel`);
-      expect(again.status).toBe(200);
-      expect(again.body).toBe(id);
-      expect((await api.get(`/agent/runs/${id}`)).body).toEqual(first);
-    });
-
-    it.each(['SUCCEEDED', 'FAILED', 'ERROR'])('refuses to cancel a %s run: 409 conflict, x-should-retry false', async (state) => {
-      const id = await runIn(state);
+    it('refuses a PENDING run with 409 conflict, retryable (as the Oz API), changing nothing', async () => {
+      const id = await runIn('PENDING');
       const res = await api.post(`/agent/runs/${id}/cancel`);
       expectProblem(res, 409, 'conflict');
-      expect(res.headers.get('x-should-retry')).toBe('false');
+      expect(res.body.retryable).toBe(true);
+      expect((await api.get(`/agent/runs/${id}`)).body.state).toBe('PENDING');
+    });
+
+    it('answers a second cancel of a CANCELLED run 400 (terminal, as the Oz API), changing nothing; a retry with the same Idempotency-Key replays the 200', async () => {
+      const id = await runIn('QUEUED');
+      const first = await api.post(`/agent/runs/${id}/cancel`, undefined, { 'Idempotency-Key': `cancel-${id}` });
+      expect(first.status).toBe(200);
+      const run = (await api.get(`/agent/runs/${id}`)).body;
+      expectProblem(await api.post(`/agent/runs/${id}/cancel`), 400, 'invalid_request');
+      const replay = await api.post(`/agent/runs/${id}/cancel`, undefined, { 'Idempotency-Key': `cancel-${id}` });
+      expect(replay.status).toBe(200);
+      expect(replay.body).toBe(id);
+      expect((await api.get(`/agent/runs/${id}`)).body).toEqual(run);
+    });
+
+    it.each(['SUCCEEDED', 'FAILED', 'ERROR'])('refuses to cancel a %s run: 400 invalid_request (terminal, as the Oz API)', async (state) => {
+      const id = await runIn(state);
+      const res = await api.post(`/agent/runs/${id}/cancel`);
+      expectProblem(res, 400, 'invalid_request');
       expect(res.body.detail).toContain(state);
       expect((await api.get(`/agent/runs/${id}`)).body.state).toBe(state);
     });
@@ -103,7 +112,7 @@ describe.each(testDatabases())('cancelRun (%s)', (database) => {
     it('refuses to cancel a run the engine completed', async () => {
       const { run_id } = (await api.post('/agent/runs', { prompt: 'quick' })).body;
       await waitForRunState(api, run_id, ['SUCCEEDED']);
-      expectProblem(await api.post(`/agent/runs/${run_id}/cancel`), 409, 'conflict');
+      expectProblem(await api.post(`/agent/runs/${run_id}/cancel`), 400, 'invalid_request');
     });
   });
 });

@@ -224,6 +224,10 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expect((await ids(`?metadata%5Bteam%5D=web${scope}`)).sort()).toEqual([parent, child, grandchild].sort());
     expect(await ids(`?metadata[team]=web&metadata[tier]=gold${scope}`)).toEqual([parent]);
     expect(await ids(`?metadata[tier]=bronze${scope}`)).toEqual([]);
+    // Page by page in both orders (SQLite reads a rare pair's runs first and sorts them): the same runs, in order.
+    const byCreation = await allPages(`?metadata[team]=web&limit=1&sort_by=created_at&sort_order=asc${scope}`);
+    expect(byCreation).toEqual([parent, child, grandchild]);
+    expect(await allPages(`?metadata[tier]=silver&metadata[team]=web&limit=1&sort_by=created_at&sort_order=desc${scope}`)).toEqual([grandchild, child]);
     expect((await ids(`?ancestor_run_id=${parent}`)).sort()).toEqual([child, grandchild].sort());
     expect(await ids(`?ancestor_run_id=${child}`)).toEqual([grandchild]);
     expect((await ids(`?environment_id=empty-environment${scope}`)).length).toBe(4);

@@ -134,7 +134,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
   // The server's 422 names the filter by JSON path; the field is marked too, beside the notice.
   const serverFilterErrors = validationErrors(save.error).filter((e) => /\.filter\.payload/.test(e.path));
   const readOnly = !isAdmin;
-  const environmentKnown = form.config.environment_id === '' || environments.some((e) => e.id === form.config.environment_id);
+  const environmentKnown = form.config.environment_id === '' || environments.some((e) => e.uid === form.config.environment_id);
 
   return (
     <>
@@ -208,8 +208,8 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
                 <select id="config-environment" value={form.config.environment_id} onChange={(e) => setConfig('environment_id', e.target.value)}>
                   <option value="">None</option>
                   {environments.map((env) => (
-                    <option key={env.id} value={env.id}>
-                      {env.name}
+                    <option key={env.uid} value={env.uid}>
+                      {env.config.name}
                     </option>
                   ))}
                   {!environmentKnown && <option value={form.config.environment_id}>{form.config.environment_id} (unknown environment)</option>}

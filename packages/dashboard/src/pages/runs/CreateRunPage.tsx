@@ -104,7 +104,12 @@ export function CreateRunPage() {
   const [busy, setBusy] = useState(false);
   const environments = useQuery({
     queryKey: ['environments', 'for-select'],
-    queryFn: async ({ signal }) => (await client.agent.environments.list({ limit: 500 }, { signal })).data,
+    queryFn: async ({ signal }) => (await client.agent.environments.list({ sort_by: 'name', limit: 500 }, { signal })).data,
+  });
+  // Suggestions for the model field (GET /agent/models); any id may still be typed.
+  const models = useQuery({
+    queryKey: ['models'],
+    queryFn: ({ signal }) => client.agent.models.list({ signal }),
   });
 
   const serverErrors = validationErrors(error);
@@ -166,7 +171,10 @@ export function CreateRunPage() {
         <fieldset>
           <legend>Agent configuration (optional)</legend>
           {input('run-config-name', 'name', '$.config.name', 'Config name', 'A label to group and filter runs by.')}
-          {input('run-model', 'model_id', '$.config.model_id', 'Model', "Defaults to the server's model.")}
+          {input('run-model', 'model_id', '$.config.model_id', 'Model', `Defaults to the server's model${models.data?.default_model_id ? ` (${models.data.default_model_id})` : ''}.`, { list: 'run-models' })}
+          <datalist id="run-models">
+            {models.data?.models.map((model) => <option key={model.id} value={model.id} />)}
+          </datalist>
           {field('run-base-prompt', '$.config.base_prompt', 'Base prompt', (describedBy, invalid) => (
             <textarea id="run-base-prompt" rows={3} value={draft.base_prompt} onChange={set('base_prompt')} aria-describedby={describedBy} aria-invalid={invalid || undefined} />
           ), "Shapes the agent's behaviour.")}
@@ -174,8 +182,8 @@ export function CreateRunPage() {
             <select id="run-environment" value={draft.environment_id} onChange={set('environment_id')} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
               <option value="">None</option>
               {environments.data?.map((env) => (
-                <option key={env.id} value={env.id}>
-                  {env.name} ({env.id})
+                <option key={env.uid} value={env.uid}>
+                  {env.config.name} ({env.uid})
                 </option>
               ))}
             </select>

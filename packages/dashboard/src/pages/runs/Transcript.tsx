@@ -75,7 +75,7 @@ function Block({ block }: { block: ContentBlock }) {
           <summary>
             {block.name === 'read_skill' ? 'Skill text' : <>Result of <code>{block.name}</code></>} <span className="badge">{block.state}</span>
           </summary>
-          <Value value={block.output} />
+          <Value value={typeof block.output.text === 'string' ? block.output.text : block.output} />
         </details>
       );
     case 'event':

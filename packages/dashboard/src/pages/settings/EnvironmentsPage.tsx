@@ -1,9 +1,11 @@
-import type { CloudEnvironment, CreateEnvironmentRequest } from '@agent-runs/sdk';
+import type { CloudEnvironment, CreateEnvironmentRequest, EnvironmentListParams } from '@agent-runs/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
+import { StateBadge } from '../../components/StateBadge';
 import { Pager, useCursorPages } from '../../components/Pager';
 import { Time } from '../../components/Time';
 import { useSession } from '../../session';
@@ -11,20 +13,40 @@ import './environments.css';
 
 const PAGE_SIZE = 20;
 
-/** Cloud environments: every key reads them; admins create, edit and delete (x-required-role in the contract). */
+type SortBy = NonNullable<EnvironmentListParams['sort_by']>;
+
+/**
+ * Cloud environments (the Oz API's CloudEnvironment): every key reads them, most recently updated first or
+ * by name, with what their newest run says; admins create, edit and delete (x-required-role in the contract).
+ */
 export function EnvironmentsPage() {
   const { client, isAdmin } = useSession();
   const pages = useCursorPages();
   const [creating, setCreating] = useState(false);
+  const [sortBy, setSortBy] = useState<SortBy>('last_updated');
   const environments = useQuery({
-    queryKey: ['environments', pages.cursor],
-    queryFn: () => client.agent.environments.list({ limit: PAGE_SIZE, cursor: pages.cursor }),
+    queryKey: ['environments', sortBy, pages.cursor],
+    queryFn: () => client.agent.environments.list({ sort_by: sortBy, limit: PAGE_SIZE, cursor: pages.cursor }),
     placeholderData: keepPreviousData,
   });
 
   return (
     <>
       <PageHeader title="Environments">
+        <label className="inline">
+          Sort{' '}
+          <select
+            aria-label="Sort environments"
+            value={sortBy}
+            onChange={(e) => {
+              setSortBy(e.target.value as SortBy);
+              pages.reset();
+            }}
+          >
+            <option value="last_updated">Recently updated</option>
+            <option value="name">Name</option>
+          </select>
+        </label>
         {isAdmin && !creating && (
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New environment
@@ -43,7 +65,7 @@ export function EnvironmentsPage() {
       <ErrorNotice error={environments.error} />
       {environments.data && environments.data.data.length === 0 && !pages.hasPrevious && <p className="muted">No environments yet.</p>}
       <ul className="environment-list" aria-label="Environments">
-        {environments.data?.data.map((env) => <EnvironmentItem key={env.id} environment={env} />)}
+        {environments.data?.data.map((env) => <EnvironmentItem key={env.uid} environment={env} />)}
       </ul>
       <Pager pages={pages} nextCursor={environments.data?.page_info.next_cursor} what="environments" />
     </>
@@ -54,27 +76,30 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
   const { client, isAdmin } = useSession();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
+  const { name, description, setup_commands: setupCommands } = env.config;
   if (editing) return (
       <li>
         <EnvironmentForm environment={env} onDone={() => setEditing(false)} />
       </li>
     );
   return (
-    <li className="card" aria-label={env.name}>
+    <li className="card" aria-label={name}>
       <div className="page-header">
-        <h2 className="env-name">{env.name}</h2>
+        <h2 className="env-name">
+          {name} {env.setup_failed && <span className="badge state-failed">setup failed</span>}
+        </h2>
         {isAdmin && (
           <div className="actions">
-            <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${env.name}`}>
+            <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${name}`}>
               Edit
             </button>
             <ConfirmButton
-              label={`Delete ${env.name}`}
-              title={`Delete environment ${env.name}?`}
+              label={`Delete ${name}`}
+              title={`Delete environment ${name}?`}
               confirmLabel="Delete environment"
               danger
               onConfirm={async () => {
-                await client.agent.environments.delete(env.id);
+                await client.agent.environments.delete(env.uid);
                 await queryClient.invalidateQueries({ queryKey: ['environments'] });
               }}
             >
@@ -89,19 +114,31 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
       <dl className="fields">
         <dt>ID</dt>
         <dd>
-          <code>{env.id}</code>
+          <code>{env.uid}</code>
         </dd>
         <dt>Description</dt>
-        <dd>{env.description || <span className="muted">—</span>}</dd>
+        <dd>{description || <span className="muted">—</span>}</dd>
         <dt>Setup commands</dt>
-        <dd>{env.setup_commands.length > 0 ? <pre>{env.setup_commands.join('\n')}</pre> : <span className="muted">none</span>}</dd>
+        <dd>{setupCommands.length > 0 ? <pre>{setupCommands.join('\n')}</pre> : <span className="muted">none</span>}</dd>
         <dt>Variables</dt>
         <dd>
           {env.env_var_names.length > 0 ? env.env_var_names.map((n) => <code key={n} className="var-name">{n}</code>) : <span className="muted">none</span>}
         </dd>
+        <dt>Last run</dt>
+        <dd>
+          {env.last_task_created ? (
+            <>
+              <Link href={`/runs/${env.last_task_created.id}`}>{env.last_task_created.title || env.last_task_created.id}</Link>{' '}
+              <StateBadge state={env.last_task_created.state} /> · <Time value={env.last_task_created.created_at} />
+            </>
+          ) : (
+            <span className="muted">none yet</span>
+          )}
+        </dd>
         <dt>Updated</dt>
         <dd>
-          <Time value={env.updated_at} />
+          <Time value={env.last_updated} />
+          {env.last_editor && <span className="muted"> by {env.last_editor.display_name}</span>}
         </dd>
       </dl>
     </li>
@@ -126,18 +163,19 @@ const lines = (text: string): string[] => text.split('\n').map((l) => l.trim()).
 function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironment; onDone(): void }) {
   const { client } = useSession();
   const queryClient = useQueryClient();
-  const [name, setName] = useState(environment?.name ?? '');
-  const [description, setDescription] = useState(environment?.description ?? '');
-  const [setup, setSetup] = useState(environment?.setup_commands.join('\n') ?? '');
+  const [name, setName] = useState(environment?.config.name ?? '');
+  const [description, setDescription] = useState(environment?.config.description ?? '');
+  const [setup, setSetup] = useState(environment?.config.setup_commands.join('\n') ?? '');
   const [replaceVars, setReplaceVars] = useState(!environment);
   const [vars, setVars] = useState('');
-  const idPrefix = environment ? `env-${environment.id}` : 'env-new';
+  const idPrefix = environment ? `env-${environment.uid}` : 'env-new';
 
   const save = useMutation({
     mutationFn: async () => {
-      const body: CreateEnvironmentRequest = { name: name.trim(), description, setup_commands: lines(setup) };
+      // An emptied description is removed (null), not stored as an empty string.
+      const body: CreateEnvironmentRequest = { name: name.trim(), description: description.trim() === '' ? null : description, setup_commands: lines(setup) };
       if (replaceVars) body.env_vars = parseVariables(vars);
-      return environment ? client.agent.environments.update(environment.id, body) : client.agent.environments.create(body);
+      return environment ? client.agent.environments.update(environment.uid, body) : client.agent.environments.create(body);
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['environments'] });
@@ -151,8 +189,8 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
   };
 
   return (
-    <form className="card" onSubmit={submit} aria-label={environment ? `Edit ${environment.name}` : 'New environment'}>
-      <h2 className="card-heading">{environment ? `Edit ${environment.name}` : 'New environment'}</h2>
+    <form className="card" onSubmit={submit} aria-label={environment ? `Edit ${environment.config.name}` : 'New environment'}>
+      <h2 className="card-heading">{environment ? `Edit ${environment.config.name}` : 'New environment'}</h2>
       <label htmlFor={`${idPrefix}-name`}>Name</label>
       <input id={`${idPrefix}-name`} required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       <label htmlFor={`${idPrefix}-description`}>Description</label>

@@ -13,7 +13,9 @@ from typing_extensions import TypeAliasType
 class ActionBlock(BaseModel):
     """
     An action the agent took. A skill load has `category: skill`, `name: read_skill` and input
-    `{name, bundled_skill_id?, skill_path?}`.
+    `{name, bundled_skill_id?, skill_path?}`. An MCP tool call has `category: integration`, the tool's
+    name and, as input, the arguments the model sent — a JSON object; arguments that were not a JSON
+    object are recorded as `{unparsed_arguments: "<what the model sent>"}` (the call then fails).
 
     """
 
@@ -22,23 +24,114 @@ class ActionBlock(BaseModel):
     )
     type: Literal["action"]
     id: str
-    category: Annotated[str, Field(examples=["skill"])]
+    category: ActionCategory
     name: Annotated[str, Field(examples=["read_skill"])]
     input: dict[str, Any]
 
 
+ActionCategory = TypeAliasType(
+    "ActionCategory",
+    Literal[
+        "command",
+        "files",
+        "search",
+        "integration",
+        "documents",
+        "computer",
+        "review",
+        "skill",
+    ],
+)
+"""
+The Oz API's action categories. This service records `skill` (a `read_skill` load) and `integration`
+(a call to a tool of one of the run's MCP servers); the others exist in the Oz API.
+
+"""
+
+
 class ActionResultBlock(BaseModel):
+    """
+    The result of an action. `output` is an object (as in the Oz API): `{text}` holding what went back to
+    the model — the skill's instructions, the MCP tool's text, or why the call failed (at most 100,000
+    characters, then cut with a note).
+
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
     type: Literal["action_result"]
     action_id: str
-    category: str
+    category: ActionCategory
     name: str
     state: Literal["running", "completed", "failed", "denied"]
-    output: Any
+    output: ActionResultBlockOutput
+
+
+class ActionResultBlockOutput(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    text: Optional[str] = None
+
+
+class AgentListEnvironment(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    uid: str
+    name: str
+
+
+class AgentListItem(BaseModel):
     """
-    Any JSON value.
+    An agent (Oz API): the skills of one name.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    name: str
+    variants: list[AgentListVariant]
+
+
+class AgentListSource(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    owner: str
+    name: str
+    """
+    The repository.
+    """
+    skill_path: str
+    """
+    The SKILL.md's path inside the repository.
+    """
+
+
+class AgentListVariant(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    `owner/repo:<skill path>`: pass it as a run's `skill` (or `config.skill_spec`).
+    """
+    description: str
+    base_prompt: str
+    """
+    The skill's instructions (its SKILL.md without the front matter).
+    """
+    source: AgentListSource
+    environments: list[AgentListEnvironment]
+    """
+    Every environment of the team (a run may load the skill in any of them).
+    """
+    last_run_timestamp: Optional[datetime] = None
+    error: Optional[str] = None
+    """
+    Why the SKILL.md is malformed; only with `include_malformed_skills=true`.
     """
 
 
@@ -122,7 +215,52 @@ class AmbientAgentConfig(BaseModel):
     harness: Optional[AmbientAgentConfigHarness] = None
     """
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
+    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+
+    """
+    harness_auth_secrets: Optional[dict[str, Any]] = None
+    """
+    Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
+    other than `oz`, which is refused.
+
+    """
+    computer_use_model_id: Optional[str] = None
+    """
+    Oz API. Accepted without effect, as `computer_use_enabled` (this service has no computer use).
+    """
+    runner_id: Optional[str] = None
+    """
+    Oz API: the runner providing the run's compute (platform, instance shape, setup commands). This
+    service has no runners to choose from (its workers execute every run; setup commands belong to
+    the `environment_id`), so any value answers `400 invalid_request` naming `$.config.runner_id`.
+
+    """
+    session_sharing: Optional[AmbientAgentConfigSessionSharing] = None
+    """
+    Oz API: anyone-with-link access to the run's shared session. This service has no link sharing (a
+    `session_link` opens only for a person signed in with an API key of the team), so an object with a
+    `public_access` answers `400 invalid_request` naming `$.config.session_sharing`; `{}` is accepted.
+
+    """
+    memory_stores: Optional[list[dict[str, Any]]] = None
+    """
+    Oz API: memory stores the agent reads and writes. This service has none; a non-empty list answers
+    `400 invalid_request` naming `$.config.memory_stores` (an empty one is accepted).
+
+    """
+    inference_providers: Optional[AmbientAgentConfigInferenceProviders] = None
+    """
+    Oz API: the LLM inference provider (AWS Bedrock). Runs here call the operator's `MODEL_BASE_URL`;
+    `{}` and `{aws: {disabled: true}}` are accepted, any other `aws` setting answers `400
+    invalid_request` naming `$.config.inference_providers.aws`.
+
+    """
+    credential_strategy: Optional[Literal["CREATOR", "EXECUTOR"]] = None
+    """
+    Oz API: whose credentials the platform uses when it mints tokens (GitHub, GitLab) for the run.
+    Accepted without effect: this service mints no tokens for runs (a run's credentials are its
+    environment's variables).
 
     """
     max_turns: Annotated[Optional[int], Field(ge=1, le=200)] = 20
@@ -142,7 +280,8 @@ class AmbientAgentConfig(BaseModel):
 class AmbientAgentConfigHarness(BaseModel):
     """
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
+    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
 
     """
 
@@ -150,6 +289,45 @@ class AmbientAgentConfigHarness(BaseModel):
         extra="allow",
     )
     type: Optional[str] = None
+    model_id: Optional[str] = None
+    reasoning_level: Optional[str] = None
+
+
+class AmbientAgentConfigInferenceProviders(BaseModel):
+    """
+    Oz API: the LLM inference provider (AWS Bedrock). Runs here call the operator's `MODEL_BASE_URL`;
+    `{}` and `{aws: {disabled: true}}` are accepted, any other `aws` setting answers `400
+    invalid_request` naming `$.config.inference_providers.aws`.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    aws: Optional[AmbientAgentConfigInferenceProvidersAws] = None
+
+
+class AmbientAgentConfigInferenceProvidersAws(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    disabled: Optional[bool] = None
+    role_arn: Optional[str] = None
+    region: Optional[str] = None
+
+
+class AmbientAgentConfigSessionSharing(BaseModel):
+    """
+    Oz API: anyone-with-link access to the run's shared session. This service has no link sharing (a
+    `session_link` opens only for a person signed in with an API key of the team), so an object with a
+    `public_access` answers `400 invalid_request` naming `$.config.session_sharing`; `{}` is accepted.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    public_access: Optional[Literal["VIEWER", "EDITOR"]] = None
 
 
 AmbientAgentConfigSkill = TypeAliasType(
@@ -268,27 +446,53 @@ class Automation(BaseModel):
 
 
 class CloudEnvironment(BaseModel):
+    """
+    A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
+    extensions (Oz clients ignore them); `docker_image`, `github_repos` and `providers` never appear
+    (this service refuses them on input).
+
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
-    id: str
-    name: str
-    description: str
-    setup_commands: list[str]
+    uid: str
     """
-    Shell commands run before the agent starts.
+    The environment's ID (`env_…`); what a run's `config.environment_id` names.
     """
+    config: CloudEnvironmentConfig
+    last_updated: datetime
+    """
+    When the environment was last changed.
+    """
+    last_task_run_timestamp: Optional[datetime] = None
+    """
+    When the newest run that selected this environment was created; `null` when none has.
+    """
+    last_task_created: Optional[EnvironmentLastTask] = None
+    setup_failed: bool
+    """
+    Whether the newest run that selected this environment failed while setting it up (state
+    `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
+    environment was deleted before the run started).
+
+    """
+    scope: CloudEnvironmentScope
+    """
+    Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
+    """
+    creator: Optional[RunCreatorInfo] = None
+    last_editor: Optional[RunCreatorInfo] = None
     env_var_names: list[str]
     """
     Names of the environment variables (values are write-only).
     """
     created_at: datetime
-    updated_at: datetime
 
 
 class CloudEnvironmentConfig(BaseModel):
     """
-    The environment `agent_config.environment_id` names, as it is now (Oz API's shape; values of its variables are never shown).
+    The Oz API's `CloudEnvironmentConfig`, with the fields this service honours.
     """
 
     model_config = ConfigDict(
@@ -296,7 +500,25 @@ class CloudEnvironmentConfig(BaseModel):
     )
     name: str
     description: Optional[str] = None
+    """
+    Absent when the environment has none.
+    """
     setup_commands: list[str]
+    """
+    Shell commands run (`/bin/sh -c`, in the run's sandbox) before the agent starts.
+    """
+
+
+class CloudEnvironmentScope(BaseModel):
+    """
+    Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Literal["User", "Team"]
+    uid: str
 
 
 class ConversationMessage(BaseModel):
@@ -371,6 +593,32 @@ class CreateEnvironmentRequest(BaseModel):
     """
     Variable name → value (write-only).
     """
+    docker_image: Optional[str] = None
+    """
+    Oz API. Refused with `400 invalid_request` (see `createEnvironment`).
+    """
+    github_repos: Optional[list[CreateEnvironmentRequestGithubRepo]] = None
+    """
+    Oz API. An empty list is accepted; any repository answers `400 invalid_request`.
+    """
+    providers: Optional[dict[str, Any]] = None
+    """
+    Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`.
+    """
+    failure_session_retention_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = (
+        None
+    )
+    """
+    Oz API. Accepted without effect (see `createEnvironment`).
+    """
+
+
+class CreateEnvironmentRequestGithubRepo(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    owner: str
+    repo: str
 
 
 class CreateFactoryRequest(BaseModel):
@@ -574,6 +822,25 @@ class DispatchFactoryRunRequest(BaseModel):
     )
 
 
+class EnvironmentLastTask(BaseModel):
+    """
+    The newest run that selected the environment (Oz API `EnvironmentLastTask`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    The run's ID.
+    """
+    title: str
+    state: RunState
+    created_at: datetime
+    updated_at: datetime
+    started_at: Optional[datetime] = None
+
+
 class Error(BaseModel):
     """
     RFC 7807 problem details (`application/problem+json`), shaped as in the Oz API. Every `4xx` and
@@ -655,10 +922,7 @@ class EventBlock(BaseModel):
     )
     type: Literal["event"]
     name: str
-    data: Any
-    """
-    Any JSON value.
-    """
+    data: dict[str, Any]
 
 
 class ExternalReferenceArtifact(BaseModel):
@@ -810,6 +1074,13 @@ the provider's delivery header, the sender's `X-Service-Delivery-Id`, the body's
 """
 
 
+class ListAgentsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    agents: list[AgentListItem]
+
+
 class ListApiKeysResponse(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -840,6 +1111,17 @@ class ListFactoriesResponse(BaseModel):
     )
     factories: list[Factory]
     page_info: PageInfo
+
+
+class ListModelsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    default_model_id: str
+    """
+    The model a run gets without `config.model_id`; `""` when the server has none.
+    """
+    models: list[ModelInfo]
 
 
 class ListNotificationAttemptsResponse(BaseModel):
@@ -937,14 +1219,35 @@ class MCPStdioServerConfig(BaseModel):
     """
 
 
+class MCPWarpServerConfig(BaseModel):
+    """
+    The Oz API's reference to a Warp shared MCP server or integration. Always refused here (see `MCPServerConfig`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    warp_id: Annotated[str, Field(min_length=1)]
+    """
+    A Warp shared MCP server's UUID or a well-known integration id (`linear`).
+    """
+
+
 MCPServerConfig = TypeAliasType(
-    "MCPServerConfig", Union[MCPStdioServerConfig, MCPHttpServerConfig]
+    "MCPServerConfig",
+    Union[MCPStdioServerConfig, MCPHttpServerConfig, MCPWarpServerConfig],
 )
 """
-One MCP server, exactly one of: a local process (`command`, optional `args` and `env`) or a remote
-HTTP server (`url`, optional `headers`). Mixing the two forms is invalid. The Oz API's third form,
-a Warp shared MCP server by `warp_id`, does not exist on a self-hosted service and answers
-`400 invalid_request` (a run that silently lacked the server would do other work).
+One MCP server, exactly one of: a local process (`command`, optional `args` and `env`), a remote
+HTTP server (`url`, optional `headers`), or (the Oz API's third form) a Warp shared MCP server by
+`warp_id`. Mixing the forms is invalid.
+
+`warp_id` names a Warp shared MCP server or a Warp integration (`linear`, …) backed by the team's
+connection in Warp. This self-hosted service has neither to look the id up in, and a run that
+silently lacked the server would do other work, so the form is accepted by the schema only to be
+refused by name: `400 invalid_request` whose detail and `errors[].path` name
+`$.config.mcp_servers.<name>.warp_id` on run create (`422 validation_failed` on a saved automation).
+Give the same server by `command` or `url` instead.
 
 """
 
@@ -952,6 +1255,26 @@ a Warp shared MCP server by `warp_id`, does not exist on a self-hosted service a
 MessageRole = TypeAliasType(
     "MessageRole", Literal["user", "assistant", "tool", "system"]
 )
+
+
+class ModelInfo(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    What a run's `config.model_id` names.
+    """
+    display_name: str
+    provider: Literal["OPENAI", "ANTHROPIC", "GOOGLE", "UNKNOWN"]
+    vision_supported: bool
+    description: Optional[str] = None
+    reasoning_level: Optional[str] = None
+    disable_reason: Optional[
+        Literal[
+            "PROVIDER_OUTAGE", "OUT_OF_REQUESTS", "ADMIN_DISABLED", "REQUIRES_UPGRADE"
+        ]
+    ] = None
 
 
 class NotificationAttempt(BaseModel):
@@ -1648,7 +1971,17 @@ class RunFollowupRequest(BaseModel):
     )
     message: Annotated[str, Field(min_length=1, pattern="\\S")]
     """
-    The follow-up message (not only whitespace).
+    The follow-up message (not only whitespace). Required here: the Oz API accepts an empty message
+    only to continue a run from a saved conversation (`conversation_id` handoffs), which this service
+    does not have.
+
+    """
+    mode: Optional[Literal["normal", "plan", "orchestrate"]] = None
+    """
+    Oz API query mode of the follow-up. `normal` (the default) is accepted; `plan` and `orchestrate`
+    need an approval step this service does not have and answer `400 invalid_request` naming `$.mode`,
+    as on run create.
+
     """
 
 
@@ -1727,6 +2060,22 @@ class RunItem(BaseModel):
     """
     Oz API. Always `true`, since every run of this service can be cancelled while it is not terminal.
     """
+    is_sandbox_running: Optional[bool] = None
+    """
+    Oz API: whether the run's sandbox is running now. `true` while a worker holds the run (`CLAIMED`,
+    `INPROGRESS`), `false` otherwise: this service keeps no sandbox alive between executions.
+
+    """
+    debug_agent_available: Optional[bool] = None
+    """
+    Oz API. Always `false`: this service keeps no failed setup session open for a debug agent.
+    """
+    request_usage: Optional[RunItemRequestUsage] = None
+    """
+    Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
+    the run has made a model call; this service keeps no credit or dollar costs.
+
+    """
     execution_location: Optional[RunExecutionLocation] = None
     executor: Optional[RunCreatorInfo] = None
     artifacts: Optional[list[ArtifactItem]] = None
@@ -1739,6 +2088,19 @@ class RunItem(BaseModel):
     """
     Oz API ownership scope. Always `{type: Team, uid: <team id>}`.
     """
+
+
+class RunItemRequestUsage(BaseModel):
+    """
+    Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
+    the run has made a model call; this service keeps no credit or dollar costs.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    total_tokens: Annotated[Optional[int], Field(ge=0)] = None
 
 
 class RunItemScope(BaseModel):
@@ -2290,6 +2652,21 @@ A content block, by `type`.
 """
 
 
+class TranscriptLine(BaseModel):
+    """
+    One line of a run's transcript (`downloadRunTranscript`): one message of its conversation.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    step_id: str
+    message_id: str
+    role: MessageRole
+    timestamp: datetime
+    content: list[ContentBlock]
+
+
 class Trigger(BaseModel):
     """
     A Webhook trigger.
@@ -2336,6 +2713,32 @@ class UpdateEnvironmentRequest(BaseModel):
     """
     Replaces all variables (write-only values).
     """
+    docker_image: Optional[str] = None
+    """
+    Oz API. Refused with `400 invalid_request` (see `createEnvironment`).
+    """
+    github_repos: Optional[list[UpdateEnvironmentRequestGithubRepo]] = None
+    """
+    Oz API. An empty list is accepted; any repository answers `400 invalid_request`.
+    """
+    providers: Optional[dict[str, Any]] = None
+    """
+    Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`.
+    """
+    failure_session_retention_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = (
+        None
+    )
+    """
+    Oz API. Accepted without effect (see `createEnvironment`).
+    """
+
+
+class UpdateEnvironmentRequestGithubRepo(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    owner: str
+    repo: str
 
 
 class UpdateNotificationSubscriptionRequest(BaseModel):
@@ -2546,9 +2949,18 @@ ConversationStep.model_rebuild()
 
 __all__ = [
     "ActionBlock",
+    "ActionCategory",
     "ActionResultBlock",
+    "ActionResultBlockOutput",
+    "AgentListEnvironment",
+    "AgentListItem",
+    "AgentListSource",
+    "AgentListVariant",
     "AmbientAgentConfig",
     "AmbientAgentConfigHarness",
+    "AmbientAgentConfigInferenceProviders",
+    "AmbientAgentConfigInferenceProvidersAws",
+    "AmbientAgentConfigSessionSharing",
     "AmbientAgentConfigSkill",
     "ApiKey",
     "ApiKeyRole",
@@ -2564,6 +2976,7 @@ __all__ = [
     "Automation",
     "CloudEnvironment",
     "CloudEnvironmentConfig",
+    "CloudEnvironmentScope",
     "ContentBlock",
     "ConversationMessage",
     "ConversationResponse",
@@ -2571,6 +2984,7 @@ __all__ = [
     "CreateApiKeyRequest",
     "CreateAutomationRequest",
     "CreateEnvironmentRequest",
+    "CreateEnvironmentRequestGithubRepo",
     "CreateFactoryRequest",
     "CreateNotificationSubscriptionRequest",
     "CreateScheduledAgentRequest",
@@ -2583,6 +2997,7 @@ __all__ = [
     "DeliveryAcceptedResponse",
     "DeliveryLabel",
     "DispatchFactoryRunRequest",
+    "EnvironmentLastTask",
     "Error",
     "ErrorDetail",
     "EventBlock",
@@ -2597,10 +3012,12 @@ __all__ = [
     "HeaderName",
     "HealthResponse",
     "IdentitySource",
+    "ListAgentsResponse",
     "ListApiKeysResponse",
     "ListAutomationsResponse",
     "ListEnvironmentsResponse",
     "ListFactoriesResponse",
+    "ListModelsResponse",
     "ListNotificationAttemptsResponse",
     "ListNotificationSubscriptionsResponse",
     "ListRunsResponse",
@@ -2612,7 +3029,9 @@ __all__ = [
     "MCPHttpServerConfig",
     "MCPServerConfig",
     "MCPStdioServerConfig",
+    "MCPWarpServerConfig",
     "MessageRole",
+    "ModelInfo",
     "NotificationAttempt",
     "NotificationAttemptOutcome",
     "NotificationDisabledReason",
@@ -2651,6 +3070,7 @@ __all__ = [
     "RunExecutionLocation",
     "RunFollowupRequest",
     "RunItem",
+    "RunItemRequestUsage",
     "RunItemScope",
     "RunMetadata",
     "RunSourceType",
@@ -2679,10 +3099,12 @@ __all__ = [
     "TestDraftFilterRequest",
     "TestFilterResult",
     "TextBlock",
+    "TranscriptLine",
     "Trigger",
     "TriggerFilter",
     "UpdateAutomationRequest",
     "UpdateEnvironmentRequest",
+    "UpdateEnvironmentRequestGithubRepo",
     "UpdateNotificationSubscriptionRequest",
     "UpdateScheduledAgentRequest",
     "UpdateWebhookRequest",

@@ -9,10 +9,14 @@ from typing_extensions import Literal, Required, TypedDict
 
 __all__ = [
     "AmbientAgentConfigHarnessParam",
+    "AmbientAgentConfigInferenceProvidersAwsParam",
+    "AmbientAgentConfigInferenceProvidersParam",
     "AmbientAgentConfigParam",
+    "AmbientAgentConfigSessionSharingParam",
     "ApplyDefinitionsRequestParam",
     "CreateApiKeyRequestParam",
     "CreateAutomationRequestParam",
+    "CreateEnvironmentRequestGithubReposItemParam",
     "CreateEnvironmentRequestParam",
     "CreateFactoryRequestParam",
     "CreateNotificationSubscriptionRequestParam",
@@ -22,6 +26,7 @@ __all__ = [
     "DispatchFactoryRunRequestParam",
     "MCPHttpServerConfigParam",
     "MCPStdioServerConfigParam",
+    "MCPWarpServerConfigParam",
     "NotificationFilterParam",
     "PutSecretRequestParam",
     "RotateWebhookSecretRequestParam",
@@ -34,6 +39,7 @@ __all__ = [
     "TriggerFilterParam",
     "TriggerParam",
     "UpdateAutomationRequestParam",
+    "UpdateEnvironmentRequestGithubReposItemParam",
     "UpdateEnvironmentRequestParam",
     "UpdateNotificationSubscriptionRequestParam",
     "UpdateScheduledAgentRequestParam",
@@ -41,26 +47,62 @@ __all__ = [
 ]
 
 
+class CreateEnvironmentRequestGithubReposItemParam(TypedDict, total=False):
+    owner: Required[str]
+
+    repo: Required[str]
+
+
 class CreateEnvironmentRequestParam(TypedDict, total=False):
     name: Required[str]
 
-    description: str
+    description: Optional[str]
 
     setup_commands: Sequence[str]
 
     env_vars: Dict[str, str]
     """Variable name → value (write-only)."""
 
+    docker_image: str
+    """Oz API. Refused with `400 invalid_request` (see `createEnvironment`)."""
+
+    github_repos: Sequence[CreateEnvironmentRequestGithubReposItemParam]
+    """Oz API. An empty list is accepted; any repository answers `400 invalid_request`."""
+
+    providers: Dict[str, object]
+    """Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`."""
+
+    failure_session_retention_minutes: Optional[int]
+    """Oz API. Accepted without effect (see `createEnvironment`)."""
+
+
+class UpdateEnvironmentRequestGithubReposItemParam(TypedDict, total=False):
+    owner: Required[str]
+
+    repo: Required[str]
+
 
 class UpdateEnvironmentRequestParam(TypedDict, total=False):
     name: str
 
-    description: str
+    description: Optional[str]
 
     setup_commands: Sequence[str]
 
     env_vars: Dict[str, str]
     """Replaces all variables (write-only values)."""
+
+    docker_image: str
+    """Oz API. Refused with `400 invalid_request` (see `createEnvironment`)."""
+
+    github_repos: Sequence[UpdateEnvironmentRequestGithubReposItemParam]
+    """Oz API. An empty list is accepted; any repository answers `400 invalid_request`."""
+
+    providers: Dict[str, object]
+    """Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`."""
+
+    failure_session_retention_minutes: Optional[int]
+    """Oz API. Accepted without effect (see `createEnvironment`)."""
 
 
 class MCPStdioServerConfigParam(TypedDict, total=False):
@@ -82,13 +124,53 @@ class MCPHttpServerConfigParam(TypedDict, total=False):
     """Headers sent with every request."""
 
 
+class MCPWarpServerConfigParam(TypedDict, total=False):
+    """The Oz API's reference to a Warp shared MCP server or integration. Always refused here (see `MCPServerConfig`)."""
+
+    warp_id: Required[str]
+    """A Warp shared MCP server's UUID or a well-known integration id (`linear`)."""
+
+
 class AmbientAgentConfigHarnessParam(TypedDict, total=False):
     """
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
+    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
     """
 
     type: str
+
+    model_id: str
+
+    reasoning_level: str
+
+
+class AmbientAgentConfigSessionSharingParam(TypedDict, total=False):
+    """
+    Oz API: anyone-with-link access to the run's shared session. This service has no link sharing (a
+    `session_link` opens only for a person signed in with an API key of the team), so an object with a
+    `public_access` answers `400 invalid_request` naming `$.config.session_sharing`; `{}` is accepted.
+    """
+
+    public_access: Literal["VIEWER", "EDITOR"]
+
+
+class AmbientAgentConfigInferenceProvidersAwsParam(TypedDict, total=False):
+    disabled: bool
+
+    role_arn: str
+
+    region: str
+
+
+class AmbientAgentConfigInferenceProvidersParam(TypedDict, total=False):
+    """
+    Oz API: the LLM inference provider (AWS Bedrock). Runs here call the operator's `MODEL_BASE_URL`;
+    `{}` and `{aws: {disabled: true}}` are accepted, any other `aws` setting answers `400
+    invalid_request` naming `$.config.inference_providers.aws`.
+    """
+
+    aws: AmbientAgentConfigInferenceProvidersAwsParam
 
 
 class AmbientAgentConfigParam(TypedDict, total=False):
@@ -126,7 +208,7 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     backslashes or `.`/`..` segments. One that does not resolve to a skill answers `400` on run create.
     """
 
-    mcp_servers: Dict[str, Union[MCPStdioServerConfigParam, MCPHttpServerConfigParam]]
+    mcp_servers: Dict[str, Union[MCPStdioServerConfigParam, MCPHttpServerConfigParam, MCPWarpServerConfigParam]]
     """MCP servers to enable, by name."""
 
     skills: Sequence[str]
@@ -157,7 +239,51 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     harness: AmbientAgentConfigHarnessParam
     """
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`.
+    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
+    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    """
+
+    harness_auth_secrets: Dict[str, object]
+    """
+    Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
+    other than `oz`, which is refused.
+    """
+
+    computer_use_model_id: str
+    """Oz API. Accepted without effect, as `computer_use_enabled` (this service has no computer use)."""
+
+    runner_id: str
+    """
+    Oz API: the runner providing the run's compute (platform, instance shape, setup commands). This
+    service has no runners to choose from (its workers execute every run; setup commands belong to
+    the `environment_id`), so any value answers `400 invalid_request` naming `$.config.runner_id`.
+    """
+
+    session_sharing: AmbientAgentConfigSessionSharingParam
+    """
+    Oz API: anyone-with-link access to the run's shared session. This service has no link sharing (a
+    `session_link` opens only for a person signed in with an API key of the team), so an object with a
+    `public_access` answers `400 invalid_request` naming `$.config.session_sharing`; `{}` is accepted.
+    """
+
+    memory_stores: Sequence[Dict[str, object]]
+    """
+    Oz API: memory stores the agent reads and writes. This service has none; a non-empty list answers
+    `400 invalid_request` naming `$.config.memory_stores` (an empty one is accepted).
+    """
+
+    inference_providers: AmbientAgentConfigInferenceProvidersParam
+    """
+    Oz API: the LLM inference provider (AWS Bedrock). Runs here call the operator's `MODEL_BASE_URL`;
+    `{}` and `{aws: {disabled: true}}` are accepted, any other `aws` setting answers `400
+    invalid_request` naming `$.config.inference_providers.aws`.
+    """
+
+    credential_strategy: Optional[Literal["CREATOR", "EXECUTOR"]]
+    """
+    Oz API: whose credentials the platform uses when it mints tokens (GitHub, GitLab) for the run.
+    Accepted without effect: this service mints no tokens for runs (a run's credentials are its
+    environment's variables).
     """
 
     max_turns: int
@@ -263,7 +389,18 @@ class RunFollowupRequestParam(TypedDict, total=False):
     """A follow-up message. Unknown fields are accepted and ignored (Oz compatibility)."""
 
     message: Required[str]
-    """The follow-up message (not only whitespace)."""
+    """
+    The follow-up message (not only whitespace). Required here: the Oz API accepts an empty message
+    only to continue a run from a saved conversation (`conversation_id` handoffs), which this service
+    does not have.
+    """
+
+    mode: Literal["normal", "plan", "orchestrate"]
+    """
+    Oz API query mode of the follow-up. `normal` (the default) is accepted; `plan` and `orchestrate`
+    need an approval step this service does not have and answer `400 invalid_request` naming `$.mode`,
+    as on run create.
+    """
 
 
 class CreateScheduledAgentRequestParam(TypedDict, total=False):

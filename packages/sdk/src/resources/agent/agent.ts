@@ -1,17 +1,26 @@
+import type { components, operations } from '../../generated/api';
 import type { APIPromise } from '../../core/api-promise';
 import { APIResource } from '../../core/resource';
 import { headersRecord } from '../../internal/headers';
 import type { RequestOptions } from '../../internal/request-options';
 import type { ArtifactResponse } from './artifacts';
 import { Environments } from './environments';
+import { Models } from './models';
 import { Runs } from './runs';
 import { Schedules } from './schedules';
 import { Skills } from './skills';
 
-/** `/agent/…`: runs, skills, environments, the artifacts runs publish, and schedules. */
+export type ListAgentsResponse = components['schemas']['ListAgentsResponse'];
+export type AgentListItem = components['schemas']['AgentListItem'];
+export type AgentListVariant = components['schemas']['AgentListVariant'];
+/** Query of `agent.list`: `repo`, `sort_by`, `include_malformed_skills`, `refresh`. */
+export type AgentListParams = NonNullable<operations['listAgents']['parameters']['query']>;
+
+/** `/agent/…`: the agents (skills a run can start from), runs, skills, models, environments, the artifacts runs publish, and schedules. */
 export class Agent extends APIResource {
   runs: Runs = new Runs(this._client);
   skills: Skills = new Skills(this._client);
+  models: Models = new Models(this._client);
   environments: Environments = new Environments(this._client);
   schedules: Schedules = new Schedules(this._client);
 
@@ -38,5 +47,10 @@ export class Agent extends APIResource {
       headers: { Accept: '*/*', ...headersRecord(options?.headers) },
       stream: true,
     });
+  }
+
+  /** The skills a run can start from, grouped by name (Oz's agents). `GET /agent` (listAgents). */
+  list(query?: AgentListParams, options?: RequestOptions): APIPromise<ListAgentsResponse> {
+    return this._client._operation('get', '/agent', { params: { query } }, options);
   }
 }

@@ -20,6 +20,7 @@ export type AmbientAgentConfig = Schemas['AmbientAgentConfig'];
 export type MCPServerConfig = Schemas['MCPServerConfig'];
 export type MCPStdioServerConfig = Schemas['MCPStdioServerConfig'];
 export type MCPHttpServerConfig = Schemas['MCPHttpServerConfig'];
+export type MCPWarpServerConfig = Schemas['MCPWarpServerConfig'];
 export type RunAttachmentInput = Schemas['RunAttachmentInput'];
 export type RunAttachment = Schemas['RunAttachment'];
 export type RunUsage = Schemas['RunUsage'];
@@ -36,6 +37,9 @@ export type TextBlock = Schemas['TextBlock'];
 export type ActionBlock = Schemas['ActionBlock'];
 export type ActionResultBlock = Schemas['ActionResultBlock'];
 export type EventBlock = Schemas['EventBlock'];
+export type ActionCategory = Schemas['ActionCategory'];
+/** One line of `transcript()`: one message of the run's conversation. */
+export type TranscriptLine = Schemas['TranscriptLine'];
 /** `data` of an `event: state` SSE event. */
 export type RunStateEvent = Schemas['RunStateEvent'];
 /** `data` of an `event: content` SSE event. */
@@ -123,8 +127,8 @@ export class Runs extends APIResource {
   }
 
   /**
-   * Cancels a run; answers the run id (again for a cancelled run). A finished run (SUCCEEDED, FAILED, ERROR) →
-   * ConflictError.
+   * Cancels a run; answers the run id. A run already terminal (SUCCEEDED, FAILED, ERROR, CANCELLED) →
+   * BadRequestError; a PENDING run → ConflictError (retryable), as in the Oz API.
    * `POST /agent/runs/{runId}/cancel` (cancelRun).
    */
   cancel(runId: string, options?: RequestOptions): APIPromise<string> {
@@ -163,6 +167,38 @@ export class Runs extends APIResource {
       path: '/agent/runs/{runId}/attachments/{name}',
       pathParams: { runId, name },
       headers: { Accept: '*/*', ...headersRecord(options?.headers) },
+      stream: true,
+    });
+  }
+
+  /**
+   * The run's transcript: JSON Lines, one message of the conversation per line (`TranscriptLine`), as the
+   * unread `Response` (read it with `.text()`). The server answers a 302 to a signed URL that expires
+   * (as the Oz API); `fetch` follows it. `GET /agent/runs/{runId}/transcript` (getRunTranscript).
+   */
+  transcript(runId: string, options?: RequestOptions): APIPromise<Response> {
+    return this._client.request<Response>({
+      ...options,
+      method: 'get',
+      path: '/agent/runs/{runId}/transcript',
+      pathParams: { runId },
+      headers: { Accept: 'application/x-ndjson', ...headersRecord(options?.headers) },
+      stream: true,
+    });
+  }
+
+  /**
+   * The transcript behind a download URL `transcript()` was redirected to, by its `token` (no API key is
+   * needed for it). `GET /agent/runs/{runId}/transcript/download` (downloadRunTranscript).
+   */
+  downloadTranscript(runId: string, token: string, options?: RequestOptions): APIPromise<Response> {
+    return this._client.request<Response>({
+      ...options,
+      method: 'get',
+      path: '/agent/runs/{runId}/transcript/download',
+      pathParams: { runId },
+      query: { ...options?.query, token },
+      headers: { Accept: 'application/x-ndjson', ...headersRecord(options?.headers) },
       stream: true,
     });
   }

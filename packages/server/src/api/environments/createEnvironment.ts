@@ -1,4 +1,4 @@
-/** createEnvironment `POST /agent/environments` → 201 CloudEnvironment (variable names only). */
+/** createEnvironment `POST /agent/environments` → 201 CloudEnvironment (Oz shape; variable names only). */
 import { principalOf } from '../../http/auth';
 import { createEnvironment } from '../../environments/service';
 import type { OperationHandler } from '../operations';
@@ -6,5 +6,5 @@ import type { OperationHandler } from '../operations';
 export const createEnvironmentHandler: OperationHandler<'createEnvironment'> =
   (ctx) =>
   async (req, res) => {
-    res.status(201).json(await createEnvironment(ctx, principalOf(req).teamId, req.body));
+    res.status(201).json(await createEnvironment(ctx, principalOf(req), req.body));
   };

@@ -6,5 +6,5 @@ import type { OperationHandler } from '../operations';
 export const updateEnvironmentHandler: OperationHandler<'updateEnvironment'> =
   (ctx) =>
   async (req, res) => {
-    res.json(await updateEnvironment(ctx, principalOf(req).teamId, req.params.environmentId, req.body));
+    res.json(await updateEnvironment(ctx, principalOf(req), req.params.environmentId, req.body));
   };

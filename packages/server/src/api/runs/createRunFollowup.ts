@@ -1,4 +1,4 @@
-/** createRunFollowup `POST /agent/runs/{runId}/followups` {message} → 200 RunAgentResponse. */
+/** createRunFollowup `POST /agent/runs/{runId}/followups` {message, mode?} → 200 RunAgentResponse. */
 import { principalOf } from '../../http/auth';
 import { createFollowup } from '../../runs/service';
 import type { OperationHandler } from '../operations';
@@ -6,6 +6,5 @@ import type { OperationHandler } from '../operations';
 export const createRunFollowupHandler: OperationHandler<'createRunFollowup'> =
   (ctx) =>
   async (req, res) => {
-    const { message } = req.body as { message: string };
-    res.json(await createFollowup(ctx, principalOf(req).teamId, req.params.runId, message));
+    res.json(await createFollowup(ctx, principalOf(req).teamId, req.params.runId, req.body));
   };

@@ -14,6 +14,9 @@ const isStringMap = (v: unknown): boolean => isObject(v) && Object.values(v).eve
 
 function mcpServerProblem(server: unknown): string | undefined {
   if (!isObject(server)) return 'must be {command, args?, env?} or {url, headers?}';
+  if ('warp_id' in server) {
+    return 'warp_id is not supported: this self-hosted service has no Warp shared MCP servers or integrations; give the server by command or url';
+  }
   if ('command' in server) {
     const extra = Object.keys(server).filter((k) => !['command', 'args', 'env'].includes(k));
     if (extra.length > 0) return `a command server takes command, args and env only (not ${extra.join(', ')})`;

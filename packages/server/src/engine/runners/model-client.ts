@@ -131,6 +131,19 @@ export class ChatCompletionsClient {
     });
   }
 
+  /**
+   * The provider's model ids (`GET <baseUrl>/models`, the OpenAI-compatible list) for listModels; waits at
+   * most `timeoutMs` and throws when the provider cannot answer. Entries without a string id are skipped.
+   */
+  async listModelIds(timeoutMs: number): Promise<string[]> {
+    const page = await this.#openai.models.list({ timeout: timeoutMs });
+    const data: unknown[] = Array.isArray(page.data) ? page.data : [];
+    return data.flatMap((model) => {
+      const id = (model as { id?: unknown } | null)?.id;
+      return typeof id === 'string' && id !== '' ? [id] : [];
+    });
+  }
+
   /** The exact JSON body sent for a request (the fake model in the tests records it). */
   static body(request: ChatRequest): ChatCompletionCreateParamsStreaming {
     return {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { ConversationTurn, RunAttachment } from '../runner';
 import type { LoadedSkill } from '../../skills/resolve';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './model-client';
-import { truncate } from './model-tools';
+import { recordedArguments, recordedOutputText, truncate } from './model-tools';
 
 export const MAX_INLINE_ATTACHMENT_BYTES = 256 * 1024;
 export const MAX_INLINE_TOTAL_BYTES = 512 * 1024;
@@ -72,8 +72,6 @@ const textOf = (content: Array<{ type: string }>): string =>
     .map((b) => b.text)
     .join('\n\n');
 
-const outputText = (output: unknown): string => (typeof output === 'string' ? output : JSON.stringify(output ?? null));
-
 /**
  * Chat messages of a recorded conversation (resume). User text → user messages (the first one also
  * gets the attachments again); assistant text and actions → assistant messages with tool calls; each
@@ -118,7 +116,7 @@ export function messagesFromHistory(
         const toolCalls: ChatToolCall[] = actions.map((a) => ({
           id: a.id,
           type: 'function',
-          function: { name: functionNameFor(a), arguments: typeof a.input === 'string' ? a.input : JSON.stringify(a.category === 'skill' ? skillArguments(a.input) : (a.input ?? {})) },
+          function: { name: functionNameFor(a), arguments: recordedArguments(a) },
         }));
         messages.push(toolCalls.length > 0 ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text });
         if (toolCalls.length > 0) open = new Map(toolCalls.map((c) => [c.id, true]));
@@ -126,7 +124,7 @@ export function messagesFromHistory(
         for (const block of message.content) {
           if (block.type !== 'action_result' || !open?.has(block.action_id)) continue;
           open.delete(block.action_id);
-          const text = truncate(outputText(block.output));
+          const text = truncate(recordedOutputText(block.output));
           messages.push({ role: 'tool', tool_call_id: block.action_id, content: block.state === 'completed' ? text : `Error: ${text}` });
         }
       }
@@ -139,8 +137,3 @@ export function messagesFromHistory(
 /** Id prefix of the action that records the skill_spec load at run start. */
 export const SKILL_SPEC_ACTION_PREFIX = 'skill_spec_';
 
-/** read_skill arguments from a recorded read_skill input. */
-function skillArguments(input: unknown): { skill: string } {
-  const i = (input ?? {}) as { name?: string; bundled_skill_id?: string; skill_path?: string };
-  return { skill: i.bundled_skill_id ?? i.skill_path ?? i.name ?? '' };
-}

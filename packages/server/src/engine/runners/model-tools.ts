@@ -26,6 +26,31 @@ export const MAX_TOOL_OUTPUT_CHARS = 100_000;
 export type ActionBlock = Extract<ContentBlock, { type: 'action' }>;
 export type ActionResultBlock = Extract<ContentBlock, { type: 'action_result' }>;
 
+/**
+ * The `action` input of a call whose arguments were not a JSON object (contract: ActionBlock's input is an
+ * object): what the model sent, under this one key, so a resumed conversation can give it back verbatim.
+ */
+export const UNPARSED_ARGUMENTS = 'unparsed_arguments';
+
+/** The arguments text of a recorded tool call, as the model sent it (model-messages.ts, resume). */
+export function recordedArguments(action: ActionBlock): string {
+  const input = action.input;
+  const keys = Object.keys(input);
+  if (keys.length === 1 && keys[0] === UNPARSED_ARGUMENTS && typeof input[UNPARSED_ARGUMENTS] === 'string') return input[UNPARSED_ARGUMENTS];
+  return JSON.stringify(action.category === 'skill' ? skillArguments(input) : input);
+}
+
+/** read_skill arguments from a recorded read_skill input. */
+function skillArguments(input: Record<string, unknown>): { skill: string } {
+  const i = input as { name?: string; bundled_skill_id?: string; skill_path?: string };
+  return { skill: i.bundled_skill_id ?? i.skill_path ?? i.name ?? '' };
+}
+
+/** What went back to the model for a recorded result (`{text}`, or the whole output when it has none). */
+export function recordedOutputText(output: Record<string, unknown>): string {
+  return typeof output.text === 'string' ? output.text : JSON.stringify(output);
+}
+
 export interface ToolOutcome {
   result: ActionResultBlock;
   /** The `tool` message content for the model. */
@@ -113,7 +138,7 @@ export class ToolBox {
       id: call.id,
       category: 'integration',
       name: tool?.name ?? call.function.name,
-      input: parsed.ok ? parsed.value : call.function.arguments,
+      input: parsed.ok ? parsed.value : { [UNPARSED_ARGUMENTS]: call.function.arguments },
     };
     const fail = (message: string) => failed(action, message);
     if (!tool) return { call, action, execute: async () => fail(`There is no tool named ${call.function.name}.`) };
@@ -125,7 +150,7 @@ export class ToolBox {
         const result = await this.#options.mcp.call(call.function.name, parsed.value, { signal, timeoutMs: this.#options.toolTimeoutMs() });
         const text = truncate(result.text);
         return {
-          result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: result.isError ? 'failed' : 'completed', output: text },
+          result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: result.isError ? 'failed' : 'completed', output: { text } },
           content: result.isError ? `Error: ${text}` : text,
         };
       },
@@ -138,7 +163,7 @@ export class ToolBox {
       id: call.id,
       category: PUBLISH_CATEGORY,
       name: PUBLISH_ARTIFACT,
-      input: parsed.ok ? recordedPublishInput(parsed.value) : call.function.arguments.slice(0, MAX_TOOL_OUTPUT_CHARS),
+      input: parsed.ok ? recordedPublishInput(parsed.value) : { [UNPARSED_ARGUMENTS]: call.function.arguments.slice(0, MAX_TOOL_OUTPUT_CHARS) },
     };
     const refused = (reason: string, artifactType?: string): ToolOutcome => ({
       ...failed(action, reason),
@@ -191,14 +216,14 @@ export function skillAction(id: string, skill: LoadedSkill): ActionBlock {
 export function skillLoaded(action: ActionBlock, skill: LoadedSkill): ToolOutcome {
   const content = truncate(skill.content);
   return {
-    result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'completed', output: content },
+    result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'completed', output: { text: content } },
     content,
   };
 }
 
 function failed(action: ActionBlock, message: string): ToolOutcome {
   return {
-    result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'failed', output: message },
+    result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'failed', output: { text: message } },
     content: `Error: ${message}`,
   };
 }

@@ -52,6 +52,12 @@ export class FakeModel {
   readonly requests: RecordedRequest[] = [];
   /** Responses the client abandoned (cancel): resolved when a hanging reply's connection closes. */
   readonly abandoned: Array<Promise<void>> = [];
+  /**
+   * What `GET /v1/models` answers (the OpenAI-compatible model list): these ids, or a 500 for `'fail'`.
+   * Those requests are counted here, not recorded in `requests`, and take no scripted reply.
+   */
+  models: string[] | 'fail' = [];
+  modelListRequests = 0;
   #replies: Array<Reply | ((req: RecordedRequest) => Reply)> = [];
   #waiters: Array<{ count: number; resolve: () => void }> = [];
   #server: http.Server;
@@ -86,6 +92,16 @@ export class FakeModel {
   }
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      this.modelListRequests++;
+      if (this.models === 'fail') {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the model list is down' } }));
+      } else {
+        const data = this.models.map((id) => ({ id, object: 'model', created: 1, owned_by: 'test' }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+      }
+      return;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');

@@ -1,4 +1,4 @@
-"""``client.agent``: runs, skills, environments, run artifacts and schedules (the Oz-compatible ``/agent`` paths)."""
+"""``client.agent``: the agents list, runs, skills, models, environments, run artifacts and schedules (the Oz-compatible ``/agent`` paths)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from ..._response import (
     to_streamed_response_wrapper,
 )
 from ..._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from ..._utils import path_param
-from ...types import ArtifactResponse
+from ..._utils import path_param, strip_not_given
+from ...types import ArtifactResponse, ListAgentsResponse
 from .environments import (
     AsyncEnvironments,
     AsyncEnvironmentsWithRawResponse,
@@ -23,6 +23,14 @@ from .environments import (
     Environments,
     EnvironmentsWithRawResponse,
     EnvironmentsWithStreamingResponse,
+)
+from .models import (
+    AsyncModels,
+    AsyncModelsWithRawResponse,
+    AsyncModelsWithStreamingResponse,
+    Models,
+    ModelsWithRawResponse,
+    ModelsWithStreamingResponse,
 )
 from .runs import (
     AsyncRuns,
@@ -50,6 +58,7 @@ from .skills import (
 )
 
 __all__ = ["Agent", "AsyncAgent"]
+
 
 
 class Agent(SyncAPIResource):
@@ -109,6 +118,35 @@ class Agent(SyncAPIResource):
                 "follow_redirects": True,
             },
             cast_to=bytes,
+        )
+
+    @cached_property
+    def models(self) -> Models:
+        return Models(self._client)
+
+    def list(
+        self,
+        *,
+        repo: Union[str, NotGiven] = NOT_GIVEN,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
+        include_malformed_skills: Union[bool, NotGiven] = NOT_GIVEN,
+        refresh: Union[bool, NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ListAgentsResponse:
+        """The skills a run can start from, grouped by name (listAgents, Oz's agents); not paginated."""
+        return self._get(
+            "/agent",
+            options=make_request_options(
+                query=strip_not_given(
+                    {"repo": repo, "sort_by": sort_by, "include_malformed_skills": include_malformed_skills, "refresh": refresh}
+                ),
+                extra_headers=extra_headers,
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=ListAgentsResponse,
         )
 
     @property
@@ -177,6 +215,35 @@ class AsyncAgent(AsyncAPIResource):
             cast_to=bytes,
         )
 
+    @cached_property
+    def models(self) -> AsyncModels:
+        return AsyncModels(self._client)
+
+    async def list(
+        self,
+        *,
+        repo: Union[str, NotGiven] = NOT_GIVEN,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
+        include_malformed_skills: Union[bool, NotGiven] = NOT_GIVEN,
+        refresh: Union[bool, NotGiven] = NOT_GIVEN,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> ListAgentsResponse:
+        """The skills a run can start from, grouped by name (listAgents, Oz's agents); not paginated."""
+        return await self._get(
+            "/agent",
+            options=make_request_options(
+                query=strip_not_given(
+                    {"repo": repo, "sort_by": sort_by, "include_malformed_skills": include_malformed_skills, "refresh": refresh}
+                ),
+                extra_headers=extra_headers,
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=ListAgentsResponse,
+        )
+
     @property
     def with_raw_response(self) -> "AsyncAgentWithRawResponse":
         return AsyncAgentWithRawResponse(self)
@@ -194,6 +261,8 @@ class AgentWithRawResponse:
         self.skills = SkillsWithRawResponse(agent.skills)
         self.environments = EnvironmentsWithRawResponse(agent.environments)
         self.schedules = SchedulesWithRawResponse(agent.schedules)
+        self.models = ModelsWithRawResponse(agent.models)
+        self.list = to_raw_response_wrapper(agent.list)
 
 
 class AsyncAgentWithRawResponse:
@@ -204,6 +273,8 @@ class AsyncAgentWithRawResponse:
         self.skills = AsyncSkillsWithRawResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithRawResponse(agent.environments)
         self.schedules = AsyncSchedulesWithRawResponse(agent.schedules)
+        self.models = AsyncModelsWithRawResponse(agent.models)
+        self.list = async_to_raw_response_wrapper(agent.list)
 
 
 class AgentWithStreamingResponse:
@@ -214,6 +285,8 @@ class AgentWithStreamingResponse:
         self.skills = SkillsWithStreamingResponse(agent.skills)
         self.environments = EnvironmentsWithStreamingResponse(agent.environments)
         self.schedules = SchedulesWithStreamingResponse(agent.schedules)
+        self.models = ModelsWithStreamingResponse(agent.models)
+        self.list = to_streamed_response_wrapper(agent.list)
 
 
 class AsyncAgentWithStreamingResponse:
@@ -224,3 +297,5 @@ class AsyncAgentWithStreamingResponse:
         self.skills = AsyncSkillsWithStreamingResponse(agent.skills)
         self.environments = AsyncEnvironmentsWithStreamingResponse(agent.environments)
         self.schedules = AsyncSchedulesWithStreamingResponse(agent.schedules)
+        self.models = AsyncModelsWithStreamingResponse(agent.models)
+        self.list = async_to_streamed_response_wrapper(agent.list)

@@ -37,19 +37,28 @@ class Environments(SyncAPIResource):
         self,
         *,
         name: str,
-        description: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
+        failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> CloudEnvironment:
-        """Create an environment (createEnvironment, admin). ``env_vars`` values are write-only."""
+        """Create an environment (createEnvironment, admin), answered in the Oz ``CloudEnvironment`` shape.
+        ``env_vars`` values are write-only; ``docker_image``, ``github_repos`` and ``providers`` are refused (400)."""
         return self._post(
             "/agent/environments",
             body=strip_not_given(
-                {"name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars}
+                {
+                    "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "failure_session_retention_minutes": failure_session_retention_minutes,
+                }
             ),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
@@ -60,6 +69,7 @@ class Environments(SyncAPIResource):
     def list(
         self,
         *,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
         limit: Union[int, NotGiven] = NOT_GIVEN,
         cursor: Union[str, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
@@ -67,14 +77,14 @@ class Environments(SyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> SyncCursorPage[CloudEnvironment]:
-        """List environments (listEnvironments)."""
+        """List environments (listEnvironments): most recently updated first, or ``sort_by="name"``."""
         return self._get_api_list(
             "/agent/environments",
             page=SyncCursorPage[CloudEnvironment],
             model=ListEnvironmentsResponse,
             items_key="environments",
             options=make_request_options(
-                query=strip_not_given({"limit": limit, "cursor": cursor}), extra_headers=extra_headers,
+                query=strip_not_given({"sort_by": sort_by, "limit": limit, "cursor": cursor}), extra_headers=extra_headers,
                 extra_query=extra_query, extra_body=extra_body, timeout=timeout,
             ),
         )
@@ -102,9 +112,13 @@ class Environments(SyncAPIResource):
         environment_id: str,
         *,
         name: Union[str, NotGiven] = NOT_GIVEN,
-        description: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
+        failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -114,7 +128,11 @@ class Environments(SyncAPIResource):
         return self._patch(
             _path(environment_id),
             body=strip_not_given(
-                {"name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars}
+                {
+                    "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "failure_session_retention_minutes": failure_session_retention_minutes,
+                }
             ),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
@@ -154,9 +172,13 @@ class AsyncEnvironments(AsyncAPIResource):
         self,
         *,
         name: str,
-        description: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
+        failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -166,7 +188,11 @@ class AsyncEnvironments(AsyncAPIResource):
         return await self._post(
             "/agent/environments",
             body=strip_not_given(
-                {"name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars}
+                {
+                    "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "failure_session_retention_minutes": failure_session_retention_minutes,
+                }
             ),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
@@ -177,6 +203,7 @@ class AsyncEnvironments(AsyncAPIResource):
     def list(
         self,
         *,
+        sort_by: Union[str, NotGiven] = NOT_GIVEN,
         limit: Union[int, NotGiven] = NOT_GIVEN,
         cursor: Union[str, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
@@ -184,14 +211,14 @@ class AsyncEnvironments(AsyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> AsyncPaginator[CloudEnvironment, AsyncCursorPage[CloudEnvironment]]:
-        """List environments (listEnvironments)."""
+        """List environments (listEnvironments): most recently updated first, or ``sort_by="name"``."""
         return self._get_api_list(
             "/agent/environments",
             page=AsyncCursorPage[CloudEnvironment],
             model=ListEnvironmentsResponse,
             items_key="environments",
             options=make_request_options(
-                query=strip_not_given({"limit": limit, "cursor": cursor}), extra_headers=extra_headers,
+                query=strip_not_given({"sort_by": sort_by, "limit": limit, "cursor": cursor}), extra_headers=extra_headers,
                 extra_query=extra_query, extra_body=extra_body, timeout=timeout,
             ),
         )
@@ -219,9 +246,13 @@ class AsyncEnvironments(AsyncAPIResource):
         environment_id: str,
         *,
         name: Union[str, NotGiven] = NOT_GIVEN,
-        description: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
+        failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -231,7 +262,11 @@ class AsyncEnvironments(AsyncAPIResource):
         return await self._patch(
             _path(environment_id),
             body=strip_not_given(
-                {"name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars}
+                {
+                    "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "failure_session_retention_minutes": failure_session_retention_minutes,
+                }
             ),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout

@@ -208,7 +208,8 @@ class Runs(SyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> str:
-        """Cancel a run (cancelRun). Answers the run id (again for a cancelled run); a finished run raises `ConflictError`."""
+        """Cancel a run (cancelRun). Answers the run id; a run already terminal (``CANCELLED`` included) raises
+        `BadRequestError`, a ``PENDING`` one `ConflictError` (retryable), as in the Oz API."""
         return self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/cancel",
             options=make_request_options(
@@ -222,6 +223,7 @@ class Runs(SyncAPIResource):
         run_id: str,
         *,
         message: str,
+        mode: Union[str, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -230,7 +232,7 @@ class Runs(SyncAPIResource):
         """Send a follow-up message (createRunFollowup); a finished run is re-queued."""
         return self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/followups",
-            body={"message": message},
+            body=strip_not_given({"message": message, "mode": mode}),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
             ),
@@ -274,6 +276,47 @@ class Runs(SyncAPIResource):
                 extra_body=extra_body, timeout=timeout,
             ),
             cast_to=bytes,
+        )
+
+    def transcript(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> str:
+        """The run's transcript (getRunTranscript): JSON Lines, one message of the conversation per line
+        (``TranscriptLine``). The server answers a 302 to a signed URL that expires; the client follows it."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/transcript",
+            options=make_request_options(
+                extra_headers={"Accept": "application/x-ndjson", **(extra_headers or {})}, extra_query=extra_query,
+                extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=str,
+        )
+
+    def download_transcript(
+        self,
+        run_id: str,
+        *,
+        token: str,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> str:
+        """The transcript behind a download URL ``transcript`` was redirected to, by its ``token``
+        (downloadRunTranscript; needs no API key)."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/transcript/download",
+            options=make_request_options(
+                query={"token": token}, extra_headers={"Accept": "application/x-ndjson", **(extra_headers or {})},
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=str,
         )
 
     def events(
@@ -507,7 +550,8 @@ class AsyncRuns(AsyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> str:
-        """Cancel a run (cancelRun). Answers the run id (again for a cancelled run); a finished run raises `ConflictError`."""
+        """Cancel a run (cancelRun). Answers the run id; a run already terminal (``CANCELLED`` included) raises
+        `BadRequestError`, a ``PENDING`` one `ConflictError` (retryable), as in the Oz API."""
         return await self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/cancel",
             options=make_request_options(
@@ -521,6 +565,7 @@ class AsyncRuns(AsyncAPIResource):
         run_id: str,
         *,
         message: str,
+        mode: Union[str, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Query] = None,
         extra_body: Optional[Body] = None,
@@ -529,7 +574,7 @@ class AsyncRuns(AsyncAPIResource):
         """Send a follow-up message (createRunFollowup); a finished run is re-queued."""
         return await self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/followups",
-            body={"message": message},
+            body=strip_not_given({"message": message, "mode": mode}),
             options=make_request_options(
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
             ),
@@ -572,6 +617,47 @@ class AsyncRuns(AsyncAPIResource):
                 extra_body=extra_body, timeout=timeout,
             ),
             cast_to=bytes,
+        )
+
+    async def transcript(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> str:
+        """The run's transcript (getRunTranscript): JSON Lines, one message of the conversation per line
+        (``TranscriptLine``). The server answers a 302 to a signed URL that expires; the client follows it."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/transcript",
+            options=make_request_options(
+                extra_headers={"Accept": "application/x-ndjson", **(extra_headers or {})}, extra_query=extra_query,
+                extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=str,
+        )
+
+    async def download_transcript(
+        self,
+        run_id: str,
+        *,
+        token: str,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> str:
+        """The transcript behind a download URL ``transcript`` was redirected to, by its ``token``
+        (downloadRunTranscript; needs no API key)."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/transcript/download",
+            options=make_request_options(
+                query={"token": token}, extra_headers={"Accept": "application/x-ndjson", **(extra_headers or {})},
+                extra_query=extra_query, extra_body=extra_body, timeout=timeout,
+            ),
+            cast_to=str,
         )
 
     async def events(
@@ -673,6 +759,8 @@ class RunsWithRawResponse:
         self.followup = to_raw_response_wrapper(runs.followup)
         self.conversation = to_raw_response_wrapper(runs.conversation)
         self.attachment = to_raw_response_wrapper(runs.attachment)
+        self.transcript = to_raw_response_wrapper(runs.transcript)
+        self.download_transcript = to_raw_response_wrapper(runs.download_transcript)
         self.events = to_raw_response_wrapper(runs.events)
         self.team_events = to_raw_response_wrapper(runs.team_events)
 
@@ -687,6 +775,8 @@ class AsyncRunsWithRawResponse:
         self.followup = async_to_raw_response_wrapper(runs.followup)
         self.conversation = async_to_raw_response_wrapper(runs.conversation)
         self.attachment = async_to_raw_response_wrapper(runs.attachment)
+        self.transcript = async_to_raw_response_wrapper(runs.transcript)
+        self.download_transcript = async_to_raw_response_wrapper(runs.download_transcript)
         self.events = async_to_raw_response_wrapper(runs.events)
         self.team_events = async_to_raw_response_wrapper(runs.team_events)
 
@@ -701,6 +791,8 @@ class RunsWithStreamingResponse:
         self.followup = to_streamed_response_wrapper(runs.followup)
         self.conversation = to_streamed_response_wrapper(runs.conversation)
         self.attachment = to_streamed_response_wrapper(runs.attachment)
+        self.transcript = to_streamed_response_wrapper(runs.transcript)
+        self.download_transcript = to_streamed_response_wrapper(runs.download_transcript)
         self.events = to_streamed_response_wrapper(runs.events)
         self.team_events = to_streamed_response_wrapper(runs.team_events)
 
@@ -715,5 +807,7 @@ class AsyncRunsWithStreamingResponse:
         self.followup = async_to_streamed_response_wrapper(runs.followup)
         self.conversation = async_to_streamed_response_wrapper(runs.conversation)
         self.attachment = async_to_streamed_response_wrapper(runs.attachment)
+        self.transcript = async_to_streamed_response_wrapper(runs.transcript)
+        self.download_transcript = async_to_streamed_response_wrapper(runs.download_transcript)
         self.events = async_to_streamed_response_wrapper(runs.events)
         self.team_events = async_to_streamed_response_wrapper(runs.team_events)
