@@ -56,8 +56,8 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
       expect(redirect.status).toBe(302);
       expect(redirect.headers.get('cache-control')).toBe('no-store');
       const location = redirect.headers.get('location')!;
-      expect(location).toMatch(new RegExp(`^${server.apiUrl}/agent/runs/${runId}/transcript/download\\?token=\\d+\\.${team.teamId}\\.[A-Za-z0-9_-]{43}$`));
-      expect(Number(new URL(location).searchParams.get('token')!.split('.')[0])).toBe(clock.now().getTime() / 1000 + 120);
+      expect(location).toMatch(new RegExp(`^${server.apiUrl}/agent/runs/${runId}/transcript/download\\?token=${team.teamId}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
+      expect(Number(new URL(location).searchParams.get('token')!.split('.')[1])).toBe(clock.now().getTime() / 1000 + 120);
 
       const download = await fetch(location); // no Authorization header
       expect(download.status).toBe(200);
@@ -91,13 +91,13 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
       const otherRun = await recordedRun();
       const location = new URL((await transcriptRedirect(runId)).headers.get('location')!);
       const token = location.searchParams.get('token')!;
-      const [expires, teamId, signature] = token.split('.') as [string, string, string];
+      const [teamId, expires, signature] = token.split('.') as [string, string, string];
       const download = (id: string, t: string) => apiClient(server.apiUrl).get(`/agent/runs/${id}/transcript/download?token=${encodeURIComponent(t)}`);
 
       for (const forged of [
-        `${Number(expires) + 3600}.${teamId}.${signature}`, // a longer life
-        `${expires}.team_00000000000000000000000000.${signature}`, // another team
-        `${expires}.${teamId}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`, // one character changed
+        `${teamId}.${Number(expires) + 3600}.${signature}`, // a longer life
+        `team_00000000000000000000000000.${expires}.${signature}`, // another team
+        `${teamId}.${expires}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`, // one character changed
         'not-a-token',
       ]) {
         const res = await download(runId, forged);

@@ -190,8 +190,8 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
   it('a configuration that stopped resolving starts no run: last_spawn_error says why until a firing starts one again', async () => {
     at('2026-11-29T00:00:00Z');
     const env = (await api.post('/agent/environments', { name: 'short-lived' })).body;
-    const s = await create({ name: 'Needs env', cron_schedule: '0 * * * *', prompt: 'x', agent_config: { environment_id: env.id } });
-    expect((await api.delete(`/agent/environments/${env.id}`)).status).toBe(204);
+    const s = await create({ name: 'Needs env', cron_schedule: '0 * * * *', prompt: 'x', agent_config: { environment_id: env.uid } });
+    expect((await api.delete(`/agent/environments/${env.uid}`)).status).toBe(204);
     at('2026-11-29T01:00:00Z');
     expect(await fire()).toMatchObject({ runs: [], spawnFailed: 1 });
     const failed = await schedule(s.id);

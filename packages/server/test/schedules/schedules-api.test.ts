@@ -88,14 +88,14 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
 
   it('a skill-only schedule gets the skill-only prompt; agent_config is kept as requested and its environment is shown', async () => {
     const env = (await admin.post('/agent/environments', { name: `env-${Date.now()}`, description: 'Node', setup_commands: ['npm ci'], env_vars: { TOKEN: 'secret' } })).body;
-    const schedule = await create({ name: 'Skill only', cron_schedule: '30 2 * * *', agent_config: { skills: [SKILL], environment_id: env.id, computer_use_enabled: true } });
+    const schedule = await create({ name: 'Skill only', cron_schedule: '30 2 * * *', agent_config: { skills: [SKILL], environment_id: env.uid, computer_use_enabled: true } });
     expect(schedule.prompt).toBe(`Follow the instructions of the skill ${SKILL}.`);
     // The limits come from the contract's defaults; the Oz-only computer_use_enabled is not kept (it has no effect here).
-    expect(schedule.agent_config).toEqual({ skill_spec: SKILL, environment_id: env.id, max_turns: 20, model_call_timeout_seconds: 120, run_timeout_seconds: 1800 });
-    expect(schedule.environment).toEqual({ name: env.name, description: 'Node', setup_commands: ['npm ci'] });
+    expect(schedule.agent_config).toEqual({ skill_spec: SKILL, environment_id: env.uid, max_turns: 20, model_call_timeout_seconds: 120, run_timeout_seconds: 1800 });
+    expect(schedule.environment).toEqual({ name: env.config.name, description: 'Node', setup_commands: ['npm ci'] });
     expect(JSON.stringify(schedule)).not.toContain('secret');
     await admin.delete(`/agent/schedules/${schedule.id}`);
-    await admin.delete(`/agent/environments/${env.id}`);
+    await admin.delete(`/agent/environments/${env.uid}`);
   });
 
   it('lists the team\'s schedules sorted by name, paged with a cursor; other teams see none of them', async () => {
@@ -172,7 +172,7 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
     await refused(await admin.post('/agent/schedules', { ...base, mode: 'plan' }), '$.mode');
     await refused(await admin.post('/agent/schedules', { ...base, agent_config: { worker_host: 'my-box' } }), '$.agent_config.worker_host');
     await refused(await admin.post('/agent/schedules', { ...base, agent_config: { harness: { type: 'claude' } } }), '$.agent_config.harness.type');
-    await refused(await admin.post('/agent/schedules', { ...base, agent_config: { mcp_servers: { linear: { warp_id: 'linear' } } } }), '$.agent_config.mcp_servers.linear');
+    await refused(await admin.post('/agent/schedules', { ...base, agent_config: { mcp_servers: { linear: { warp_id: 'linear' } } } }), '$.agent_config.mcp_servers.linear.warp_id');
     const ok = await create({ ...base, team: true, mode: 'normal' });
     await admin.delete(`/agent/schedules/${ok.id}`);
   });
