@@ -55,8 +55,6 @@ const AUT = 'aut_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const ENV = 'env_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const KEY = 'key_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const ART = '9d2c4f1e-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
-/** The REST root the contract's examples name (its default server). */
-const EXAMPLE_API_ROOT = 'http://localhost:8080/api/v1';
 const SCH = 'sch_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const SUB = 'sub_01hzx3k4m5n6p7q8r9s0t1v2w3';
 const EVT = 'evt_01hzx3k4m5n6p7q8r9s0t1v2w3';
@@ -502,19 +500,19 @@ describe('SDK against the Prism mock', () => {
 
   beforeAll(async () => {
     mock = await startMock();
-    const recordingFetch: Fetch = async (input, init) => {
-      // A redirect (downloadArtifact's, to the signed URL) is recorded, then followed on the mock: the
-      // contract's example URL names the default server, which here is the mock.
+    const recordingFetch: Fetch = async (input, init): Promise<Response> => {
+      // A redirect (downloadArtifact's and transcript's, to a signed URL) is recorded, then followed (and
+      // recorded): the mock points the contract's example URL at itself, under /api/v1 as the server would.
       const response = await fetch(input, { ...init, redirect: 'manual' });
       const url = new URL(input instanceof Request ? input.url : String(input));
       recorded.push({
         method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
-        pathname: url.pathname,
+        pathname: url.pathname.replace(/^\/api\/v1(?=\/)/, ''),
         status: response.status,
         violations: response.headers.get('sl-violations'),
       });
       const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) return fetch(location.replace(EXAMPLE_API_ROOT, mock.url));
+      if (response.status >= 300 && response.status < 400 && location) return recordingFetch(location);
       return response;
     };
     // Prism serves the REST paths at its root (no /api/v1). No retries: a rejected request must fail at once.
@@ -537,8 +535,8 @@ describe('SDK against the Prism mock', () => {
     sentBy.set(name, sent);
     expect(sent.length).toBeGreaterThan(0);
     for (const r of sent) {
-      // downloadArtifact answers a redirect (as in the Oz API); every other operation a 2xx.
-      const redirect = r.status === 302 && /^\/agent\/artifacts\/[^/]+\/download$/.test(r.pathname);
+      // downloadArtifact and the transcript answer a redirect (as in the Oz API); every other operation a 2xx.
+      const redirect = r.status === 302 && /^\/agent\/(artifacts\/[^/]+\/download|runs\/[^/]+\/transcript)$/.test(r.pathname);
       if (!redirect) expect(r.status, `${r.method} ${r.pathname}`).toBeGreaterThanOrEqual(200);
       if (!redirect) expect(r.status, `${r.method} ${r.pathname}`).toBeLessThan(300);
       expect(r.violations, `${r.method} ${r.pathname}`).toBeNull();

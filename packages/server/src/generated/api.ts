@@ -4636,7 +4636,7 @@ export interface operations {
                     "x-request-id": components["headers"]["XRequestId"];
                     /**
                      * @description The download URL (absolute, under `PUBLIC_BASE_URL`).
-                     * @example http://localhost:8080/api/v1/agent/runs/3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c/transcript/download?token=1777626000.team_01hzx3k4m5n6p7q8r9s0t1v2w3.kqG6t7f0bJx1h2cV3nQm4pL5rS6tU7vW8xY9zA0bC1d
+                     * @example http://localhost:8080/api/v1/agent/runs/3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c/transcript/download?token=team_01hzx3k4m5n6p7q8r9s0t1v2w3.1777626000.kqG6t7f0bJx1h2cV3nQm4pL5rS6tU7vW8xY9zA0bC1d
                      */
                     Location: string;
                     /**

@@ -87,7 +87,7 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
     );
     const created = await call('POST', '/agent/runs', {
       prompt: 'Triage issue 7.',
-      config: { skill_spec: 'acme/tools:triage', environment_id: env.body.id, mcp_servers: { remote: { url: mcp.url } } },
+      config: { skill_spec: 'acme/tools:triage', environment_id: env.body.uid, mcp_servers: { remote: { url: mcp.url } } },
     });
     expect(created.status).toBe(200);
     const run = await waitForState(created.body.run_id, ['SUCCEEDED', 'FAILED', 'ERROR']);
@@ -149,7 +149,7 @@ describe.skipIf(!modelRunnerWired())('model run through the server', () => {
 
   it('fails a run whose environment setup fails with environment_setup_failed', async () => {
     const env = await call('POST', '/agent/environments', { name: 'e2e-broken', setup_commands: ['exit 4'] });
-    const created = await call('POST', '/agent/runs', { prompt: 'x', config: { environment_id: env.body.id } });
+    const created = await call('POST', '/agent/runs', { prompt: 'x', config: { environment_id: env.body.uid } });
     const run = await waitForState(created.body.run_id, ['SUCCEEDED', 'FAILED', 'ERROR']);
     expect(run.state).toBe('FAILED');
     expect(run.status_message).toMatchObject({ error_code: 'environment_setup_failed', retryable: false });

@@ -110,13 +110,13 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
     expect(await getRun(ctx, run)).toMatchObject({ state: 'CANCELLED', lease_owner: null });
   });
 
-  it('cancel after the command finished is a conflict', async () => {
+  it('cancel after the command finished is refused: the run is no longer cancellable', async () => {
     const { ctx, team } = fx;
     start('true');
     const run = await createRun(ctx, team);
     ctx.notifyRunQueued();
     await waitForState(ctx, run, ['SUCCEEDED']);
-    expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: false, reason: 'conflict', run: { state: 'SUCCEEDED' } });
+    expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: false, reason: 'not_cancellable', run: { state: 'SUCCEEDED' } });
   });
 
   it('a follow-up sent while the command runs makes it run again with the follow-up on stdin, in the same conversation', async () => {

@@ -127,7 +127,7 @@ describe('contract and server agree at the edges', () => {
     const unknown = await api.post('/agent/runs', { prompt: 'x', config: { environment_id: 'env_01hzx3k4m5n6p7q8r9s0t1v2w3' } });
     expectProblem(unknown, 400, 'invalid_request');
     const environment = await api.post('/agent/environments', { name: 'edges' });
-    const known = await api.post('/agent/runs', { prompt: 'x', config: { environment_id: environment.body.id } });
+    const known = await api.post('/agent/runs', { prompt: 'x', config: { environment_id: environment.body.uid } });
     expect(known.status).toBe(200);
   });
 

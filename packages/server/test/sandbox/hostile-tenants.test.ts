@@ -230,7 +230,7 @@ for (const kind of testDatabases()) {
         env_vars: { TOOL_TOKEN: 'tool-token-value' },
       });
       expect(env.status, JSON.stringify(env.body)).toBe(201);
-      const { run } = await runToEnd(member, { prompt: script('echo never'), config: { environment_id: env.body.id } });
+      const { run } = await runToEnd(member, { prompt: script('echo never'), config: { environment_id: env.body.uid } });
       expect(run.state).toBe('FAILED');
       expect(run.status_message.error_code).toBe('environment_setup_failed');
       expect(run.status_message.message).toContain('No such file or directory');
@@ -241,7 +241,7 @@ for (const kind of testDatabases()) {
         name: `hostile-net-${randomBytes(3).toString('hex')}`,
         setup_commands: [`curl -s -m 3 ${internal.url}/from-setup`],
       });
-      const denied = await runToEnd(member, { prompt: script('echo never'), config: { environment_id: egress.body.id } });
+      const denied = await runToEnd(member, { prompt: script('echo never'), config: { environment_id: egress.body.uid } });
       expect(denied.run.state).toBe('FAILED');
       expect(denied.run.status_message.error_code).toBe('egress_denied');
       expect(internal.hits).toEqual([]);
