@@ -4,9 +4,11 @@
 // sources, then runs the compiled server as `node packages/server/dist/main.js`, forwarding signals and its
 // exit code. No dependencies: plain Node.
 //
-// The server runs in its own process group and gets each signal from here exactly once: a Ctrl-C that
-// reached it from the terminal as well would count as a second signal, which ends it without a graceful
-// shutdown (packages/server/src/main.ts).
+// The server stays in the process group `pnpm start` was started in, so whatever stops that group (a
+// supervisor, `timeout`, a test harness, `kill -9 -<pgid>`) stops the server too. A signal sent to the group
+// reaches the server itself; one sent to this process alone is passed on as a stop request over the IPC
+// channel (not as a second signal, which would end the server without a graceful shutdown —
+// packages/server/src/main.ts), and the channel closing, even when this process is killed outright, is one too.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -61,7 +63,9 @@ if (!serverBuilt) {
   console.error('start: the server changed since its last build but tsup is not installed (`pnpm install`); starting the last build.');
 }
 
-if (!existsSync(path.join(dashboardDir, 'package.json'))) {
+if (process.env.DASHBOARD_DIR) {
+  // The server serves another build of the dashboard: the one in the repository is not used.
+} else if (!existsSync(path.join(dashboardDir, 'package.json'))) {
   console.error('start: packages/dashboard does not exist; skipping the dashboard build (the server answers / with 503).');
 } else {
   const dashboardBuilt = buildIfStale({
@@ -81,24 +85,22 @@ if (!existsSync(path.join(dashboardDir, 'package.json'))) {
 
 const server = spawn(process.execPath, ['--enable-source-maps', serverEntry, ...process.argv.slice(2)], {
   cwd: root,
-  // The server reads nothing from the terminal; in its own process group it could not anyway.
-  stdio: ['ignore', 'inherit', 'inherit'],
-  detached: true,
+  // The server reads nothing from the terminal; the IPC channel carries stop requests from here.
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 
-const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-const forward = (signal) => {
-  if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+const requestStop = () => {
+  if (server.connected) server.disconnect();
 };
-for (const signal of forwarded) process.on(signal, forward);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, requestStop);
 server.on('error', (err) => {
   console.error(`start: could not run the server: ${err.message}`);
   process.exit(1);
 });
 server.on('exit', (code, signal) => {
+  // Ended by a signal: end the same way, so whoever started `pnpm start` sees it.
   if (signal) {
-    // Ended by a signal: end the same way, so whoever started `pnpm start` sees it.
-    for (const name of forwarded) process.off(name, forward);
+    process.removeAllListeners(signal);
     process.kill(process.pid, signal);
     return;
   }

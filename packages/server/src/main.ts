@@ -328,6 +328,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // Started by `pnpm start` (scripts/start.mjs): its IPC channel closing is a stop request — it was asked to
+  // stop, or it died — and never counts as a second signal.
+  if (process.connected) {
+    process.channel?.unref();
+    process.once('disconnect', () => {
+      if (signalled) return;
+      signalled = true;
+      if (running) {
+        running.ctx.log.info('stop requested by the parent process');
+        void shutdown(running);
+      }
+    });
+  }
 
   running = await startServer(settings);
   const { generatedAdminKey, ctx } = running;

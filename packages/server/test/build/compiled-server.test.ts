@@ -112,6 +112,104 @@ describe('node dist/main.js', () => {
   });
 });
 
+describe('pnpm start (scripts/start.mjs): stop means stop', () => {
+  const startScript = path.resolve(serverDir, '../../scripts/start.mjs');
+
+  /** `node scripts/start.mjs` as the leader of a process group of its own, as a supervisor or a shell would start it. */
+  async function startInOwnGroup() {
+    const dashboardDir = tempDir('agent-runs-start-dashboard-');
+    fs.writeFileSync(path.join(dashboardDir, 'index.html'), '<!doctype html><title>dashboard</title>');
+    const { env } = freshEnvironment({ PORT: '0', RUNNER: 'echo', DASHBOARD_DIR: dashboardDir, LOG_LEVEL: 'info' });
+    const child = spawn(process.execPath, [startScript], { cwd: path.dirname(startScript), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const output = { stdout: '', stderr: '' };
+    child.stdout.on('data', (d) => (output.stdout += d));
+    child.stderr.on('data', (d) => (output.stderr += d));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        if (/"msg":"listening"/.test(output.stdout)) resolve();
+      });
+      void exited.then(() => reject(new Error(`exited before listening:\n${output.stdout}\n${output.stderr}`)));
+    });
+    const serverPid = childPidOf(child.pid!);
+    return { group: child.pid!, serverPid, exited, output };
+  }
+
+  /** The one child process of `parent` (the server start.mjs runs), from /proc. */
+  function childPidOf(parent: number): number {
+    const children = fs
+      .readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          // The fourth field of /proc/<pid>/stat, after the parenthesised command name, is the parent pid.
+          return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === parent;
+        } catch {
+          return false;
+        }
+      });
+    expect(children).toHaveLength(1);
+    return Number(children[0]);
+  }
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** The server process is gone (it is not our child: nothing tells us when, so look until it is). */
+  async function gone(pid: number): Promise<boolean> {
+    for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    return !alive(pid);
+  }
+
+  const STARTS = { timeout: 180_000 };
+
+  it('SIGKILL to the process group ends the server with it', STARTS, async () => {
+    const { group, serverPid, exited } = await startInOwnGroup();
+    try {
+      process.kill(-group, 'SIGKILL');
+      expect((await exited).signal).toBe('SIGKILL');
+      expect(await gone(serverPid)).toBe(true);
+    } finally {
+      if (alive(serverPid)) process.kill(serverPid, 'SIGKILL');
+    }
+  });
+
+  it('one SIGTERM to the group is one graceful stop (exit 0, no "second signal")', STARTS, async () => {
+    const { group, serverPid, exited, output } = await startInOwnGroup();
+    try {
+      process.kill(-group, 'SIGTERM');
+      expect((await exited).code, output.stderr).toBe(0);
+      expect(output.stdout).toContain('"msg":"stopped"');
+      expect(output.stderr).not.toContain('second');
+      expect(await gone(serverPid)).toBe(true);
+    } finally {
+      if (alive(serverPid)) process.kill(serverPid, 'SIGKILL');
+    }
+  });
+
+  it('a signal to start.mjs alone, or start.mjs killed outright, stops the server gracefully', STARTS, async () => {
+    const first = await startInOwnGroup();
+    process.kill(first.group, 'SIGTERM');
+    expect((await first.exited).code, first.output.stderr).toBe(0);
+    expect(first.output.stdout).toContain('stop requested by the parent process');
+    expect(first.output.stdout).toContain('"msg":"stopped"');
+
+    const second = await startInOwnGroup();
+    try {
+      process.kill(second.group, 'SIGKILL');
+      expect(await gone(second.serverPid)).toBe(true);
+      expect(second.output.stdout).toContain('"msg":"stopped"');
+    } finally {
+      if (alive(second.serverPid)) process.kill(second.serverPid, 'SIGKILL');
+    }
+  });
+});
+
 describe('bin/agent-runs-server.mjs', () => {
   const runBin = (args: string[], setup: { env: Record<string, string>; cwd: string }) =>
     spawnSync(process.execPath, [bin, ...args], { ...setup, encoding: 'utf8' });
