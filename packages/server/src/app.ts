@@ -23,6 +23,7 @@ import { bodyDepthLimit } from './http/json-depth';
 import { ServerMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
+import { refuseUndecodablePath } from './http/path-encoding';
 import { requestId } from './http/request-id';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
 import { INGRESS_PATH_PREFIX } from './ingress/mount';
@@ -50,6 +51,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   app.use(requestId(ctx.log));
   app.use(metrics.middleware());
   app.use(requestLog(ctx.log));
+  app.use(refuseUndecodablePath());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -22,6 +22,20 @@ describe('problem answers (RFC 7807) and request ids', () => {
     expect(outside.body.instance).toBe('/nothing-here');
   });
 
+  it('answers a path that does not percent-decode with 400 invalid_request, with or without a key', async () => {
+    for (const path of ['/agent/runs/%', '/agent/runs/%F0%F0%F0', '/factories/%zz/webhooks']) {
+      for (const client of [api, apiClient(server.apiUrl)]) {
+        const res = await client.get(path);
+        expectProblem(res, 400, 'invalid_request');
+        expect(res.body.detail).toContain('percent-encoded');
+      }
+    }
+    const outside = await apiClient(server.baseUrl).get('/runs/%E0%A4%A');
+    expectProblem(outside, 400, 'invalid_request');
+    const ingress = await apiClient(server.baseUrl).post('/webhooks/w/%', {});
+    expect(ingress.status).toBeLessThan(500);
+  });
+
   it('echoes a safe x-request-id as the trace id and replaces an unsafe one', async () => {
     const echoed = await api.get('/agent/runs/00000000-0000-4000-8000-000000000000', { 'x-request-id': 'client-trace.42' });
     expect(echoed.headers.get('x-request-id')).toBe('client-trace.42');
