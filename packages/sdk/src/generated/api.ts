@@ -3231,7 +3231,13 @@ export type components = {
         SignatureScheme: "standard-webhooks" | "stripe" | "slack" | "github" | "shopify" | "linear" | "gitlab";
         /** @description Name of a team secret. */
         SecretName: string;
-        /** @description An HTTP header name (matched case-insensitively). */
+        /**
+         * @description An HTTP header name (matched case-insensitively). As a `delivery_id_header` it may not name a header
+         *     that carries a credential — `Authorization`, `Proxy-Authorization`, `Cookie`, or any signature scheme's
+         *     signature or token header (`Stripe-Signature`, `X-Hub-Signature-256`, `Webhook-Signature`, `X-Gitlab-Token`,
+         *     …): the delivery identity is stored and shown to members (`422 validation_failed` at
+         *     `$.delivery_id_header`).
+         */
         HeaderName: string;
         /**
          * @description A custom webhook. Never contains the secret; `WebhookWithSecret` (create and rotate-secret answers

@@ -22,7 +22,7 @@ import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
 import { conflict, limitExceeded, resourceNotFound, validationFailed } from '../problems';
-import { type SignatureSchemeName } from './schemes';
+import { isCredentialHeader, type SignatureSchemeName } from './schemes';
 import { generateSignatureSecret, generateTokenSecret, isUrlSafeSecret, type WebhookAuthMode } from './secrets';
 import { lockFactory } from '../factories/repository';
 import { requireFactory } from '../factories/service';
@@ -87,6 +87,17 @@ function invalid(path: string, message: string, detail: string): never {
   throw validationFailed(detail, { errors: [{ path, message }] });
 }
 
+/** A delivery ID header must not name where the credential travels (422 otherwise). */
+function checkDeliveryIdHeader(header: string | null | undefined): void {
+  if (header && isCredentialHeader(header)) {
+    invalid(
+      '$.delivery_id_header',
+      'names a header that carries a credential',
+      `delivery_id_header ${header} carries a credential (a token, a cookie or a signature); the delivery identity is shown to every member, so name the sender's event-ID header instead.`,
+    );
+  }
+}
+
 /** The mode/scheme/provider-secret combinations the contract allows (422 otherwise). */
 function checkCredentialInput(input: CreateWebhookInput, mode: WebhookAuthMode): void {
   if (mode === 'signature' && !input.signature_scheme) {
@@ -105,6 +116,7 @@ export async function createWebhook(ctx: Ctx, teamId: string, factoryUid: string
   refuseFilesFactory(factory, 'This factory is defined by files; add a webhooks/<name>.yaml file and apply the definitions instead.');
   const mode = input.auth_mode ?? 'token';
   checkCredentialInput(input, mode);
+  checkDeliveryIdHeader(input.delivery_id_header);
   const secretName = input.secret_name ?? suggestedSecretName(input.name);
   const now = ctx.clock.now();
   const nowTs = toTimestamp(now);
@@ -217,6 +229,7 @@ export async function updateWebhook(
   const { factory, webhook } = await requireWebhook(ctx, teamId, factoryUid, webhookUid);
   const renames = input.name !== undefined && input.name !== webhook.name;
   const changesHeader = input.delivery_id_header !== undefined && input.delivery_id_header !== webhook.delivery_id_header;
+  if (changesHeader) checkDeliveryIdHeader(input.delivery_id_header);
   if (renames || changesHeader) {
     refuseFilesFactory(
       factory,

@@ -178,6 +178,7 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
         webhookFile('unknown-key', `secretName: ${secret}\ncolour: blue`),
         webhookFile('signature', `authMode: signature\nsecretName: ${secret}`),
         webhookFile('no-secret', 'authMode: token'),
+        webhookFile('credential-header', `secretName: ${secret}\ndeliveryIdHeader: Authorization`),
         automationFile('filter', `triggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [wh_0000000000aaaaaaaaaaaaaaaa]\n      payload:\n        action: {in: opened}`),
         automationFile('file-name', 'triggers:\n  - {provider: webhook, event: received, filter: {webhook_ids: [unknown-key.yaml]}}'),
         automationFile('config', 'config: {max_turns: 0, model: x}\ntriggers: []'),
@@ -190,6 +191,7 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
       expect(byFile('webhooks/unknown-key.yaml')).toContain('unknown key "colour"');
       expect(byFile('webhooks/signature.yaml')).toContain('signatureScheme is required');
       expect(byFile('webhooks/no-secret.yaml')).toContain('secretName is required');
+      expect(byFile('webhooks/credential-header.yaml')).toContain('carries a credential');
       expect(byFile('automations/filter.md')).toContain('triggers[0].filter.payload.action.in');
       expect(byFile('automations/file-name.md')).toMatch(/webhook_ids take webhook UIDs.*"unknown-key\.yaml" is a file name/);
       expect(byFile('automations/config.md')).toMatch(/config\.max_turns.*\| .*unknown key "model"|unknown key "model".*config\.max_turns/);

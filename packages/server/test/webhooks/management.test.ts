@@ -283,6 +283,22 @@ describe.each(testDatabases())('webhook management (%s)', (kind) => {
       expect((await admin.patch(path, { enabled: true })).body.enabled).toBe(true);
     });
 
+    it('a delivery ID header that carries a credential is refused at create and update (422 at $.delivery_id_header)', async () => {
+      const factory = await newFactory();
+      for (const header of ['Authorization', 'cookie', 'Stripe-Signature', 'X-Hub-Signature-256', 'webhook-signature', 'X-Gitlab-Token']) {
+        const created = await admin.post(`/factories/${factory}/webhooks`, { name: `h${header.length}`, delivery_id_header: header });
+        expect(created.status).toBe(422);
+        expect(problemCode(created.body)).toBe('validation_failed');
+        expect(created.body.errors).toEqual([expect.objectContaining({ path: '$.delivery_id_header' })]);
+      }
+      const wh = await admin.createWebhook(factory, { name: 'kept' });
+      const path = `/factories/${factory}/webhooks/${wh.uid}`;
+      const updated = await admin.patch(path, { delivery_id_header: 'Authorization' });
+      expect(updated.status).toBe(422);
+      expect((await admin.get(path)).body.delivery_id_header).toBeNull();
+      expect((await admin.get(`/factories/${factory}/webhooks`)).body.webhooks).toHaveLength(1);
+    });
+
     it('re-enabling re-applies the definition: a changed team secret reaches the webhook then, not before', async () => {
       const factory = await newFactory();
       const wh = await admin.createWebhook(factory, { name: 'reapply' });

@@ -1052,7 +1052,12 @@ HeaderName = TypeAliasType(
     ],
 )
 """
-An HTTP header name (matched case-insensitively).
+An HTTP header name (matched case-insensitively). As a `delivery_id_header` it may not name a header
+that carries a credential — `Authorization`, `Proxy-Authorization`, `Cookie`, or any signature scheme's
+signature or token header (`Stripe-Signature`, `X-Hub-Signature-256`, `Webhook-Signature`, `X-Gitlab-Token`,
+…): the delivery identity is stored and shown to members (`422 validation_failed` at
+`$.delivery_id_header`).
+
 """
 
 

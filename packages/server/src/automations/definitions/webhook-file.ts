@@ -4,7 +4,7 @@
  * (required: an existing team secret — checked at apply), `name` (default <name>), `deliveryIdHeader`,
  * `enabled` (default true). Any other key is an error.
  */
-import { isSignatureSchemeName, SIGNATURE_SCHEME_NAMES, type SignatureSchemeName } from '../../webhooks/schemes';
+import { isCredentialHeader, isSignatureSchemeName, SIGNATURE_SCHEME_NAMES, type SignatureSchemeName } from '../../webhooks/schemes';
 import type { WebhookAuthMode } from '../../webhooks/secrets';
 import { isObject, parseYaml, unknownKeys, WEBHOOK_FILE, type DefinitionFile, type FileError, type Parsed } from './files';
 
@@ -51,6 +51,7 @@ export function parseWebhookFile({ path, content }: DefinitionFile): Parsed<Webh
   if (typeof name !== 'string' || name.length < 1 || name.length > 100) fail('name must be a string of 1–100 characters');
   const header = doc.deliveryIdHeader ?? null;
   if (header !== null && (typeof header !== 'string' || !HEADER_NAME.test(header))) fail('deliveryIdHeader must be an HTTP header name');
+  else if (header !== null && isCredentialHeader(header)) fail('deliveryIdHeader must not name a header that carries a credential (a token, a cookie or a signature)');
   const enabled = doc.enabled ?? true;
   if (typeof enabled !== 'boolean') fail('enabled must be true or false');
 

@@ -38,6 +38,7 @@ export function bodyHmacScheme(spec: BodyHmacSpec): SignatureScheme {
     verify,
     deliveryIdHeaders: spec.deliveryIdHeaders,
     hasSignature: (headers) => readHeader(headers, spec.header) !== undefined,
+    credentialHeaders: [spec.header],
     generateSecret: spec.generateSecret,
   };
 }

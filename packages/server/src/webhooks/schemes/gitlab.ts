@@ -21,6 +21,7 @@ export const gitlabScheme: SignatureScheme = {
   verify,
   deliveryIdHeaders: ['x-gitlab-event-uuid'],
   hasSignature: (headers) => readHeader(headers, HEADER) !== undefined,
+  credentialHeaders: [HEADER],
   // Any string works as a GitLab secret token; base64url keeps it header- and copy-paste-safe.
   generateSecret: () => randomBytes(32).toString('base64url'),
 };

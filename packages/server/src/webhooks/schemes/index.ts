@@ -35,6 +35,20 @@ export const signatureSchemes: Readonly<Record<SignatureSchemeName, SignatureSch
 
 export const SIGNATURE_SCHEME_NAMES = Object.keys(signatureSchemes) as readonly SignatureSchemeName[];
 
+/**
+ * Headers that carry a credential under any authentication mode: the bearer token, cookies, and every
+ * scheme's signature or token header. A webhook's `delivery_id_header` may name none of them — the identity
+ * is stored and shown to members, so it would publish the secret.
+ */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  ...Object.values(signatureSchemes).flatMap((scheme) => scheme.credentialHeaders),
+]);
+
+export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADERS.has(name.toLowerCase());
+
 export function isSignatureSchemeName(x: unknown): x is SignatureSchemeName {
   return typeof x === 'string' && (SIGNATURE_SCHEME_NAMES as readonly string[]).includes(x);
 }

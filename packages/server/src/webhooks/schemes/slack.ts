@@ -36,6 +36,7 @@ export const slackScheme: SignatureScheme = {
   verify,
   deliveryIdHeaders: [],
   hasSignature: (headers) => readHeader(headers, SIGNATURE) !== undefined,
+  credentialHeaders: [SIGNATURE],
   // Slack issues hex signing secrets; Slack normally issues the real one.
   generateSecret: () => randomBytes(32).toString('hex'),
 };

@@ -69,6 +69,7 @@ export const standardWebhooksScheme: SignatureScheme = {
   verify,
   deliveryIdHeaders: ['webhook-id', 'svix-id'],
   hasSignature: (headers) => pick(headers, 'signature') !== undefined,
+  credentialHeaders: ['webhook-signature', 'svix-signature'],
   // Standard Webhooks secrets: `whsec_` + base64 of 24–64 random bytes; we use 32.
   generateSecret: () => SECRET_PREFIX + randomBytes(32).toString('base64'),
 };

@@ -71,6 +71,8 @@ export interface SignatureScheme {
   deliveryIdHeaders: readonly string[];
   /** True when the request carries this scheme's signature (or token) header at all. */
   hasSignature(headers: IncomingHeaders): boolean;
+  /** The headers that carry the credential, lower-case: never a delivery identity (it is shown to members). */
+  credentialHeaders: readonly string[];
   /** A fresh secret in the form the provider typically issues (32 random bytes of entropy). */
   generateSecret(): string;
 }
