@@ -4226,7 +4226,8 @@ export type components = {
          *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
          *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
          *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-         *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+         *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+         *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
          *     `400 invalid_request`.
          * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
          */
@@ -4418,7 +4419,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -4449,7 +4451,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -4512,7 +4515,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -4553,7 +4557,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5120,7 +5125,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5267,7 +5273,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5388,7 +5395,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5425,7 +5433,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5496,7 +5505,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5572,7 +5582,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5623,7 +5634,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5685,7 +5697,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5768,7 +5781,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -5915,7 +5929,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6060,7 +6075,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6157,7 +6173,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6304,7 +6321,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6485,7 +6503,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6613,7 +6632,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6736,7 +6756,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */
@@ -6832,7 +6853,8 @@ export interface operations {
                  *     response (header `Idempotent-Replayed: true`) without acting again; the same key with a different
                  *     body answers `409 conflict` (`x-should-retry: false`); the same key while the first request is
                  *     still running answers `409 conflict` (`retryable: true`). Keys are scoped to the team, method and
-                 *     path. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
+                 *     path, and a stored response replays only to the API key that sent the first request (it may hold a
+                 *     secret shown once): another key of the team reusing it gets `409 conflict`. 1–255 printable ASCII characters without spaces (`!` to `~`); any other value answers
                  *     `400 invalid_request`.
                  * @example 5b2a9d3e-8c41-4f4e-9a57-0c6d2e1f3a4b
                  */

@@ -4,8 +4,10 @@
  *   (status, body, headers) with `idempotent-replayed: true`;
  * - same key + another request → 409 `conflict` (final);
  * - same key while the first request is still being answered → 409 `conflict`, retryable.
- * Keys are per team. Stored bodies are encrypted (an answer may carry a secret shown once). Answers ≥ 500
- * and 429 are not kept, so the client's retry runs again.
+ * Keys are per team, and a stored answer replays only to the API key that made the first request (the
+ * hash covers the key's id): an answer may carry a secret shown once — a new API key, a webhook secret — and
+ * another admin of the team must not read it by replaying. Stored bodies are encrypted. Answers ≥ 500 and
+ * 429 are not kept, so the client's retry runs again.
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -24,12 +26,12 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const REPLAYED_HEADERS = ['content-type', 'location', 'x-should-retry', 'retry-after'];
 
 /**
- * The body in RFC 8785 (JCS) form, so the same body hashes the same whatever its key order or spacing (a
- * missing body as `null`). canonicalize recurses: bodies are depth-limited before this (http/json-depth.ts).
+ * The caller's API key id, the method, the path and the body in RFC 8785 (JCS) form, so the same body hashes
+ * the same whatever its key order or spacing (a missing body as `null`). canonicalize recurses: bodies are depth-limited before this (http/json-depth.ts).
  * Throws on a string holding an unpaired UTF-16 surrogate, which JCS cannot represent.
  */
-export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${canonicalize(body ?? null)}`).digest('hex');
+export function requestHash(apiKeyId: string, method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${apiKeyId}\n${method}\n${path}\n${canonicalize(body ?? null)}`).digest('hex');
 }
 
 export function idempotency(ctx: ServerContext): RequestHandler {
@@ -41,11 +43,11 @@ export function idempotency(ctx: ServerContext): RequestHandler {
         { path: 'header.Idempotency-Key', message: 'must be 1–255 printable ASCII characters' },
       ]));
     }
-    const { teamId } = principalOf(req);
+    const { teamId, keyId } = principalOf(req);
     const path = req.originalUrl;
     let hash: string;
     try {
-      hash = requestHash(req.method, path, req.body);
+      hash = requestHash(keyId, req.method, path, req.body);
     } catch {
       return next(invalidRequest('A request with an Idempotency-Key must not hold an unpaired UTF-16 surrogate (a lone \\uD800–\\uDFFF escape).', [
         { path: 'body', message: 'holds an unpaired UTF-16 surrogate' },
@@ -70,7 +72,7 @@ export function idempotency(ctx: ServerContext): RequestHandler {
     if (claimed.kind === 'existing') {
       const row = claimed.row;
       if (row.request_hash !== hash || row.method !== req.method || row.path !== path) {
-        return next(conflict('This Idempotency-Key was already used with a different request; use a new key for a new request.'));
+        return next(conflict('This Idempotency-Key was already used with a different request or by another API key; use a new key for a new request.'));
       }
       if (row.status_code === null) {
         return next(conflict('A request with this Idempotency-Key is still being processed; retry shortly.', { retryable: true }));

@@ -11,6 +11,7 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
   let server: TestServer;
   let api: ApiClient;
   let teamId: string;
+  let keyId: string;
   const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
   const runCount = async () => (await server.ctx.db.selectFrom('runs').select('id').where('team_id', '=', teamId).execute()).length;
 
@@ -18,6 +19,7 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
     server = await startTestServer({ database, engine: false, clock, env: { IDEMPOTENCY_TTL_SECONDS: '3600', IDEMPOTENCY_IN_FLIGHT_SECONDS: '60' } });
     const team = await server.createTeamWithKey('idem', 'member');
     teamId = team.teamId;
+    keyId = team.keyId;
     api = apiClient(server.apiUrl, team.apiKey);
   });
   afterAll(() => server?.close());
@@ -52,7 +54,7 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
       .insertInto('idempotency_keys')
       .values({
         team_id: teamId, key: 'k-inflight', method: 'POST', path: '/api/v1/agent/runs',
-        request_hash: requestHash('POST', '/api/v1/agent/runs', { prompt: 'dup' }), status_code: null, response_headers: null, response_body: null,
+        request_hash: requestHash(keyId, 'POST', '/api/v1/agent/runs', { prompt: 'dup' }), status_code: null, response_headers: null, response_body: null,
         created_at: now, expires_at: toTimestamp(new Date(clock.now().getTime() + 3_600_000)),
       })
       .execute();
@@ -102,6 +104,21 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
     expect(row.response_body).toMatch(/^v1\./);
     expect(row.response_body).not.toContain(mine.body.run_id);
     expect(server.ctx.secrets.decrypt(row.response_body!)).toContain(mine.body.run_id);
+  });
+
+  it('replays an answer only to the API key that made the first request: another admin cannot read a new key shown once', async () => {
+    const admin = apiClient(server.apiUrl, (await server.createTeamWithKey('idem-admins', 'admin')).apiKey);
+    const second = await admin.post('/api-keys', { name: 'second admin', role: 'admin' });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    const created = await admin.post('/api-keys', { name: 'ci', role: 'member' }, { 'idempotency-key': 'k-secret' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const replayed = await admin.post('/api-keys', { name: 'ci', role: 'member' }, { 'idempotency-key': 'k-secret' });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.api_key).toBe(created.body.api_key);
+
+    const stolen = await apiClient(server.apiUrl, second.body.api_key).post('/api-keys', { name: 'ci', role: 'member' }, { 'idempotency-key': 'k-secret' });
+    expectProblem(stolen, 409, 'conflict');
+    expect(JSON.stringify(stolen.body)).not.toContain(created.body.api_key);
   });
 
   it('rejects a malformed key with 400', async () => {
@@ -159,11 +176,11 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
 describe('the idempotency request hash', () => {
   const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-  it('is the SHA-256 of method, path and the body in RFC 8785 form (a missing body as null)', () => {
+  it('is the SHA-256 of the API key id, method, path and the body in RFC 8785 form (a missing body as null)', () => {
     const body = JSON.parse('{"prompt":"é€😀","b":[1.5,1e21,-0,null],"a":{"z":true,"A":"x"}}') as unknown;
     const jcs = '{"a":{"A":"x","z":true},"b":[1.5,1e+21,0,null],"prompt":"é€😀"}';
-    expect(requestHash('POST', '/api/v1/agent/runs', body)).toBe(sha256(`POST\n/api/v1/agent/runs\n${jcs}`));
-    expect(requestHash('POST', '/api/v1/agent/runs/r/cancel', undefined)).toBe(sha256('POST\n/api/v1/agent/runs/r/cancel\nnull'));
+    expect(requestHash('key_1', 'POST', '/api/v1/agent/runs', body)).toBe(sha256(`key_1\nPOST\n/api/v1/agent/runs\n${jcs}`));
+    expect(requestHash('key_1', 'POST', '/api/v1/agent/runs/r/cancel', undefined)).toBe(sha256('key_1\nPOST\n/api/v1/agent/runs/r/cancel\nnull'));
   });
 });
 
