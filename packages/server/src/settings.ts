@@ -95,6 +95,7 @@ export interface Settings {
     restRequestsPerWindow: number;
     /** Scheduled agents one team may have (then 409 limit_exceeded). */
     schedulesPerTeam: number;
+    apiKeysPerTeam: number;
     /** The closest two slots of a schedule may come (a tenant cannot flood the workers). */
     scheduleMinIntervalSeconds: number;
   };
@@ -320,6 +321,7 @@ export function loadSettings(env: Env = process.env): Settings {
       restMaxBodyBytes: integer(env, 'REST_MAX_BODY_BYTES', 10 * 1024 * 1024, 1),
       restRequestsPerWindow: integer(env, 'REST_REQUESTS_PER_MINUTE', 6000, 1),
       schedulesPerTeam: integer(env, 'SCHEDULES_PER_TEAM', 100, 0),
+      apiKeysPerTeam: integer(env, 'API_KEYS_PER_TEAM', 50, 1),
       scheduleMinIntervalSeconds: integer(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 300, 60),
     },
     artifacts: {

@@ -1502,7 +1502,8 @@ export type paths = {
         /**
          * Create an API key
          * @description Creates an API key for the caller's team (admin only). The key value `api_key` is in this answer
-         *     only; it is stored hashed and cannot be shown again.
+         *     only; it is stored hashed and cannot be shown again. A team holds at most `API_KEYS_PER_TEAM`
+         *     (default 50) active keys: one more answers `409 limit_exceeded`.
          */
         post: operations["createApiKey"];
         delete?: never;

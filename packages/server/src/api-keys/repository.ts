@@ -48,13 +48,18 @@ export async function findActiveApiKey(db: Kysely<Database>, teamId: string, key
 }
 
 export async function countActiveAdminKeys(db: Kysely<Database>, teamId: string): Promise<number> {
-  const row = await db
+  return countActiveKeys(db, teamId, 'admin');
+}
+
+/** Active (unrevoked) keys of the team, of one role or all. */
+export async function countActiveKeys(db: Kysely<Database>, teamId: string, role?: ApiKeyRow['role']): Promise<number> {
+  let query = db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('team_id', '=', teamId)
-    .where('role', '=', 'admin')
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
+    .where('revoked_at', 'is', null);
+  if (role) query = query.where('role', '=', role);
+  const row = await query.executeTakeFirstOrThrow();
   return toCount(row.n);
 }
 

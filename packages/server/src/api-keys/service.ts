@@ -8,10 +8,11 @@ import { newApiKeyValue, newId, sha256Hex } from '../crypto/ids';
 import type { Database } from '../db/tables';
 import type { components } from '../generated/api';
 import { keysetPage, newestFirst } from '../pagination';
-import { authenticationRequired, conflict, resourceNotFound } from '../problems';
+import { authenticationRequired, conflict, limitExceeded, resourceNotFound } from '../problems';
 import { findTeam, lockTeam } from '../teams/repository';
 import {
   countActiveAdminKeys,
+  countActiveKeys,
   findActiveApiKey,
   findActiveKeyByHash,
   insertApiKey,
@@ -49,7 +50,7 @@ export const displayNameOf = (row: Pick<ApiKeyRow, 'id' | 'name'>): string => (r
 export async function createApiKey(
   db: Kysely<Database>,
   clock: Clock,
-  input: { teamId: string; name: string | undefined; role: Role; createdBy: string; value?: string },
+  input: { teamId: string; name: string | undefined; role: Role; createdBy: string; value?: string; keysPerTeam?: number },
 ): Promise<CreatedApiKey> {
   const value = input.value ?? newApiKeyValue();
   const now = clock.now();
@@ -65,7 +66,19 @@ export async function createApiKey(
     last_used_at: null,
     revoked_at: null,
   };
-  await insertApiKey(db, row);
+  const { keysPerTeam } = input;
+  if (keysPerTeam === undefined) {
+    await insertApiKey(db, row);
+  } else {
+    // Each key brings its own request budget and event streams: the team's count bounds them (API_KEYS_PER_TEAM).
+    await db.transaction().execute(async (tx) => {
+      await lockTeam(tx, input.teamId);
+      if ((await countActiveKeys(tx, input.teamId)) >= keysPerTeam) {
+        throw limitExceeded(`A team holds at most ${keysPerTeam} active API keys (API_KEYS_PER_TEAM); delete one before creating another.`);
+      }
+      await insertApiKey(tx, row);
+    });
+  }
   return { ...toApiKeyView(row), api_key: value };
 }
 

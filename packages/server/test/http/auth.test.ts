@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/server';
 describe.each(testDatabases())('API keys and authentication (%s)', (database) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ database, engine: false });
+    server = await startTestServer({ database, engine: false, env: { API_KEYS_PER_TEAM: '4' } });
   });
   afterAll(() => server?.close());
 
@@ -57,6 +57,20 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     expect(deleted.text).toBe('');
     expectProblem(await member.get('/agent/runs'), 401, 'authentication_required');
     expectProblem(await api.delete(`/api-keys/${created.body.key_id}`), 404, 'resource_not_found');
+  });
+
+  it('holds a team to API_KEYS_PER_TEAM active keys: one more is 409 limit_exceeded naming the setting; a revoked key frees its place', async () => {
+    const { apiKey: admin } = await server.createTeamWithKey('key-limit', 'admin');
+    const api = apiClient(server.apiUrl, admin);
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await api.post('/api-keys', { name: `k${i}`, role: 'member' }));
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+    const over = await api.post('/api-keys', { name: 'one too many', role: 'member' });
+    expectProblem(over, 409, 'limit_exceeded');
+    expect(over.body.detail).toContain('API_KEYS_PER_TEAM');
+    expect((await api.get('/api-keys')).body.api_keys).toHaveLength(4);
+    expect((await api.delete(`/api-keys/${made[0]!.body.key_id}`)).status).toBe(204);
+    expect((await api.post('/api-keys', { name: 'after a revocation', role: 'member' })).status).toBe(201);
   });
 
   it('refuses admin-only operations to a member key with 403 not_authorized', async () => {

@@ -13,6 +13,7 @@ export const createApiKeyHandler: OperationHandler<'createApiKey'> =
       name: body.name,
       role: body.role,
       createdBy: principal.keyId,
+      keysPerTeam: ctx.settings.limits.apiKeysPerTeam,
     });
     res.status(201).json(key);
   };
