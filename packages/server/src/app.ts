@@ -23,6 +23,7 @@ import { bodyDepthLimit } from './http/json-depth';
 import { ServerMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
+import { metricsAccess } from './http/metrics-access';
 import { refuseUndecodablePath } from './http/path-encoding';
 import { requestId } from './http/request-id';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
@@ -62,7 +63,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
     if (!ready) res.setHeader('Retry-After', '5');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', roles: [...roles], checks, sandbox: ctx.sandbox.status });
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', metricsAccess(ctx.settings.metricsToken), async (_req, res) => {
     const { contentType, body } = await metrics.render();
     res.set('content-type', contentType).send(body);
   });

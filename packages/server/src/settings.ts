@@ -28,6 +28,8 @@ export interface Settings {
   /** base64 of 32 bytes; undefined = SQLite key file in dataDir (PostgreSQL requires it). */
   secretsKey: string | undefined;
   bootstrapAdminKey: string | undefined;
+  /** Bearer token scrapers present at /metrics; unset: loopback clients only (http/metrics-access.ts). */
+  metricsToken: string | undefined;
   runner: RunnerName;
   agentCommand: string | undefined;
   modelBaseUrl: string | undefined;
@@ -252,6 +254,7 @@ export function loadSettings(env: Env = process.env): Settings {
     dataDir,
     secretsKey,
     bootstrapAdminKey: optional(env, 'BOOTSTRAP_ADMIN_KEY'),
+    metricsToken: optional(env, 'METRICS_TOKEN'),
     runner,
     agentCommand,
     modelBaseUrl,

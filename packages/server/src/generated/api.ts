@@ -1923,6 +1923,11 @@ export type paths = {
          *     is the operation's `operationId` (the same for `/api/v1/agent/runs` and any other spelling of its
          *     path); the ingress is `/webhooks/w/{webhookUid}`; the operational endpoints are their paths.
          *     `process_role` has the value 1 for each role this process serves (`ROLE`).
+         *
+         *     They count the whole service (every team's runs and deliveries), so they are not public: with the
+         *     operator's `METRICS_TOKEN` set, a scraper sends `Authorization: Bearer <METRICS_TOKEN>` (not an API
+         *     key) from anywhere, else `401`; without it, only clients on the server's own host (loopback) are
+         *     answered, others get `403`.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -7040,6 +7045,8 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     receiveRunNotification: {
