@@ -20,6 +20,7 @@ import { authenticate, authorize } from './http/auth';
 import { dashboard } from './http/dashboard';
 import { idempotency } from './http/idempotency';
 import { bodyDepthLimit } from './http/json-depth';
+import { refuseNulCharacters } from './http/nul-characters';
 import { ServerMetrics } from './http/metrics';
 import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
@@ -94,6 +95,7 @@ function restApi(ctx: ServerContext, options: AppOptions): express.Router {
   api.use(restRateLimit(ctx));
   api.use(express.json({ limit: ctx.settings.limits.restMaxBodyBytes }));
   api.use(bodyDepthLimit);
+  api.use(refuseNulCharacters);
   api.use(openApiValidator({ validateResponses: options.validateResponses ?? false }));
   // The role check comes before idempotency: a replay must never hand an admin's answer to a member.
   api.use(authorize);
