@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import { apiClient, expectProblem, type ApiClient } from '../support/http';
+import { apiClient, expectProblem, type ApiClient, type HttpResponse } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
 
 describe.each(testDatabases())('NUL characters in REST input (%s)', (database) => {
@@ -17,7 +17,7 @@ describe.each(testDatabases())('NUL characters in REST input (%s)', (database) =
   });
   afterAll(() => server?.close());
 
-  const refusedAt = (res: Awaited<ReturnType<ApiClient['get']>>, path: string) => {
+  const refusedAt = (res: HttpResponse, path: string) => {
     expectProblem(res, 400, 'invalid_request');
     expect(res.body.errors).toEqual([expect.objectContaining({ path })]);
   };
