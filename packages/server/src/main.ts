@@ -33,6 +33,7 @@ import { createIngressHandler } from './ingress/pipeline';
 import { dispatchIngressFirst, isIngressPath } from './ingress/mount';
 import { startDeliveryRetention } from './ingress/retention';
 import { startRestRetention } from './http/retention';
+import { startRevokedKeyStreamCloser } from './http/revoked-key-streams';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
 import { EventStreamSlots } from './runs/event-stream-slots';
@@ -184,6 +185,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const generatedAdminKey = settings.bootstrapAdminKey === undefined && roles.has('api') ? await createFirstAdminKey(ctx.db, clock) : undefined;
     const retention = ingress ? startDeliveryRetention(ctx) : undefined;
     const restRetention = roles.has('api') ? startRestRetention(ctx) : undefined;
+    const revokedKeyStreams = roles.has('api') ? startRevokedKeyStreamCloser(ctx) : undefined;
     const notificationRetention = roles.has('worker') ? startNotificationRetention(ctx) : undefined;
 
     let closing: Promise<void> | undefined;
@@ -197,6 +199,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         ingressServer?.closeIdleConnections();
         await retention?.stop();
         await restRetention?.stop();
+        await revokedKeyStreams?.stop();
         await notificationRetention?.stop();
         await engine?.stop();
         await notificationDelivery?.stop();

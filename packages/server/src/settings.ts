@@ -53,6 +53,8 @@ export interface Settings {
     maxPerAddress: number;
     /** Open `GET …/events` streams one API key may hold at once (then 429). */
     sseStreamsPerKey: number;
+    /** How often open event streams' keys are checked; a revoked key's streams end within it. */
+    sseKeyRecheckSeconds: number;
   };
   /** Time windows: each is a setting whose default is the seed's value. */
   windows: {
@@ -282,6 +284,7 @@ export function loadSettings(env: Env = process.env): Settings {
       requestTimeoutSeconds: integer(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1),
       maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1),
       sseStreamsPerKey: integer(env, 'SSE_STREAMS_PER_KEY', 16, 1),
+      sseKeyRecheckSeconds: integer(env, 'SSE_KEY_RECHECK_SECONDS', 2, 1),
     },
     windows: {
       idempotencySeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 1),

@@ -47,6 +47,16 @@ export async function findActiveApiKey(db: Kysely<Database>, teamId: string, key
     .executeTakeFirst();
 }
 
+/**
+ * Of these key ids, the ones still active. Service-wide (keys of any team, by their unique ids): the event
+ * streams of one process belong to many teams, and a revoked key's streams end (http/revoked-key-streams.ts).
+ */
+export async function findActiveKeyIdsServiceWide(db: Kysely<Database>, keyIds: string[]): Promise<Set<string>> {
+  if (keyIds.length === 0) return new Set();
+  const rows = await db.selectFrom('api_keys').select('id').where('id', 'in', keyIds).where('revoked_at', 'is', null).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function countActiveAdminKeys(db: Kysely<Database>, teamId: string): Promise<number> {
   return countActiveKeys(db, teamId, 'admin');
 }

@@ -64,3 +64,38 @@ describe('the team-wide run state stream', () => {
     }
   });
 });
+
+describe('event streams of a revoked API key', () => {
+  let server: TestServer;
+  let other: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ engine: false, env: { SSE_KEY_RECHECK_SECONDS: '1' } });
+    other = await startTestServer({ sharing: server, engine: false, env: { SSE_KEY_RECHECK_SECONDS: '1' } });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await server?.close();
+  });
+
+  it('end, in this process and in another one sharing the database, while the streams of other keys go on', async () => {
+    const team = await server.createTeamWithKey('revokers', 'admin');
+    const admin = apiClient(server.apiUrl, team.apiKey);
+    const member = (await admin.post('/api-keys', { name: 'watcher', role: 'member' })).body;
+    const { run_id } = (await admin.post('/agent/runs', { prompt: 'stays queued' })).body;
+    const streams = [
+      await openSse(`${server.apiUrl}/agent/run-events`, member.api_key),
+      await openSse(`${other.apiUrl}/agent/runs/${run_id}/events`, member.api_key),
+    ];
+    const kept = await openSse(`${other.apiUrl}/agent/run-events`, team.apiKey);
+    try {
+      expect([...streams, kept].map((s) => s.status)).toEqual([200, 200, 200]);
+      expect((await admin.delete(`/api-keys/${member.key_id}`)).status).toBe(204);
+      await Promise.all(streams.map((s) => s.ended));
+      // Created through the kept stream's own process: on SQLite a process hears only of its own commits.
+      const later = (await apiClient(other.apiUrl, team.apiKey).post('/agent/runs', { prompt: 'seen by the kept stream' })).body.run_id as string;
+      await kept.waitFor((events) => statesOf(events, later).includes('QUEUED'));
+    } finally {
+      [...streams, kept].forEach((s) => s.close());
+    }
+  });
+});

@@ -74,10 +74,15 @@ interface EventStreamResponse {
   end(): void;
 }
 
-function openEventStream(ctx: ServerContext, res: Response): EventStreamResponse {
+/** `stop` ends the stream from the server's side (its key was revoked): the loop ends it cleanly. */
+function openEventStream(ctx: ServerContext, res: Response, stop: AbortSignal): EventStreamResponse {
   let closed = false;
   let wakeSleeper: (() => void) | undefined;
   const wake = () => wakeSleeper?.();
+  stop.addEventListener('abort', () => {
+    closed = true;
+    wake();
+  }, { once: true });
   // The response closes when the client goes away (or the server shuts down and drops the socket).
   res.on('close', () => {
     closed = true;
@@ -127,10 +132,11 @@ export async function streamRunEvents(
   teamId: string,
   runId: string,
   lastEventId: number | undefined,
+  stop: AbortSignal,
 ): Promise<void> {
   if (!(await findRun(ctx, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
 
-  const stream = openEventStream(ctx, res);
+  const stream = openEventStream(ctx, res, stop);
   const unsubscribe = ctx.runSignals.onRunEvent(runId, stream.wake);
   try {
     let cursor = lastEventId ?? 0;
@@ -180,8 +186,8 @@ export async function streamRunEvents(
  * window has passed since it reached a terminal state (the window then no longer reaches that event, so
  * nothing is sent twice), so the stream's memory follows the runs in flight.
  */
-export async function streamTeamRunEvents(ctx: ServerContext, res: Response, teamId: string): Promise<void> {
-  const stream = openEventStream(ctx, res);
+export async function streamTeamRunEvents(ctx: ServerContext, res: Response, teamId: string, stop: AbortSignal): Promise<void> {
+  const stream = openEventStream(ctx, res, stop);
   const woken = new Set<string>();
   const unsubscribe = ctx.runSignals.onTeamRunEvent(teamId, (runId) => {
     woken.add(runId);

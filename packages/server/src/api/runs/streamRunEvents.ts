@@ -15,5 +15,5 @@ export const streamRunEventsHandler: OperationHandler<'streamRunEvents'> =
       ]);
     }
     const { teamId, keyId } = principalOf(req);
-    await inEventStreamSlot(ctx, keyId, () => streamRunEvents(ctx, res, teamId, req.params.runId, header === undefined ? undefined : Number(header)));
+    await inEventStreamSlot(ctx, keyId, (stop) => streamRunEvents(ctx, res, teamId, req.params.runId, header === undefined ? undefined : Number(header), stop));
   };

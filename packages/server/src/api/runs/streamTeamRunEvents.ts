@@ -8,5 +8,5 @@ export const streamTeamRunEventsHandler: OperationHandler<'streamTeamRunEvents'>
   (ctx) =>
   async (req, res) => {
     const { teamId, keyId } = principalOf(req);
-    await inEventStreamSlot(ctx, keyId, () => streamTeamRunEvents(ctx, res, teamId));
+    await inEventStreamSlot(ctx, keyId, (stop) => streamTeamRunEvents(ctx, res, teamId, stop));
   };
