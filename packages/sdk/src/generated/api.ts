@@ -3230,7 +3230,7 @@ export type components = {
          *     | `slack` | `X-Slack-Signature` (`v0=<hex>`), `X-Slack-Request-Timestamp` | — | 5 min |
          *     | `github` | `X-Hub-Signature-256` (`sha256=<hex>`) | `X-GitHub-Delivery` | — |
          *     | `shopify` | `X-Shopify-Hmac-Sha256` (base64) | `X-Shopify-Webhook-Id` | — |
-         *     | `linear` | `Linear-Signature` (hex) | `Linear-Delivery` | — |
+         *     | `linear` | `Linear-Signature` (hex); the signed body's `webhookTimestamp` (Unix ms) | `Linear-Delivery` | 1 min (Linear's window) |
          *     | `gitlab` | `X-Gitlab-Token` (the secret itself, compared in constant time) | `X-Gitlab-Event-UUID` | — |
          * @enum {string}
          */

@@ -211,11 +211,31 @@ describe('provider signature schemes', () => {
     it('verifies the hex HMAC; identity = Linear-Delivery', async () => {
       const secret = 'lin_wh_' + randomUUID();
       const wh = await signatureWebhook('linear', secret);
-      const body = '{"action":"create","type":"Issue","webhookTimestamp":1700000000000}';
+      const body = `{"action":"create","type":"Issue","webhookTimestamp":${clock.now().getTime()}}`;
       const res = await send(wh.ingress_url, body, { headers: { 'linear-signature': hmac(secret, body).digest('hex'), 'linear-delivery': 'lin-d-1' } });
       expect(res.status).toBe(202);
       expect(await entry(wh, res.body.delivery_id)).toMatchObject({ identity: 'lin-d-1', identity_source: 'provider_header' });
       expectProblem(await send(wh.ingress_url, body, { headers: { 'linear-signature': hmac(secret, body + ' ').digest('hex') } }), 401, 'authentication_required');
+    });
+    it('refuses a captured delivery replayed past a minute under a new Linear-Delivery (timestamp outside tolerance)', async () => {
+      const secret = 'lin_wh_' + randomUUID();
+      const wh = await signatureWebhook('linear', secret);
+      const body = `{"action":"update","type":"Issue","webhookTimestamp":${clock.now().getTime()}}`;
+      const signature = hmac(secret, body).digest('hex');
+      expect((await send(wh.ingress_url, body, { headers: { 'linear-signature': signature, 'linear-delivery': 'lin-first' } })).status).toBe(202);
+      const saved = clock.now();
+      try {
+        clock.advance(61_000);
+        const replayed = await send(wh.ingress_url, body, { headers: { 'linear-signature': signature, 'linear-delivery': 'lin-replayed' } });
+        expectProblem(replayed, 401, 'authentication_required');
+      } finally {
+        clock.set(saved);
+      }
+      const log = await api.deliveries(wh.factory_uid, wh.uid);
+      expect(log.map((d) => [d.label, d.rejection_reason ?? null])).toEqual([
+        ['Rejected (auth)', 'timestamp outside tolerance'],
+        ['Accepted', null],
+      ]);
     });
   });
 

@@ -481,13 +481,27 @@ describe('Linear', () => {
   const verify = (h: string | undefined, over: Partial<VerifyInput> = {}) =>
     linear.verify(input({ headers: { 'linear-signature': h }, secret, ...over }));
 
-  it('accepts a correctly signed request', () => {
-    expect(verify(linearSign(BODY))).toEqual({ ok: true });
+  it('accepts a correctly signed, fresh request', () => {
+    const body = Buffer.from(`{"action":"create","webhookTimestamp":${NOW.getTime()}}`);
+    expect(verify(linearSign(body), { rawBody: body })).toEqual({ ok: true });
   });
 
-  it('does not check a timestamp (it lives in the body, which is never parsed)', () => {
-    const body = Buffer.from(JSON.stringify({ action: 'create', webhookTimestamp: (NOW_S - 86_400) * 1000 }));
-    expect(verify(linearSign(body), { rawBody: body })).toEqual({ ok: true });
+  it('checks the signed body\'s webhookTimestamp: within a minute of now, else refused as a replay', () => {
+    const signed = (webhookTimestamp: unknown) => {
+      const body = Buffer.from(JSON.stringify({ action: 'create', webhookTimestamp }));
+      return verify(linearSign(body), { rawBody: body });
+    };
+    expect(signed(NOW.getTime() - 59_000)).toEqual({ ok: true });
+    expect(signed(NOW.getTime() + 30_000)).toEqual({ ok: true });
+    expectFail(signed(NOW.getTime() - 61_000), 'timestamp outside tolerance');
+    expectFail(signed((NOW_S - 30 * 86_400) * 1000), 'timestamp outside tolerance');
+    expectFail(signed('1700000000000'), 'invalid timestamp');
+    expectFail(signed(1.5), 'invalid timestamp');
+    const untimed = Buffer.from('{"action":"create"}');
+    expectFail(verify(linearSign(untimed), { rawBody: untimed }), 'missing timestamp');
+    // A shorter operator tolerance applies to Linear too.
+    const body = Buffer.from(JSON.stringify({ webhookTimestamp: NOW.getTime() - 20_000 }));
+    expectFail(verify(linearSign(body), { rawBody: body, toleranceSeconds: 10 }), 'timestamp outside tolerance');
   });
 
   it('rejects the wrong secret, a tampered body and a missing header', () => {
