@@ -14,7 +14,7 @@ import type { Database, Timestamp } from '../db/tables';
 import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
 import type { RunStatusMessage } from '../engine/runner';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
-import { nextTeamToClaim, takeTeamTurn, underTeamCap } from './fair-claim';
+import { takeNextTeamTurn, underTeamCap } from './fair-claim';
 import { appendEvent, findStateBefore, inRunTransaction, insertEvents, type StateEventData } from './events';
 import { teamHasEnabledSubscriptions, type NotificationOutbox, type NotifiedRun } from '../notifications/outbox';
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
@@ -167,10 +167,9 @@ export async function claimNextQueuedRun(
     let teamId: string | undefined;
     try {
       const claimed = await deps.db.transaction().execute(async (tx) => {
-        teamId = await nextTeamToClaim(tx, teamCap, passedOver);
+        teamId = await takeNextTeamTurn(tx, teamCap, passedOver, toTimestamp(now));
         if (teamId === undefined) return undefined;
         const team = teamId;
-        await takeTeamTurn(tx, team, toTimestamp(now));
         const run = await changeState(tx, deps.notificationOutbox, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
           q
             .where('id', '=', (eb) =>

@@ -109,6 +109,7 @@ describe.each(testDatabases())('claim and leases (%s)', (kind) => {
     it('does not count a BLOCKED run: it holds no worker', async () => {
       const { ctx, team } = fx;
       const blocked = await createRun(ctx, team);
+      advance(ctx, 1);
       const next = await createRun(ctx, team);
       const capped = withCap(1);
       expect((await claimNextRun(capped, 'w1'))?.id).toBe(blocked.id);
