@@ -4,7 +4,7 @@
  * two server contexts share the database; teams take turns; and the configuration bounds that keep one run
  * small (RUN_TIMEOUT_MAX_SECONDS, at most 20 MCP servers) answer by field wherever a configuration is given.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runner, RunContext } from '../../src/engine/runner';
 import { apiClient, expectProblem, waitForRunState, type ApiClient } from '../support/http';
 import { testDatabases } from '../support/databases';
@@ -62,101 +62,84 @@ const create = async (client: ApiClient, prompt: string): Promise<string> => {
 const stateOf = async (client: ApiClient, runId: string): Promise<string> => (await client.get(`/agent/runs/${runId}`)).body.state;
 
 describe.each(testDatabases())('fair claiming (%s)', (kind) => {
-  describe('a team at its cap', () => {
+  const started: Array<{ server: TestServer; runner: GatedRunner }> = [];
+  /** A server whose workers execute with a fresh GatedRunner (on `sharing`'s database when given); released and closed after all. */
+  async function startGated(env: Record<string, string>, sharing?: TestServer): Promise<{ server: TestServer; runner: GatedRunner }> {
     const runner = new GatedRunner();
-    let server: TestServer;
-    afterAll(async () => {
+    const server = await startTestServer({ ...(sharing ? { sharing } : { database: kind }), env, engine: { runner, pollIntervalMs: 50 } });
+    started.push({ server, runner });
+    return { server, runner };
+  }
+  afterAll(async () => {
+    for (const { server, runner } of started.reverse()) {
       runner.releaseAll();
-      await server?.close();
-    });
-
-    it("waits QUEUED without holding a worker while another team's run is claimed", async () => {
-      server = await startTestServer({ database: kind, env: { WORKER_CONCURRENCY: '4', TEAM_MAX_CONCURRENT_RUNS: '2' }, engine: { runner } });
-      const teamA = await server.createTeamWithKey('team-a', 'member');
-      const teamB = await server.createTeamWithKey('team-b', 'member');
-      const a = apiClient(server.apiUrl, teamA.apiKey);
-      const b = apiClient(server.apiUrl, teamB.apiKey);
-
-      const bRuns: string[] = [];
-      for (let i = 0; i < 4; i++) bRuns.push(await create(b, `sleep ${i}`));
-      await runner.startedAtLeast(2);
-      const aRun = await create(a, 'echo hello');
-      await runner.startedAtLeast(3);
-
-      // A's run took the third worker; B's other two runs wait, and the fourth worker stays free for anyone.
-      expect(runner.started.map((s) => s.teamId)).toEqual([teamB.teamId, teamB.teamId, teamA.teamId]);
-      expect(runner.started[2]!.runId).toBe(aRun);
-      expect(server.engine!.inFlight()).toHaveLength(3);
-      expect(await Promise.all(bRuns.map((id) => stateOf(b, id)))).toEqual(['INPROGRESS', 'INPROGRESS', 'QUEUED', 'QUEUED']);
-
-      // A slot B gives back is B's again: its next run (oldest first) is claimed.
-      runner.release(bRuns[0]!);
-      await waitForRunState(b, bRuns[0]!, ['SUCCEEDED']);
-      await runner.startedAtLeast(4);
-      expect(runner.started[3]!.runId).toBe(bRuns[2]);
-      expect(await stateOf(b, bRuns[3]!)).toBe('QUEUED');
-    });
+      await server.close();
+    }
   });
 
-  describe('three teams', () => {
-    const runner = new GatedRunner();
-    let server: TestServer;
-    afterAll(async () => {
-      runner.releaseAll();
-      await server?.close();
-    });
+  it("a team at its cap waits QUEUED without holding a worker while another team's run is claimed", async () => {
+    const { server, runner } = await startGated({ WORKER_CONCURRENCY: '4', TEAM_MAX_CONCURRENT_RUNS: '2' });
+    const teamA = await server.createTeamWithKey('team-a', 'member');
+    const teamB = await server.createTeamWithKey('team-b', 'member');
+    const a = apiClient(server.apiUrl, teamA.apiKey);
+    const b = apiClient(server.apiUrl, teamB.apiKey);
 
-    it('take turns: one run of each team in order of their last claim, not the oldest runs first', async () => {
-      server = await startTestServer({ database: kind, env: { WORKER_CONCURRENCY: '1' }, engine: { runner } });
-      const [blocker, ...teams] = await Promise.all(['blocker', 'red', 'green', 'blue'].map((name) => server.createTeamWithKey(name, 'member')));
-      // The only worker is busy while every team queues its runs, so the claims below choose among all of them.
-      const blocking = await create(apiClient(server.apiUrl, blocker!.apiKey), 'hold the worker');
-      await runner.startedAtLeast(1);
-      runner.passThrough = () => true;
-      for (const team of teams) {
-        const client = apiClient(server.apiUrl, team.apiKey);
-        for (let i = 1; i <= 3; i++) await create(client, `${team.teamName} ${i}`);
-      }
-      runner.release(blocking);
-      await runner.startedAtLeast(10);
-      expect(runner.started.slice(1).map((s) => s.prompt)).toEqual(['red 1', 'green 1', 'blue 1', 'red 2', 'green 2', 'blue 2', 'red 3', 'green 3', 'blue 3']);
-    });
+    const bRuns: string[] = [];
+    for (let i = 0; i < 4; i++) bRuns.push(await create(b, `sleep ${i}`));
+    await runner.startedAtLeast(2);
+    const aRun = await create(a, 'echo hello');
+    await runner.startedAtLeast(3);
+
+    // A's run took the third worker; B's other two runs wait, and the fourth worker stays free for anyone.
+    expect(runner.started.map((s) => s.teamId)).toEqual([teamB.teamId, teamB.teamId, teamA.teamId]);
+    expect(runner.started[2]!.runId).toBe(aRun);
+    expect(server.engine!.inFlight()).toHaveLength(3);
+    expect(await Promise.all(bRuns.map((id) => stateOf(b, id)))).toEqual(['INPROGRESS', 'INPROGRESS', 'QUEUED', 'QUEUED']);
+
+    // A slot B gives back is B's again: its next run (oldest first) is claimed.
+    runner.release(bRuns[0]!);
+    await waitForRunState(b, bRuns[0]!, ['SUCCEEDED']);
+    await runner.startedAtLeast(4);
+    expect(runner.started[3]!.runId).toBe(bRuns[2]);
+    expect(await stateOf(b, bRuns[3]!)).toBe('QUEUED');
   });
 
-  describe('two server contexts on one database', () => {
-    const first = new GatedRunner();
-    const second = new GatedRunner();
-    let api: TestServer;
-    let worker: TestServer;
-    afterEach(() => {
-      first.releaseAll();
-      second.releaseAll();
-    });
-    afterAll(async () => {
-      await worker?.close();
-      await api?.close();
-    });
+  it('three teams take turns: one run of each in order of their last claim, not the oldest runs first', async () => {
+    const { server, runner } = await startGated({ WORKER_CONCURRENCY: '1' });
+    const [blocker, ...teams] = await Promise.all(['blocker', 'red', 'green', 'blue'].map((name) => server.createTeamWithKey(name, 'member')));
+    // The only worker is busy while every team queues its runs, so the claims below choose among all of them.
+    const blocking = await create(apiClient(server.apiUrl, blocker!.apiKey), 'hold the worker');
+    await runner.startedAtLeast(1);
+    runner.passThrough = () => true;
+    for (const team of teams) {
+      const client = apiClient(server.apiUrl, team.apiKey);
+      for (let i = 1; i <= 3; i++) await create(client, `${team.teamName} ${i}`);
+    }
+    runner.release(blocking);
+    await runner.startedAtLeast(10);
+    expect(runner.started.slice(1).map((s) => s.prompt)).toEqual(['red 1', 'green 1', 'blue 1', 'red 2', 'green 2', 'blue 2', 'red 3', 'green 3', 'blue 3']);
+  });
 
-    it('hold one cap for the team between them', async () => {
-      const env = { WORKER_CONCURRENCY: '4', TEAM_MAX_CONCURRENT_RUNS: '3' };
-      api = await startTestServer({ database: kind, env, engine: { runner: first, pollIntervalMs: 50 } });
-      worker = await startTestServer({ sharing: api, env: { ...env, ROLE: 'worker' }, engine: { runner: second, pollIntervalMs: 50 } });
-      const busy = apiClient(api.apiUrl, (await api.createTeamWithKey('busy', 'member')).apiKey);
-      const other = apiClient(api.apiUrl, (await api.createTeamWithKey('other', 'member')).apiKey);
+  it('two server contexts on one database hold one cap for a team between them', async () => {
+    const env = { WORKER_CONCURRENCY: '4', TEAM_MAX_CONCURRENT_RUNS: '3' };
+    const first = await startGated(env);
+    const second = await startGated({ ...env, ROLE: 'worker' }, first.server);
+    const api = first.server;
+    const busy = apiClient(api.apiUrl, (await api.createTeamWithKey('busy', 'member')).apiKey);
+    const other = apiClient(api.apiUrl, (await api.createTeamWithKey('other', 'member')).apiKey);
 
-      const busyRuns: string[] = [];
-      for (let i = 0; i < 8; i++) busyRuns.push(await create(busy, `long ${i}`));
-      const started = () => first.started.length + second.started.length;
-      const deadline = Date.now() + 15_000;
-      while (started() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      // The other team's run is claimed by one of the eight workers; the busy team has its three, no more.
-      const otherRun = await create(other, 'short');
-      await waitForRunState(other, otherRun, ['INPROGRESS']);
-      const states = await Promise.all(busyRuns.map((id) => stateOf(busy, id)));
-      expect(states.filter((s) => s === 'INPROGRESS')).toHaveLength(3);
-      expect(states.filter((s) => s === 'QUEUED')).toHaveLength(5);
-      expect(started()).toBe(4);
-    });
+    const busyRuns: string[] = [];
+    for (let i = 0; i < 8; i++) busyRuns.push(await create(busy, `long ${i}`));
+    const startedRuns = () => first.runner.started.length + second.runner.started.length;
+    const deadline = Date.now() + 15_000;
+    while (startedRuns() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The other team's run is claimed by one of the eight workers; the busy team has its three, no more.
+    const otherRun = await create(other, 'short');
+    await waitForRunState(other, otherRun, ['INPROGRESS']);
+    const states = await Promise.all(busyRuns.map((id) => stateOf(busy, id)));
+    expect(states.filter((s) => s === 'INPROGRESS')).toHaveLength(3);
+    expect(states.filter((s) => s === 'QUEUED')).toHaveLength(5);
+    expect(startedRuns()).toBe(4);
   });
 
   describe('configuration bounds', () => {
