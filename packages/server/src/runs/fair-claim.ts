@@ -6,8 +6,8 @@
  *
  * The cap holds across processes because every claim of a team first takes that team's `team_claims` row
  * (an upsert, which locks it on PostgreSQL until the claim commits) and only then counts the team's leased
- * runs in the claim's guard: two claims of one team never count at the same time. SQLite's BEGIN IMMEDIATE serialises all
- * claims anyway.
+ * runs in the claim's guard: two claims of one team never count at the same time. SQLite's BEGIN IMMEDIATE
+ * serialises all claims anyway.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Timestamp } from '../db/tables';

@@ -170,10 +170,14 @@ export async function claimNextQueuedRun(
         teamId = await takeNextTeamTurn(tx, teamCap, passedOver, toTimestamp(now));
         if (teamId === undefined) return undefined;
         const team = teamId;
-        const run = await changeState(tx, deps.notificationOutbox, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
+        const claim: TransitionRequest = { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } };
+        const run = await changeState(tx, deps.notificationOutbox, now, claim, (q) =>
           q
             .where('id', '=', (eb) =>
-              forUpdateSkipLocked(eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').where('team_id', '=', team).orderBy('created_at').orderBy('id').limit(1), deps.dialect),
+              forUpdateSkipLocked(
+                eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').where('team_id', '=', team).orderBy('created_at').orderBy('id').limit(1),
+                deps.dialect,
+              ),
             )
             .where(underTeamCap(team, teamCap)),
         );
