@@ -104,7 +104,7 @@ async function main(): Promise<void> {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-dashboard-'));
   const databaseUrl = `sqlite:${path.join(dataDir, 'bench.db')}`;
-  const server = await startServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DASHBOARD_DIR: dist, ECHO_DELAY_MS: '200', WORKER_CONCURRENCY: '16' });
+  const server = await startServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DASHBOARD_DIR: dist, ECHO_DELAY_MS: '200', WORKER_CONCURRENCY: '16', TEAM_MAX_CONCURRENT_RUNS: '16' });
   let browser: Browser | undefined;
   try {
     const seeded = await seedRunsForTeam(databaseUrl, 'default', SEED);

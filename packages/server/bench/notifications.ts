@@ -167,7 +167,8 @@ const fmt = (value: number, digits = 0): string => (Number.isFinite(value) ? val
 
 async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<void> {
   const runsPerSecond = RATE / STATE_CHANGES_PER_RUN;
-  const server = await start(target, { WORKER_CONCURRENCY: '8' });
+  // One team makes every run: the team cap would pace the runs, not the notifications.
+  const server = await start(target, { WORKER_CONCURRENCY: '8', TEAM_MAX_CONCURRENT_RUNS: '8' });
   // Warm-up: compile paths, fill pools.
   await pacedRuns(server, runsPerSecond, 2);
   await delay(1000);

@@ -530,6 +530,8 @@ async function benchDatabase(dialect: Dialect, databaseUrl: string, dataDir: str
     DATA_DIR: dataDir,
     ECHO_DELAY_MS: String(ECHO_DELAY_MS),
     WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+    // One team (the admin key's) makes every run: the team cap would measure itself, not the workers.
+    TEAM_MAX_CONCURRENT_RUNS: String(WORKER_CONCURRENCY),
     ...extraEnv,
   });
   onCleanup(server.stop);

@@ -40,6 +40,13 @@ export interface Settings {
   dashboardDir: string;
   echoDelayMs: number;
   workerConcurrency: number;
+  /**
+   * Runs of one team that may hold a worker at once, over every process on the database (runs/fair-claim.ts);
+   * below the default WORKER_CONCURRENCY, so one team never fills a default worker process.
+   */
+  teamMaxConcurrentRuns: number;
+  /** The largest `run_timeout_seconds` a configuration may ask for (runs/config.ts). */
+  runTimeoutMaxSeconds: number;
   logLevel: string;
   /** How every process a run causes is isolated (docs/sandbox.md). */
   sandbox: SandboxSettings;
@@ -266,6 +273,8 @@ export function loadSettings(env: Env = process.env): Settings {
     dashboardDir: path.resolve(repositoryRoot, optional(env, 'DASHBOARD_DIR') ?? 'packages/dashboard/dist'),
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 0),
+    teamMaxConcurrentRuns: integer(env, 'TEAM_MAX_CONCURRENT_RUNS', 3, 1),
+    runTimeoutMaxSeconds: integer(env, 'RUN_TIMEOUT_MAX_SECONDS', 24 * 3600, 1),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     sandbox: {
       mode: oneOf(env, 'SANDBOX', ['bwrap', 'none'] as const, 'bwrap'),

@@ -2335,7 +2335,11 @@ export type components = {
              *     backslashes or `.`/`..` segments. One that does not resolve to a skill answers `400` on run create.
              */
             skill_spec?: string;
-            /** @description MCP servers to enable, by name. */
+            /**
+             * @description MCP servers to enable, by name: at most 20 (every server of a run shares the run's memory and
+             *     process limits). More answer `400 invalid_request` naming `$.config.mcp_servers` (`$.agent_config.mcp_servers`
+             *     on a scheduled agent; `422 validation_failed` on a saved automation or definition file).
+             */
             mcp_servers?: {
                 [key: string]: components["schemas"]["MCPServerConfig"];
             };
@@ -2439,7 +2443,10 @@ export type components = {
              */
             model_call_timeout_seconds?: number;
             /**
-             * @description Timeout of the whole run (per step).
+             * @description Timeout of the whole run (per step). At most the server's `RUN_TIMEOUT_MAX_SECONDS` (default
+             *     86400, 24 h; a setting, so not a fixed `maximum` here): a larger value answers `400
+             *     invalid_request` naming `$.config.run_timeout_seconds` (`$.agent_config.run_timeout_seconds` on a
+             *     scheduled agent; `422 validation_failed` on a saved automation or definition file).
              * @default 1800
              */
             run_timeout_seconds?: number;

@@ -220,6 +220,12 @@ export interface RestRateCountersTable {
   count: number;
 }
 
+/** When each team last had a run claimed: the round-robin of fair claiming (runs/fair-claim.ts). */
+export interface TeamClaimsTable {
+  team_id: string;
+  last_claimed_at: Timestamp;
+}
+
 export interface AutomationsTable {
   id: string; // aut_…
   team_id: string;
@@ -359,6 +365,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   rate_limit_counters: RateLimitCountersTable;
   rest_rate_counters: RestRateCountersTable;
+  team_claims: TeamClaimsTable;
   automations: AutomationsTable;
   automation_webhooks: AutomationWebhooksTable;
   environments: EnvironmentsTable;

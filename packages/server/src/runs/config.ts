@@ -47,6 +47,29 @@ function refuseWarpMcpServers(requested: AgentConfigInput | undefined): void {
   }
 }
 
+/** MCP servers one run may name (contract: AmbientAgentConfig.mcp_servers maxProperties). */
+export const MCP_SERVERS_MAX = 20;
+
+/**
+ * The service's bounds on a configuration that the contract's schema does not hold for every caller: the
+ * number of MCP servers (definition files never pass the REST validator) and `run_timeout_seconds` up to
+ * RUN_TIMEOUT_MAX_SECONDS (a setting, so no fixed `maximum` in the contract).
+ */
+function refuseBeyondServiceBounds(requested: AgentConfigInput | undefined, runTimeoutMaxSeconds: number): void {
+  const servers = Object.keys(requested?.mcp_servers ?? {}).length;
+  if (servers > MCP_SERVERS_MAX) {
+    throw new InvalidConfigError(`config.mcp_servers names ${servers} MCP servers; a run may have at most ${MCP_SERVERS_MAX}.`, [
+      { path: '$.config.mcp_servers', message: `must NOT have more than ${MCP_SERVERS_MAX} properties` },
+    ]);
+  }
+  const timeout = requested?.run_timeout_seconds;
+  if (typeof timeout === 'number' && timeout > runTimeoutMaxSeconds) {
+    throw new InvalidConfigError(`config.run_timeout_seconds is ${timeout}; this server allows at most ${runTimeoutMaxSeconds} (RUN_TIMEOUT_MAX_SECONDS).`, [
+      { path: '$.config.run_timeout_seconds', message: `must be at most ${runTimeoutMaxSeconds}` },
+    ]);
+  }
+}
+
 export interface ResolveOptions {
   /**
    * false for runs no client is waiting on (webhook starts): skill and model problems do not throw, the
@@ -62,7 +85,9 @@ export interface ResolveOptions {
  * - the runner's part (engine/runners/model-config.ts): `name` from the skill when the run starts from a
  *   skill (the seed), the skill resolved in SKILLS_DIR, the model runner's model;
  * - `model_id` defaults to DEFAULT_MODEL_ID, else (runners without a model) the runner's name;
- * - the limits are always stated (the contract gives them defaults; only the model runner enforces them).
+ * - the limits are always stated (the contract gives them defaults; only the model runner enforces them);
+ * - at most MCP_SERVERS_MAX MCP servers and `run_timeout_seconds` up to RUN_TIMEOUT_MAX_SECONDS (refused
+ *   when strict; a non-strict start runs with the maximum instead).
  */
 export async function resolveAgentConfig(
   ctx: Pick<ServerContext, 'db' | 'settings'>,
@@ -71,7 +96,10 @@ export async function resolveAgentConfig(
   options: ResolveOptions = {},
 ): Promise<ResolvedAgentConfig> {
   const { settings } = ctx;
-  if (options.strict !== false) refuseWarpMcpServers(requested);
+  if (options.strict !== false) {
+    refuseWarpMcpServers(requested);
+    refuseBeyondServiceBounds(requested, settings.runTimeoutMaxSeconds);
+  }
   if (requested?.environment_id !== undefined && !(await teamHasEnvironment(ctx.db, teamId, requested.environment_id))) {
     throw new InvalidConfigError(`config.environment_id names no environment of this team.`, [
       { path: '$.config.environment_id', message: `unknown environment ${requested.environment_id}` },
@@ -82,5 +110,8 @@ export async function resolveAgentConfig(
     { runner: settings.runner, defaultModelId: settings.defaultModelId, skillsDir: settings.skillsDir, strict: options.strict ?? true },
   );
   if (settings.runner !== 'model') config.model_id ??= settings.defaultModelId ?? settings.runner;
-  return Object.assign(config, modelLimits(config));
+  const limits = modelLimits(config);
+  // A configuration saved before RUN_TIMEOUT_MAX_SECONDS was lowered (a webhook start, not strict) runs with the maximum.
+  limits.run_timeout_seconds = Math.min(limits.run_timeout_seconds, settings.runTimeoutMaxSeconds);
+  return Object.assign(config, limits);
 }

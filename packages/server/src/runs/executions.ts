@@ -20,9 +20,12 @@ export const leaseExpiry = (ctx: Pick<ServerContext, 'settings'>, now: Date): Ti
 
 export type ClaimDeps = Pick<ServerContext, 'db' | 'dialect' | 'clock' | 'settings' | 'runSignals' | 'notificationOutbox'>;
 
-/** SERVICE-WIDE: claims the oldest QUEUED run of any team for `workerId` (./transitions claimNextQueuedRun). */
+/**
+ * SERVICE-WIDE: claims for `workerId` the oldest QUEUED run of the team whose turn it is, round-robin over
+ * the teams under TEAM_MAX_CONCURRENT_RUNS (./transitions claimNextQueuedRun, ./fair-claim.ts).
+ */
 export function claimNextRun(ctx: ClaimDeps, workerId: string, now: Date = ctx.clock.now()): Promise<RunRow | undefined> {
-  return claimNextQueuedRun(ctx, now, workerId, leaseExpiry(ctx, now));
+  return claimNextQueuedRun(ctx, now, workerId, leaseExpiry(ctx, now), ctx.settings.teamMaxConcurrentRuns);
 }
 
 /** CLAIMED → INPROGRESS for the lease owner. */

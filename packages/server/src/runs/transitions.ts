@@ -5,7 +5,7 @@
  *
  * - A change is one conditional UPDATE (`WHERE state IN (…)`, plus a lease-owner guard for workers) that
  *   also bumps `event_seq`, and its `state` event is written in the same transaction.
- * - Every change is team-scoped except the claim, which picks the next run of any team.
+ * - Every change is team-scoped except the claim, which picks the next run of the team whose turn it is.
  * - In-process listeners are woken only after the commit.
  */
 import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
@@ -14,6 +14,7 @@ import type { Database, Timestamp } from '../db/tables';
 import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
 import type { RunStatusMessage } from '../engine/runner';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
+import { takeNextTeamTurn, underTeamCap } from './fair-claim';
 import { appendEvent, findStateBefore, inRunTransaction, insertEvents, type StateEventData } from './events';
 import { teamHasEnabledSubscriptions, type NotificationOutbox, type NotifiedRun } from '../notifications/outbox';
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
@@ -141,31 +142,56 @@ export async function transition(deps: RunsDeps, teamId: string, runId: string, 
   return result;
 }
 
+/** The team picked for a claim had nothing left to claim under its cap when locked: the claim rolls back. */
+class TeamTurnLost extends Error {}
+
 /**
- * SERVICE-WIDE (a worker serves every team): QUEUED → CLAIMED for the oldest queued run of any team, under
- * `workerId`'s lease; claim_count + 1. `WHERE id = (SELECT id … WHERE state='QUEUED' ORDER BY created_at,
- * id LIMIT 1 [FOR UPDATE SKIP LOCKED]) AND state='QUEUED'`: SQLite has one writer, so the conditional
- * UPDATE is atomic there; on PostgreSQL SKIP LOCKED lets concurrent claimers pass over each other's
- * candidate rows and the repeated state guard makes a lost race a miss, never a double claim. Undefined
- * when nothing is queued (or another claimer won the race).
+ * SERVICE-WIDE (a worker serves every team): QUEUED → CLAIMED under `workerId`'s lease for the oldest
+ * queued run of the team whose turn it is (./fair-claim.ts: round-robin, at most `teamCap` leased runs per
+ * team); claim_count + 1. After taking the team's turn (its row locked): `WHERE id = (SELECT id … WHERE
+ * state='QUEUED' AND team_id=… ORDER BY created_at, id LIMIT 1 [FOR UPDATE SKIP LOCKED]) AND state='QUEUED'
+ * AND <team under its cap>`: SQLite has one writer, so the conditional UPDATE is atomic there; on
+ * PostgreSQL SKIP LOCKED passes over rows other transactions hold and the repeated guards make a lost race
+ * a miss, never a double claim. A miss rolls the turn back and tries the next team. Undefined when no team
+ * has a run to claim.
  */
 export async function claimNextQueuedRun(
   deps: Pick<RunsDeps, 'db' | 'runSignals' | 'notificationOutbox'> & { dialect: Dialect },
   now: Date,
   workerId: string,
   leaseExpiresAt: Timestamp,
+  teamCap: number,
 ): Promise<RunRow | undefined> {
-  const claimed = await deps.db.transaction().execute(async (tx) => {
-    const run = await changeState(tx, deps.notificationOutbox, now, { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } }, (q) =>
-      q.where('id', '=', (eb) =>
-        forUpdateSkipLocked(eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').orderBy('created_at').orderBy('id').limit(1), deps.dialect),
-      ),
-    );
-    if (run) await deps.runSignals.announceInTransaction(tx, 'events', run.team_id, run.id);
-    return run;
-  });
-  if (claimed) deps.runSignals.notifyRunEvent(claimed.team_id, claimed.id);
-  return claimed;
+  const passedOver: string[] = [];
+  for (;;) {
+    let teamId: string | undefined;
+    try {
+      const claimed = await deps.db.transaction().execute(async (tx) => {
+        teamId = await takeNextTeamTurn(tx, teamCap, passedOver, toTimestamp(now));
+        if (teamId === undefined) return undefined;
+        const team = teamId;
+        const claim: TransitionRequest = { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } };
+        const run = await changeState(tx, deps.notificationOutbox, now, claim, (q) =>
+          q
+            .where('id', '=', (eb) =>
+              forUpdateSkipLocked(
+                eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').where('team_id', '=', team).orderBy('created_at').orderBy('id').limit(1),
+                deps.dialect,
+              ),
+            )
+            .where(underTeamCap(team, teamCap)),
+        );
+        if (!run) throw new TeamTurnLost();
+        await deps.runSignals.announceInTransaction(tx, 'events', run.team_id, run.id);
+        return run;
+      });
+      if (claimed) deps.runSignals.notifyRunEvent(claimed.team_id, claimed.id);
+      return claimed;
+    } catch (err) {
+      if (!(err instanceof TeamTurnLost) || teamId === undefined) throw err;
+      passedOver.push(teamId);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
     ['updated_by', false], ['created_at', false], ['updated_at', false], ['last_ran_at', true], ['last_run_id', true],
     ['last_slot', true], ['last_fired_at', true], ['last_outcome', true], ['last_spawn_error', true], ['skipped_slots', false],
   ],
+  team_claims: [['team_id', false], ['last_claimed_at', false]],
 };
 
 const now = '2026-11-21T10:00:00.000Z';

@@ -14,7 +14,9 @@ const claimerScript = path.join(serverDir, 'test/engine/fixtures/claimer.ts');
 const LEASE_MS = 30_000; // settings default RUN_LEASE_SECONDS
 
 describe.each(testDatabases())('claim and leases (%s)', (kind) => {
-  const fx = useEngineDatabase(kind);
+  // One team's runs claimed by many claimers, never finished: the team cap is not what these tests are about
+  // (test/runs/fair-claiming.test.ts is).
+  const fx = useEngineDatabase(kind, { settings: { teamMaxConcurrentRuns: 1000 } });
 
   describe('claimNextRun', () => {
     it('claims the oldest QUEUED run of any team with a lease, and nothing when none is queued', async () => {
@@ -62,22 +64,7 @@ describe.each(testDatabases())('claim and leases (%s)', (kind) => {
       const { ctx, team, t } = fx;
       const runs = 100;
       for (let i = 0; i < runs; i++) await createRun(ctx, team);
-      const processes = Array.from({ length: 4 }, (_, i) =>
-        spawn(process.execPath, ['--import', 'tsx', claimerScript, t.databaseUrl, `proc-${i}`], { cwd: serverDir, stdio: ['pipe', 'pipe', 'inherit'] }),
-      );
-      const outputs = processes.map((p) => {
-        let out = '';
-        p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-        return {
-          ready: new Promise<void>((resolve) => p.stdout!.on('data', () => out.includes('ready') && resolve())),
-          done: new Promise<string[]>((resolve, reject) =>
-            p.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]!) as string[]) : reject(new Error(`claimer exited ${code}`)))),
-          ),
-        };
-      });
-      await Promise.all(outputs.map((o) => o.ready));
-      for (const p of processes) p.stdin!.end('go\n');
-      const perProcess = await Promise.all(outputs.map((o) => o.done));
+      const perProcess = await claimInProcesses(t.databaseUrl, 4);
       const all = perProcess.flat();
       expect(all).toHaveLength(runs);
       expect(new Set(all).size).toBe(runs);
@@ -85,6 +72,52 @@ describe.each(testDatabases())('claim and leases (%s)', (kind) => {
       const rows = await ctx.db.selectFrom('runs').select(['state', 'claim_count']).execute();
       expect(rows.every((r) => r.state === 'CLAIMED' && Number(r.claim_count) === 1)).toBe(true);
     }, 60_000);
+  });
+
+  describe('TEAM_MAX_CONCURRENT_RUNS', () => {
+    const withCap = (teamMaxConcurrentRuns: number) => ({ ...fx.ctx, settings: { ...fx.ctx.settings, teamMaxConcurrentRuns } });
+    const leasedByTeam = async () => {
+      const rows = await fx.ctx.db.selectFrom('runs').select(['team_id', 'state']).where('state', '=', 'CLAIMED').execute();
+      const counts: Record<string, number> = {};
+      for (const row of rows) counts[row.team_id] = (counts[row.team_id] ?? 0) + 1;
+      return counts;
+    };
+
+    it('many concurrent claimers lease at most the cap of each team, and the other teams still get theirs', async () => {
+      const { ctx, team } = fx;
+      const other = await createTeam(ctx);
+      for (let i = 0; i < 30; i++) await createRun(ctx, i % 3 === 0 ? other : team);
+      const capped = withCap(2);
+      const claimers = Array.from({ length: 12 }, async (_, k) => {
+        const claimed: string[] = [];
+        for (let run = await claimNextRun(capped, `w${k}`); run; run = await claimNextRun(capped, `w${k}`)) claimed.push(run.id);
+        return claimed;
+      });
+      expect((await Promise.all(claimers)).flat()).toHaveLength(4);
+      expect(await leasedByTeam()).toEqual({ [team]: 2, [other]: 2 });
+    });
+
+    it('claimers in separate processes lease at most the cap of each team between them', async () => {
+      const { ctx, team, t } = fx;
+      const other = await createTeam(ctx);
+      for (let i = 0; i < 40; i++) await createRun(ctx, i % 2 === 0 ? other : team);
+      const perProcess = await claimInProcesses(t.databaseUrl, 4, 3);
+      expect(perProcess.flat()).toHaveLength(6);
+      expect(await leasedByTeam()).toEqual({ [team]: 3, [other]: 3 });
+    }, 60_000);
+
+    it('does not count a BLOCKED run: it holds no worker', async () => {
+      const { ctx, team } = fx;
+      const blocked = await createRun(ctx, team);
+      advance(ctx, 1);
+      const next = await createRun(ctx, team);
+      const capped = withCap(1);
+      expect((await claimNextRun(capped, 'w1'))?.id).toBe(blocked.id);
+      expect(await claimNextRun(capped, 'w2')).toBeUndefined();
+      // As a run that stopped to ask leaves it: BLOCKED, its lease given back.
+      await ctx.db.updateTable('runs').set({ state: 'BLOCKED', lease_owner: null, lease_expires_at: null }).where('id', '=', blocked.id).execute();
+      expect((await claimNextRun(capped, 'w2'))?.id).toBe(next.id);
+    });
   });
 
   describe('lease expiry (sweeper)', () => {
@@ -158,3 +191,24 @@ describe.each(testDatabases())('claim and leases (%s)', (kind) => {
     });
   });
 });
+
+/** Claims in `count` separate processes (test/engine/fixtures/claimer.ts) until each finds nothing; the ids each claimed. */
+async function claimInProcesses(databaseUrl: string, count: number, teamCap?: number): Promise<string[][]> {
+  const args = (i: number) => [claimerScript, databaseUrl, `proc-${i}`, ...(teamCap === undefined ? [] : [String(teamCap)])];
+  const processes = Array.from({ length: count }, (_, i) =>
+    spawn(process.execPath, ['--import', 'tsx', ...args(i)], { cwd: serverDir, stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
+  const outputs = processes.map((p) => {
+    let out = '';
+    p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    return {
+      ready: new Promise<void>((resolve) => p.stdout!.on('data', () => out.includes('ready') && resolve())),
+      done: new Promise<string[]>((resolve, reject) =>
+        p.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]!) as string[]) : reject(new Error(`claimer exited ${code}`)))),
+      ),
+    };
+  });
+  await Promise.all(outputs.map((o) => o.ready));
+  for (const p of processes) p.stdin!.end('go\n');
+  return Promise.all(outputs.map((o) => o.done));
+}

@@ -71,9 +71,14 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     const { ctx, team } = fx;
     let running = 0;
     let peak = 0;
+    let secondStarted!: () => void;
+    const bothWorkersBusy = new Promise<void>((resolve) => (secondStarted = resolve));
     const runner = new ScriptedRunner(async () => {
       running++;
       peak = Math.max(peak, running);
+      // The first run waits for the second worker (however long a claim takes), so both are seen busy.
+      if (peak >= 2) secondStarted();
+      await bothWorkersBusy;
       await delay(30);
       running--;
       return { state: 'SUCCEEDED' };

@@ -183,7 +183,10 @@ class AmbientAgentConfig(BaseModel):
     """
     mcp_servers: Optional[dict[str, MCPServerConfig]] = None
     """
-    MCP servers to enable, by name.
+    MCP servers to enable, by name: at most 20 (every server of a run shares the run's memory and
+    process limits). More answer `400 invalid_request` naming `$.config.mcp_servers` (`$.agent_config.mcp_servers`
+    on a scheduled agent; `422 validation_failed` on a saved automation or definition file).
+
     """
     skills: Annotated[
         Optional[list[AmbientAgentConfigSkill]], Field(max_length=1, min_length=1)
@@ -273,7 +276,11 @@ class AmbientAgentConfig(BaseModel):
     """
     run_timeout_seconds: Annotated[Optional[int], Field(ge=1)] = 1800
     """
-    Timeout of the whole run (per step).
+    Timeout of the whole run (per step). At most the server's `RUN_TIMEOUT_MAX_SECONDS` (default
+    86400, 24 h; a setting, so not a fixed `maximum` here): a larger value answers `400
+    invalid_request` naming `$.config.run_timeout_seconds` (`$.agent_config.run_timeout_seconds` on a
+    scheduled agent; `422 validation_failed` on a saved automation or definition file).
+
     """
 
 

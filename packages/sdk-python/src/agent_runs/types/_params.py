@@ -209,7 +209,11 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     """
 
     mcp_servers: Dict[str, Union[MCPStdioServerConfigParam, MCPHttpServerConfigParam, MCPWarpServerConfigParam]]
-    """MCP servers to enable, by name."""
+    """
+    MCP servers to enable, by name: at most 20 (every server of a run shares the run's memory and
+    process limits). More answer `400 invalid_request` naming `$.config.mcp_servers` (`$.agent_config.mcp_servers`
+    on a scheduled agent; `422 validation_failed` on a saved automation or definition file).
+    """
 
     skills: Sequence[str]
     """
@@ -293,7 +297,12 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     """Timeout of one model call."""
 
     run_timeout_seconds: int
-    """Timeout of the whole run (per step)."""
+    """
+    Timeout of the whole run (per step). At most the server's `RUN_TIMEOUT_MAX_SECONDS` (default
+    86400, 24 h; a setting, so not a fixed `maximum` here): a larger value answers `400
+    invalid_request` naming `$.config.run_timeout_seconds` (`$.agent_config.run_timeout_seconds` on a
+    scheduled agent; `422 validation_failed` on a saved automation or definition file).
+    """
 
 
 class RunAttachmentInputParam(TypedDict, total=False):
