@@ -238,7 +238,7 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     expect(forge.pullRequests.some((p) => p.repo === repo)).toBe(true);
     // What the agent planted is there (a git that read it would have run it)…
     const planted = fs.readFileSync(path.join(dir, repo, '.git', 'config'), 'utf8');
-    for (const text of ['fsmonitor = sh -c', 'insteadOf', '[filter "evil"]', 'path = /workspace/evil.gitconfig']) expect(planted).toContain(text);
+    for (const text of ['pwned-fsmonitor', 'insteadOf', 'pwned-filter', 'path = /workspace/evil.gitconfig']) expect(planted).toContain(text);
     expect(fs.statSync(path.join(dir, repo, '.git', 'hooks', 'pre-push')).mode & 0o111).not.toBe(0);
     // …and nothing of it ran.
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
