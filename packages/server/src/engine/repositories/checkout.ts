@@ -40,14 +40,14 @@ export async function checkoutRepositories(
   const checkouts = repositoryCheckouts(environment.repositories, ctx.settings.githubBaseUrl);
   if (checkouts.length === 0) return;
   const token = await gitTokenFor(ctx, run.team_id, environment.repositories);
-  const git = openGitStep(ctx, run.id, workDir, token.value);
+  const git = openGitStep(ctx, run.id, workDir, token.value, signal);
   try {
     for (const checkout of checkouts) {
-      if (signal.aborted) throw Object.assign(new Error('repository checkout was aborted'), { name: 'AbortError' });
       const key = repositoryKey(checkout.path);
       if (await readState(git, key)) continue;
       if (token.missing) throw unavailable(checkout, `the team secret ${token.missing} named by the environment does not exist`);
       await cloneOne(git, run.id, workDir, checkout, key);
+      if (signal.aborted) throw Object.assign(new Error('repository checkout was aborted'), { name: 'AbortError' });
     }
   } finally {
     await git.close();

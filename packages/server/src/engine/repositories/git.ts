@@ -109,7 +109,13 @@ export const repositoriesRoot = (ctx: Pick<ServerContext, 'settings'>): string =
  * A git step for a run: its own RunSandbox (so what git meets — an egress denial — is the step's failure,
  * not the run's), with the run's server-owned git root bound in.
  */
-export function openGitStep(ctx: Pick<ServerContext, 'settings' | 'sandbox'>, runId: string, workDir: string, token: string | undefined): GitStep {
+export function openGitStep(
+  ctx: Pick<ServerContext, 'settings' | 'sandbox'>,
+  runId: string,
+  workDir: string,
+  token: string | undefined,
+  signal?: AbortSignal,
+): GitStep {
   const hostRoot = path.join(repositoriesRoot(ctx), runId);
   ensurePrivateDir(hostRoot);
   const sandbox: RunSandbox = ctx.sandbox.forRun(runId, workDir);
@@ -140,7 +146,10 @@ export function openGitStep(ctx: Pick<ServerContext, 'settings' | 'sandbox'>, ru
       proc.stdin?.end(`${token ?? ''}\n`);
       const stdout = collect(proc.stdout);
       const stderr = collect(proc.stderr);
-      const exit = await proc.exited;
+      // Cancel stops a long clone at once rather than after its time limit.
+      const onAbort = () => proc.terminate();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const exit = await proc.exited.finally(() => signal?.removeEventListener('abort', onAbort));
       const [out, err] = await Promise.all([stdout, stderr]);
       const ok = exit.code === 0 && !exit.violation;
       return { ok, stdout: out, error: ok ? '' : redact(failureText(exit, err)) };
