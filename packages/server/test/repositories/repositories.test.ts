@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiKey } from '../../src/api-keys/service';
 import { testDatabases } from '../support/databases';
 import { startGitForge, type GitForge } from '../support/git-forge';
@@ -20,6 +20,9 @@ import { sandboxAvailable } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 
 const TOKEN = 'ghp_repositoriesTestToken0123456789abcdef';
+
+// Every git command is a sandboxed process of its own: a run with two repositories starts a few dozen.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -251,6 +254,16 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     expect(filesContaining(path.join(server.ctx.settings.dataDir, 'repositories', done.run_id), TOKEN)).toEqual([]);
     // It travelled to the forge as Basic auth only.
     expect(forge.gitAuthorizations.some((a) => a === `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`)).toBe(true);
+  });
+
+  it('commits nothing through a link the agent put where the checkout was', async () => {
+    const name = 'acme/linked';
+    forge.createRepository(name, { 'a.txt': 'a\n' });
+    const [owner, repo] = name.split('/') as [string, string];
+    const done = await run((await environment({ github_repos: [{ owner, repo }] })).uid, `mkdir elsewhere && echo x > elsewhere/x.txt && rm -rf ${repo} && ln -s elsewhere ${repo}`);
+    expect(done.status_message).toMatchObject({ error_code: 'repository_push_failed', message: expect.stringContaining(`the checkout at ${repo} is no longer a directory`) });
+    expect(forge.git(name, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(done.artifacts ?? []).toEqual([]);
   });
 
   it('checks the repository fields of an environment', async () => {

@@ -16,7 +16,7 @@ import type { EnvironmentForRun } from '../../environments/service';
 import { repositoryCheckouts, type RepositoryCheckout } from '../../environments/repositories';
 import type { RunStatusMessage } from '../runner';
 import { openGitStep, type GitStep } from './git';
-import { gitTokenFor, readState, repositoryKey, runBranch, writeState, type CheckoutState } from './state';
+import { gitTokenFor, readState, repositoryKey, runBranch, workspaceEntry, writeState, type CheckoutState } from './state';
 
 export class RepositoryUnavailableError extends Error {
   readonly statusMessage: RunStatusMessage;
@@ -59,7 +59,8 @@ const unavailable = (checkout: RepositoryCheckout, why: string) =>
 
 async function cloneOne(git: GitStep, runId: string, workDir: string, checkout: RepositoryCheckout, key: string): Promise<void> {
   const target = path.join(workDir, checkout.path);
-  if (await exists(target)) throw unavailable(checkout, `${checkout.path} already exists in the workspace`);
+  // The server writes the checkout's directories and the agent's .git with its own rights: never through a link.
+  if ((await workspaceEntry(workDir, checkout.path)) !== 'missing') throw unavailable(checkout, `${checkout.path} already exists in the workspace`);
   const gitDir = git.hostGitDir(key);
   await fs.rm(gitDir, { recursive: true, force: true }); // a clone an earlier execution did not finish
   const must = async (args: string[], opts: { repository?: boolean; workTree?: boolean } = {}) => {
@@ -104,13 +105,4 @@ async function cloneOne(git: GitStep, runId: string, workDir: string, checkout: 
     ...(continued ? { pushedCommit: continued } : {}),
   };
   await writeState(git, key, state);
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

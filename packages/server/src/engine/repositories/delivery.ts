@@ -10,8 +10,6 @@
  * stays SUCCEEDED and its status message (`repository_push_failed`) says what failed; the next delivery
  * (a follow-up) pushes again.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ArtifactPublisher } from '../../artifacts/service';
 import type { ServerContext } from '../../context';
@@ -22,7 +20,7 @@ import { egressDenialOf } from '../egress/fetch';
 import type { ResolvedAgentConfig, RunStatusMessage } from '../runner';
 import { compareUrl, githubApiBase, openGitHubPullRequest } from './forge';
 import { openGitStep, type GitStep } from './git';
-import { gitTokenFor, readState, repositoryKey, writeState, type CheckoutState } from './state';
+import { gitTokenFor, readState, repositoryKey, workspaceEntry, writeState, type CheckoutState } from './state';
 
 type Deps = Pick<ServerContext, 'settings' | 'sandbox' | 'db' | 'secrets'>;
 type Run = Pick<RunRow, 'id' | 'team_id' | 'title' | 'resolved_config' | 'config'>;
@@ -85,9 +83,8 @@ async function deliverOne(d: DeliveryContext, workDir: string, checkout: Reposit
   const key = repositoryKey(checkout.path);
   const state = await readState(git, key);
   if (!state) return undefined; // never checked out (the environment changed since)
-  // The work tree must still be the directory the server made, not a link the agent put there.
-  const stat = await fs.lstat(path.join(workDir, checkout.path)).catch(() => undefined);
-  if (!stat?.isDirectory()) return `the checkout at ${checkout.path} is no longer a directory; nothing was committed`;
+  // The work tree must still be the directory the server made, reached through no link the agent put there.
+  if ((await workspaceEntry(workDir, checkout.path)) !== 'directory') return `the checkout at ${checkout.path} is no longer a directory; nothing was committed`;
 
   const inRepo = (args: string[], env?: Record<string, string>) => git.run({ args, repository: key, workTree: checkout.path, ...(env ? { env } : {}) });
   const added = await inRepo(['add', '--all', '--', '.']);

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ServerContext } from '../../context';
 import { DEFAULT_GIT_TOKEN_SECRET, type EnvironmentRepositories } from '../../environments/repositories';
 import { findTeamSecret } from '../../secrets/repository';
@@ -32,6 +33,22 @@ export const runBranch = (runId: string): string => `agent/${runId.slice(0, 8)}`
 
 /** A file-name-safe key per checkout path. */
 export const repositoryKey = (checkoutPath: string): string => createHash('sha256').update(checkoutPath).digest('hex').slice(0, 16);
+
+/**
+ * What stands at `relative` under the workspace, looked at component by component without following a
+ * link (the agent may have left one anywhere): `missing` (the first missing component onward), `directory`
+ * (every component a real directory), or `other` (a link, a file, …: the server must not write through it).
+ */
+export async function workspaceEntry(workDir: string, relative: string): Promise<'missing' | 'directory' | 'other'> {
+  let current = workDir;
+  for (const part of relative.split('/')) {
+    current = path.join(current, part);
+    const stat = await fs.lstat(current).catch(() => undefined);
+    if (!stat) return 'missing';
+    if (!stat.isDirectory()) return 'other';
+  }
+  return 'directory';
+}
 
 const stateFile = (git: GitStep, key: string) => `${git.hostGitDir(key)}.json`;
 
