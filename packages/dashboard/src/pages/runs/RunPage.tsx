@@ -15,6 +15,7 @@ import { PageHeader } from '../../components/Layout';
 import { StateBadge } from '../../components/StateBadge';
 import { Time } from '../../components/Time';
 import { useClient } from '../../session';
+import { Artifacts } from './Artifacts';
 import { useEventStream } from './live';
 import { LiveIndicator } from './LiveIndicator';
 import { mergeConversation, Transcript } from './Transcript';
@@ -175,6 +176,7 @@ export function RunPage({ runId }: { runId: string }) {
       )}
 
       <Attachments run={current} />
+      <Artifacts run={current} />
     </>
   );
 }
