@@ -5,6 +5,7 @@ import type { ArtifactItem, RunItem } from '@agent-runs/sdk';
 import { useState } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useClient } from '../../session';
+import { saveFile } from './save-file';
 
 export function Artifacts({ run }: { run: RunItem }) {
   const artifacts = run.artifacts ?? [];
@@ -61,14 +62,7 @@ function FileEntry({ uid, filepath }: { uid: string; filepath: string }) {
   const download = async () => {
     setError(null);
     try {
-      const url = URL.createObjectURL(await bytes());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = filepath.split('/').pop() ?? 'artifact';
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(await bytes(), filepath.split('/').pop() ?? 'artifact');
     } catch (err) {
       setError(err);
     }

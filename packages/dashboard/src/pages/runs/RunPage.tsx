@@ -17,6 +17,7 @@ import { Time } from '../../components/Time';
 import { useClient } from '../../session';
 import { Artifacts } from './Artifacts';
 import { useEventStream } from './live';
+import { saveFile } from './save-file';
 import { LiveIndicator } from './LiveIndicator';
 import { mergeConversation, Transcript } from './Transcript';
 import './runs.css';
@@ -347,15 +348,7 @@ function Attachments({ run }: { run: RunItem }) {
     setError(null);
     try {
       const response = await client.agent.runs.attachment(run.run_id, name);
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // The download has started from the URL by now; give a slow disk a minute before freeing it.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(await response.blob(), name);
     } catch (err) {
       setError(err);
     }
