@@ -50,8 +50,8 @@ export interface EnvironmentForRun {
   repositories: EnvironmentRepositories | undefined;
 }
 
-/** The error code a run that failed setting its environment up records (engine/environment-setup.ts). */
-const SETUP_FAILED_CODE = 'environment_setup_failed';
+/** The error codes of a run that failed setting its environment up: a setup command (engine/environment-setup.ts), a repository's checkout (engine/repositories/). */
+const SETUP_FAILED_CODES = new Set(['environment_setup_failed', 'repository_unavailable']);
 
 function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<string, string> {
   return row.env_vars ? (JSON.parse(deps.secrets.decrypt(row.env_vars)) as Record<string, string>) : {};
@@ -76,7 +76,7 @@ export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: Environment
     config: toEnvironmentConfig(row),
     last_updated: row.updated_at,
     last_task_run_timestamp: newest?.created_at ?? null,
-    setup_failed: newest?.state === 'FAILED' && runStatusMessage(newest)?.error_code === SETUP_FAILED_CODE,
+    setup_failed: newest?.state === 'FAILED' && SETUP_FAILED_CODES.has(runStatusMessage(newest)?.error_code ?? ''),
     scope: { type: 'Team', uid: row.team_id },
     env_var_names: Object.keys(decryptVars(deps, row)).sort(),
     created_at: row.created_at,

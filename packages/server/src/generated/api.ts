@@ -2888,7 +2888,8 @@ export type components = {
             /**
              * @description Whether the newest run that selected this environment failed while setting it up (state
              *     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
-             *     environment was deleted before the run started).
+             *     environment was deleted before the run started; or `repository_unavailable`: a repository could
+             *     not be cloned).
              */
             setup_failed: boolean;
             /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */

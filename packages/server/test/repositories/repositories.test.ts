@@ -178,6 +178,7 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
       expect(failed.status_message.message).not.toContain(TOKEN);
       expect(fs.existsSync(path.join(workDir(failed.run_id), 'setup-ran'))).toBe(false);
       expect(fs.existsSync(path.join(workDir(failed.run_id), 'agent-ran'))).toBe(false);
+      expect((await admin.get(`/agent/environments/${failed.agent_config.environment_id}`)).body.setup_failed).toBe(true);
     }
   });
 

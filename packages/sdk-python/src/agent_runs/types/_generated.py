@@ -474,7 +474,8 @@ class CloudEnvironment(BaseModel):
     """
     Whether the newest run that selected this environment failed while setting it up (state
     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
-    environment was deleted before the run started).
+    environment was deleted before the run started; or `repository_unavailable`: a repository could
+    not be cloned).
 
     """
     scope: CloudEnvironmentScope
