@@ -110,6 +110,8 @@ export interface Settings {
     /** The closest two slots of a schedule may come (a tenant cannot flood the workers). */
     scheduleMinIntervalSeconds: number;
   };
+  /** GITHUB_BASE_URL: where `github_repos` are cloned from (github.com or a GitHub Enterprise Server); no trailing slash. */
+  githubBaseUrl: string;
   /** What a run may publish (docs/decisions.md §Artifacts). */
   artifacts: {
     /** Artifacts one run may publish over all its executions. */
@@ -194,6 +196,18 @@ function list(env: Env, name: string): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const value = optional(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new SettingsError(`${name} must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new SettingsError(`${name} must be an http(s) URL, got "${value}"`);
+  return trimSlash(value);
 }
 
 function optional(env: Env, name: string): string | undefined {
@@ -339,6 +353,7 @@ export function loadSettings(env: Env = process.env): Settings {
       apiKeysPerTeam: integer(env, 'API_KEYS_PER_TEAM', 50, 1),
       scheduleMinIntervalSeconds: integer(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 300, 60),
     },
+    githubBaseUrl: httpUrl(env, 'GITHUB_BASE_URL', 'https://github.com'),
     artifacts: {
       maxPerRun: integer(env, 'ARTIFACTS_PER_RUN', 100, 1),
       maxFileBytes: integer(env, 'ARTIFACT_MAX_BYTES', 10 * 1024 * 1024, 1),

@@ -256,6 +256,7 @@ export interface EnvironmentsTable {
   env_vars: EncryptedText | null; // encrypted JSON {NAME: value}
   creator: JsonText | null; // RunCreatorInfo of the API key that created it (null before Oz parity)
   last_editor: JsonText | null; // RunCreatorInfo of the API key that changed it last
+  repositories: JsonText | null; // EnvironmentRepositories (environments/repositories.ts); null = none
   created_at: Timestamp;
   updated_at: Timestamp;
 }

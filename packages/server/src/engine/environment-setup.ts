@@ -12,7 +12,7 @@
  * AbortError.
  */
 import type { ServerContext } from '../context';
-import { loadEnvironmentForRun } from '../environments/service';
+import { loadEnvironmentForRun, type EnvironmentForRun } from '../environments/service';
 import type { RunRow } from '../runs/repository';
 import type { ResolvedAgentConfig, RunStatusMessage } from './runner';
 import type { RunSandbox, SandboxExit } from './sandbox';
@@ -32,6 +32,8 @@ export class EnvironmentSetupError extends Error {
 export interface PrepareEnvironmentOptions {
   /** Time limit of each setup command. */
   commandTimeoutMs?: number;
+  /** Runs after the environment is loaded, before its setup commands (the repositories' checkout). */
+  beforeSetup?: (environment: EnvironmentForRun) => Promise<void>;
 }
 
 export async function prepareEnvironment(
@@ -45,6 +47,7 @@ export async function prepareEnvironment(
   if (!environment) {
     throw new EnvironmentSetupError(`Environment ${run.environmentId} no longer exists (it was deleted after the run was created).`);
   }
+  await options.beforeSetup?.(environment);
   const env = environment.envVars;
   const redact = redactor(Object.values(env));
   const total = environment.setupCommands.length;
@@ -79,11 +82,12 @@ export async function prepareEnvironmentForRun(
   run: Pick<RunRow, 'team_id' | 'resolved_config' | 'config'>,
   sandbox: RunSandbox,
   signal: AbortSignal,
+  options: PrepareEnvironmentOptions = {},
 ): Promise<{ env: Record<string, string> }> {
   const config = JSON.parse(run.resolved_config ?? run.config ?? '{}') as ResolvedAgentConfig | null;
   const environmentId = config?.environment_id;
   if (!environmentId) return { env: {} };
-  return prepareEnvironment(ctx, { teamId: run.team_id, environmentId }, sandbox, signal);
+  return prepareEnvironment(ctx, { teamId: run.team_id, environmentId }, sandbox, signal, options);
 }
 
 function abortError(): Error {

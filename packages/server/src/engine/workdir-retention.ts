@@ -14,6 +14,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import { findRunIdsKeepingWorkDirServiceWide } from '../runs/repository';
+import { repositoriesRoot } from './repositories/git';
 
 type RetentionDeps = Pick<ServerContext, 'db' | 'clock' | 'settings'>;
 
@@ -40,6 +41,8 @@ export async function pruneRunWorkDirs(ctx: RetentionDeps): Promise<string[]> {
     for (const name of batch) {
       if (keep.has(name)) continue;
       await fs.rm(path.join(root, name), { recursive: true, force: true });
+      // The run's server-owned git directories (engine/repositories/) go with its checkouts.
+      await fs.rm(path.join(repositoriesRoot(ctx), name), { recursive: true, force: true });
       removed.push(name);
     }
   }

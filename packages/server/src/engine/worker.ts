@@ -19,6 +19,7 @@ import { createConversationWriter, createFollowupInbox } from '../runs/conversat
 import { addRunUsage, claimNextRun, extendLease, finishExecution, leaseExpiry, planExecution, releaseClaim, startExecution } from '../runs/executions';
 import { findRun, listAttachments, RunNotOwnedError, type RunRow } from '../runs/repository';
 import { abortKindOf, RunAbortedError } from '../runs/signals';
+import { deliverRepositoryChanges } from './repositories';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
 import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
 import type { RunSandbox } from './sandbox';
@@ -206,7 +207,10 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
     } else if (aborted) {
       log.info({ reason: aborted }, 'run stopped');
     } else if (result.kind === 'outcome') {
-      if (result.outcome.state === 'SUCCEEDED') await handleSuccess(ctx, claimed, workerId, log);
+      if (result.outcome.state === 'SUCCEEDED') {
+        const artifacts = createArtifactPublisher(ctx, claimed, workerId);
+        await handleSuccess(ctx, claimed, workerId, await deliverRepositoryChanges(ctx, claimed, runWorkDir(ctx, claimed.id), artifacts, log), log);
+      }
       else await handleFailure(ctx, claimed, workerId, result.outcome, log);
     } else if (result.error instanceof RunNotOwnedError) {
       log.info('run was taken from this worker while executing');
@@ -289,9 +293,9 @@ async function execute(runner: Runner, runContext: RunContext): Promise<Executio
   }
 }
 
-/** Step 3a. */
-async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, log: Logger) {
-  const finished = await finishExecution(ctx, run, workerId, { state: 'SUCCEEDED' });
+/** Step 3a, with what the repositories' delivery says (a push that failed), if anything. */
+async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, statusMessage: RunStatusMessage | undefined, log: Logger) {
+  const finished = await finishExecution(ctx, run, workerId, { state: 'SUCCEEDED', ...(statusMessage ? { statusMessage } : {}) });
   if (!finished.ok) log.info('run finished after it was taken from this worker; outcome dropped');
   else log.info({ state: finished.run.state, requeued: finished.requeued }, 'run succeeded');
 }

@@ -16,6 +16,7 @@ import type { Principal } from '../api-keys/service';
 import { keysetPage } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { newestRunByEnvironment, runStatusMessage } from '../runs/repository';
+import { findTeamSecret } from '../secrets/repository';
 import type { RunState } from '../runs/states';
 import {
   deleteEnvironmentRow,
@@ -29,6 +30,7 @@ import {
   type EnvironmentRow,
   type EnvironmentSort,
 } from './repository';
+import { mergeRepositories, parseRepositories, repositoryConfigFields, type EnvironmentRepositories, type RepositoryFields } from './repositories';
 
 type Deps = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
 type Schemas = components['schemas'];
@@ -45,10 +47,11 @@ export interface EnvironmentForRun {
   name: string;
   setupCommands: string[];
   envVars: Record<string, string>;
+  repositories: EnvironmentRepositories | undefined;
 }
 
-/** The error code a run that failed setting its environment up records (engine/environment-setup.ts). */
-const SETUP_FAILED_CODE = 'environment_setup_failed';
+/** The error codes of a run that failed setting its environment up: a setup command (engine/environment-setup.ts), a repository's checkout (engine/repositories/). */
+const SETUP_FAILED_CODES = new Set(['environment_setup_failed', 'repository_unavailable']);
 
 function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<string, string> {
   return row.env_vars ? (JSON.parse(deps.secrets.decrypt(row.env_vars)) as Record<string, string>) : {};
@@ -64,6 +67,7 @@ const toEnvironmentConfig = (row: EnvironmentRow): components['schemas']['CloudE
   name: row.name,
   ...(row.description ? { description: row.description } : {}),
   setup_commands: JSON.parse(row.setup_commands) as string[],
+  ...repositoryConfigFields(parseRepositories(row.repositories)),
 });
 
 export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow, newest: NewestRun | undefined): CloudEnvironment {
@@ -72,7 +76,7 @@ export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: Environment
     config: toEnvironmentConfig(row),
     last_updated: row.updated_at,
     last_task_run_timestamp: newest?.created_at ?? null,
-    setup_failed: newest?.state === 'FAILED' && runStatusMessage(newest)?.error_code === SETUP_FAILED_CODE,
+    setup_failed: newest?.state === 'FAILED' && SETUP_FAILED_CODES.has(runStatusMessage(newest)?.error_code ?? ''),
     scope: { type: 'Team', uid: row.team_id },
     env_var_names: Object.keys(decryptVars(deps, row)).sort(),
     created_at: row.created_at,
@@ -104,13 +108,22 @@ function refuseUnsupportedOzFields(input: CreateEnvironmentRequest | UpdateEnvir
   if (input.docker_image !== undefined) {
     throw refuse('$.docker_image', 'docker_image is not supported: runs execute in this server\'s sandbox, not in a container image of their own; install what they need with setup_commands.');
   }
-  if (input.github_repos !== undefined && input.github_repos.length > 0) {
-    throw refuse('$.github_repos', 'github_repos is not supported: no repository is cloned for a run here; clone it in setup_commands.');
-  }
   const provider = Object.keys(input.providers ?? {})[0];
   if (provider !== undefined) {
     throw refuse(`$.providers.${provider}`, `providers.${provider} is not supported: this service has no cloud identity federation; give credentials as env_vars.`);
   }
+}
+
+/** The repository fields as stored after this request; a named token secret must exist in the team. */
+async function repositoriesColumn(deps: Deps, teamId: string, previous: string | null | undefined, input: RepositoryFields): Promise<string | null> {
+  const name = input.git_token_secret_name;
+  if (name && !(await findTeamSecret(deps.db, teamId, name))) {
+    throw invalidRequest(`git_token_secret_name names the secret ${name}, which this team does not have; create it first (PUT /secrets/${name}).`, [
+      { path: '$.git_token_secret_name', message: 'no such team secret' },
+    ]);
+  }
+  const merged = mergeRepositories(parseRepositories(previous ?? null), input);
+  return merged ? JSON.stringify(merged) : null;
 }
 
 const nameTaken = (name: string) => conflict(`An environment named "${name}" already exists in this team.`, { retryable: false });
@@ -127,6 +140,7 @@ export async function createEnvironment(deps: Deps, principal: Principal, input:
     description: input.description ?? null,
     setup_commands: JSON.stringify(input.setup_commands ?? []),
     env_vars: encryptVars(deps, input.env_vars ?? {}),
+    repositories: await repositoriesColumn(deps, principal.teamId, undefined, input),
     creator: actor,
     last_editor: actor,
     created_at: at,
@@ -179,6 +193,11 @@ export async function updateEnvironment(deps: Deps, principal: Principal, id: st
   if (input.description !== undefined) changes.description = input.description;
   if (input.setup_commands !== undefined) changes.setup_commands = JSON.stringify(input.setup_commands);
   if (input.env_vars !== undefined) changes.env_vars = encryptVars(deps, input.env_vars);
+  if (input.github_repos !== undefined || input.repos !== undefined || input.git_token_secret_name !== undefined || input.auto_pr !== undefined) {
+    const current = await findEnvironment(deps.db, principal.teamId, id);
+    if (!current) throw notFound(id);
+    changes.repositories = await repositoriesColumn(deps, principal.teamId, current.repositories, input);
+  }
   let row: EnvironmentRow | undefined;
   try {
     row = await updateEnvironmentRow(deps.db, principal.teamId, id, changes);
@@ -211,5 +230,11 @@ export async function environmentConfigs(
 export async function loadEnvironmentForRun(deps: Pick<Deps, 'db' | 'secrets'>, teamId: string, id: string): Promise<EnvironmentForRun | undefined> {
   const row = await findEnvironment(deps.db, teamId, id);
   if (!row) return undefined;
-  return { id: row.id, name: row.name, setupCommands: JSON.parse(row.setup_commands) as string[], envVars: decryptVars(deps, row) };
+  return {
+    id: row.id,
+    name: row.name,
+    setupCommands: JSON.parse(row.setup_commands) as string[],
+    envVars: decryptVars(deps, row),
+    repositories: parseRepositories(row.repositories),
+  };
 }

@@ -699,9 +699,22 @@ export type paths = {
          *     are honoured; `failure_session_retention_minutes` is accepted without effect (a failed run's
          *     working directory is kept by the server's retention setting and a follow-up continues it); the
          *     fields this service cannot honour answer `400 invalid_request` naming them: `docker_image` (runs
-         *     execute in this server's sandbox, not in a container image of their own), a non-empty
-         *     `github_repos` (no repository is cloned for a run; put a clone in `setup_commands`) and `providers`
-         *     (no cloud identity federation).
+         *     execute in this server's sandbox, not in a container image of their own) and `providers` (no cloud
+         *     identity federation).
+         *
+         *     **Repositories.** `github_repos` (Oz) and the extension `repos` (any git URL over http(s): GitLab,
+         *     Gitea, self-hosted) are cloned into the run's workspace before the setup commands run, at `ref`
+         *     (else the default branch), at `path` (else the repository's name). The token for private
+         *     repositories, clone and push is the team secret named by `git_token_secret_name`, else the team
+         *     secret `GIT_TOKEN` when the team has one, else none (public repositories); it never reaches the
+         *     run's processes (docs/sandbox.md §The git step). When a run ends `SUCCEEDED` and a repository's
+         *     files changed, the server commits them, pushes the branch `agent/<first 8 characters of the run
+         *     id>` (a follow-up continues it) and publishes a `PULL_REQUEST` artifact and the diff as a `FILE`
+         *     artifact `repositories/<path>.diff`; with `auto_pr` it opens the pull request (GitHub's REST API,
+         *     `github_repos` only). A clone that fails ends the run `FAILED` with `error_code`
+         *     `repository_unavailable`; a push or pull request that fails leaves the run `SUCCEEDED` with
+         *     `status_message.error_code` `repository_push_failed` and the diff published. The forge's host must
+         *     be allowed by the server's egress policy (`SANDBOX_ALLOWED_HOSTS`).
          */
         post: operations["createEnvironment"];
         delete?: never;
@@ -2110,6 +2123,11 @@ export type components = {
             /** @description The plan's first Markdown heading, or the title the model gave it. */
             title?: string;
         };
+        /**
+         * @description A pull request or pushed branch. The server publishes one per repository of the run's environment
+         *     whose files the run changed (see `createEnvironment`): `url` is the pull request's (`auto_pr`) or
+         *     else the forge's compare page of `branch` against the base branch.
+         */
         PullRequestArtifactData: {
             /**
              * Format: uri
@@ -2257,7 +2275,12 @@ export type components = {
         /** @description Human-readable status of the run, for example why it failed. */
         RunStatusMessage: {
             message: string;
-            /** @description Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`, `model_error`. */
+            /**
+             * @description Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
+             *     `model_error`, `repository_unavailable` (a repository of the environment could not be cloned).
+             *     On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
+             *     could not be pushed or its pull request opened.
+             */
             error_code?: string;
             /** @description Whether a follow-up or a new run may succeed. */
             retryable?: boolean;
@@ -2878,7 +2901,8 @@ export type components = {
             /**
              * @description Whether the newest run that selected this environment failed while setting it up (state
              *     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
-             *     environment was deleted before the run started).
+             *     environment was deleted before the run started; or `repository_unavailable`: a repository could
+             *     not be cloned).
              */
             setup_failed: boolean;
             /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */
@@ -2901,7 +2925,36 @@ export type components = {
             description?: string;
             /** @description Shell commands run (`/bin/sh -c`, in the run's sandbox) before the agent starts. */
             setup_commands: string[];
+            /** @description Oz API. GitHub repositories cloned into each run's workspace; absent when none. */
+            github_repos?: components["schemas"]["GitHubRepository"][];
+            /** @description Extension. Repositories by git URL; absent when none. */
+            repos?: components["schemas"]["GitRepository"][];
+            /** @description Extension. The team secret with the git token; absent when unset (the team secret `GIT_TOKEN` is used if it exists). */
+            git_token_secret_name?: string;
+            /** @description Extension. Whether pushed branches get a pull request; absent when false. */
+            auto_pr?: boolean;
         };
+        /** @description A GitHub repository (Oz API `{owner, repo}`), with the extensions `ref` and `path`. */
+        GitHubRepository: {
+            owner: string;
+            repo: string;
+            ref?: components["schemas"]["GitRef"];
+            path?: components["schemas"]["RepositoryPath"];
+        };
+        /** @description A repository by git URL (extension). */
+        GitRepository: {
+            /** @description The repository's http(s) URL, as `git clone` takes it; no credentials in it. */
+            url: string;
+            ref?: components["schemas"]["GitRef"];
+            path?: components["schemas"]["RepositoryPath"];
+        };
+        /** @description A branch, a tag or a full commit SHA; default the repository's default branch. */
+        GitRef: string;
+        /**
+         * @description Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
+         *     `.artifacts`); default the repository's name. Unique within the environment.
+         */
+        RepositoryPath: string;
         /** @description The newest run that selected the environment (Oz API `EnvironmentLastTask`). */
         EnvironmentLastTask: {
             /** @description The run's ID. */
@@ -2925,11 +2978,21 @@ export type components = {
             };
             /** @description Oz API. Refused with `400 invalid_request` (see `createEnvironment`). */
             docker_image?: string;
-            /** @description Oz API. An empty list is accepted; any repository answers `400 invalid_request`. */
-            github_repos?: {
-                owner: string;
-                repo: string;
-            }[];
+            /** @description Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`). */
+            github_repos?: components["schemas"]["GitHubRepository"][];
+            /**
+             * @description Extension: repositories by git URL (`https://…` or `http://…`, no user name or password in it),
+             *     cloned like `github_repos`. At most 10 repositories in all.
+             */
+            repos?: components["schemas"]["GitRepository"][];
+            /**
+             * @description Extension: the team secret holding the token for clone, push and pull requests (used as the
+             *     HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
+             *     `null` clears it on update.
+             */
+            git_token_secret_name?: string | null;
+            /** @description Extension. Open a pull request for each pushed branch (`github_repos` only; default false). */
+            auto_pr?: boolean;
             /** @description Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`. */
             providers?: {
                 [key: string]: unknown;
@@ -2947,11 +3010,21 @@ export type components = {
             };
             /** @description Oz API. Refused with `400 invalid_request` (see `createEnvironment`). */
             docker_image?: string;
-            /** @description Oz API. An empty list is accepted; any repository answers `400 invalid_request`. */
-            github_repos?: {
-                owner: string;
-                repo: string;
-            }[];
+            /** @description Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`). */
+            github_repos?: components["schemas"]["GitHubRepository"][];
+            /**
+             * @description Extension: repositories by git URL (`https://…` or `http://…`, no user name or password in it),
+             *     cloned like `github_repos`. At most 10 repositories in all.
+             */
+            repos?: components["schemas"]["GitRepository"][];
+            /**
+             * @description Extension: the team secret holding the token for clone, push and pull requests (used as the
+             *     HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
+             *     `null` clears it on update.
+             */
+            git_token_secret_name?: string | null;
+            /** @description Extension. Open a pull request for each pushed branch (`github_repos` only; default false). */
+            auto_pr?: boolean;
             /** @description Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`. */
             providers?: {
                 [key: string]: unknown;

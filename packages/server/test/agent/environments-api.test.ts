@@ -93,10 +93,9 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
       expect((await call(admin.apiKey, 'DELETE', `/agent/environments/${id}`)).status).toBe(404);
     });
 
-    it('refuses, naming the field, the Oz config fields it cannot honour: docker_image, github_repos, providers', async () => {
+    it('refuses, naming the field, the Oz config fields it cannot honour: docker_image, providers', async () => {
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ name: 'img', docker_image: 'ubuntu:latest' }, '$.docker_image'],
-        [{ name: 'repos', github_repos: [{ owner: 'acme', repo: 'app' }] }, '$.github_repos'],
         [{ name: 'gcp', providers: { gcp: { project_number: '1', workload_identity_federation_pool_id: 'p', workload_identity_federation_provider_id: 'q' } } }, '$.providers.gcp'],
       ];
       for (const [body, path] of cases) {

@@ -15,7 +15,9 @@ import { PageHeader } from '../../components/Layout';
 import { StateBadge } from '../../components/StateBadge';
 import { Time } from '../../components/Time';
 import { useClient } from '../../session';
+import { Artifacts } from './Artifacts';
 import { useEventStream } from './live';
+import { saveFile } from './save-file';
 import { LiveIndicator } from './LiveIndicator';
 import { mergeConversation, Transcript } from './Transcript';
 import './runs.css';
@@ -175,6 +177,7 @@ export function RunPage({ runId }: { runId: string }) {
       )}
 
       <Attachments run={current} />
+      <Artifacts run={current} />
     </>
   );
 }
@@ -345,15 +348,7 @@ function Attachments({ run }: { run: RunItem }) {
     setError(null);
     try {
       const response = await client.agent.runs.attachment(run.run_id, name);
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      // The download has started from the URL by now; give a slow disk a minute before freeing it.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(await response.blob(), name);
     } catch (err) {
       setError(err);
     }

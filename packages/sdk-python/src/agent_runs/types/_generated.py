@@ -481,7 +481,8 @@ class CloudEnvironment(BaseModel):
     """
     Whether the newest run that selected this environment failed while setting it up (state
     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
-    environment was deleted before the run started).
+    environment was deleted before the run started; or `repository_unavailable`: a repository could
+    not be cloned).
 
     """
     scope: CloudEnvironmentScope
@@ -513,6 +514,22 @@ class CloudEnvironmentConfig(BaseModel):
     setup_commands: list[str]
     """
     Shell commands run (`/bin/sh -c`, in the run's sandbox) before the agent starts.
+    """
+    github_repos: Optional[list[GitHubRepository]] = None
+    """
+    Oz API. GitHub repositories cloned into each run's workspace; absent when none.
+    """
+    repos: Optional[list[GitRepository]] = None
+    """
+    Extension. Repositories by git URL; absent when none.
+    """
+    git_token_secret_name: Optional[str] = None
+    """
+    Extension. The team secret with the git token; absent when unset (the team secret `GIT_TOKEN` is used if it exists).
+    """
+    auto_pr: Optional[bool] = None
+    """
+    Extension. Whether pushed branches get a pull request; absent when false.
     """
 
 
@@ -604,9 +621,30 @@ class CreateEnvironmentRequest(BaseModel):
     """
     Oz API. Refused with `400 invalid_request` (see `createEnvironment`).
     """
-    github_repos: Optional[list[CreateEnvironmentRequestGithubRepo]] = None
+    github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = (
+        None
+    )
     """
-    Oz API. An empty list is accepted; any repository answers `400 invalid_request`.
+    Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`).
+    """
+    repos: Annotated[Optional[list[GitRepository]], Field(max_length=10)] = None
+    """
+    Extension: repositories by git URL (`https://…` or `http://…`, no user name or password in it),
+    cloned like `github_repos`. At most 10 repositories in all.
+
+    """
+    git_token_secret_name: Annotated[
+        Optional[str], Field(max_length=100, pattern="^[A-Za-z_][A-Za-z0-9_]*$")
+    ] = None
+    """
+    Extension: the team secret holding the token for clone, push and pull requests (used as the
+    HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
+    `null` clears it on update.
+
+    """
+    auto_pr: Optional[bool] = None
+    """
+    Extension. Open a pull request for each pushed branch (`github_repos` only; default false).
     """
     providers: Optional[dict[str, Any]] = None
     """
@@ -618,14 +656,6 @@ class CreateEnvironmentRequest(BaseModel):
     """
     Oz API. Accepted without effect (see `createEnvironment`).
     """
-
-
-class CreateEnvironmentRequestGithubRepo(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    owner: str
-    repo: str
 
 
 class CreateFactoryRequest(BaseModel):
@@ -1049,6 +1079,44 @@ class FileError(BaseModel):
     Path of the definition file, as given.
     """
     message: str
+
+
+class GitHubRepository(BaseModel):
+    """
+    A GitHub repository (Oz API `{owner, repo}`), with the extensions `ref` and `path`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    owner: Annotated[str, Field(pattern="^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98})$")]
+    repo: Annotated[str, Field(pattern="^[A-Za-z0-9._-]{1,100}$")]
+    ref: Optional[GitRef] = None
+    path: Optional[RepositoryPath] = None
+
+
+GitRef = TypeAliasType(
+    "GitRef", Annotated[str, Field(max_length=256, pattern="^[A-Za-z0-9._/-]+$")]
+)
+"""
+A branch, a tag or a full commit SHA; default the repository's default branch.
+"""
+
+
+class GitRepository(BaseModel):
+    """
+    A repository by git URL (extension).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    url: Annotated[str, Field(max_length=2048, pattern="^https?://[^\\s@]+$")]
+    """
+    The repository's http(s) URL, as `git clone` takes it; no credentials in it.
+    """
+    ref: Optional[GitRef] = None
+    path: Optional[RepositoryPath] = None
 
 
 HeaderName = TypeAliasType(
@@ -1674,6 +1742,13 @@ class PullRequestArtifact(BaseModel):
 
 
 class PullRequestArtifactData(BaseModel):
+    """
+    A pull request or pushed branch. The server publishes one per repository of the run's environment
+    whose files the run changed (see `createEnvironment`): `url` is the pull request's (`auto_pr`) or
+    else the forge's compare page of `branch` against the base branch.
+
+    """
+
     model_config = ConfigDict(
         extra="allow",
     )
@@ -1738,6 +1813,19 @@ class ReplayNotificationEventResponse(BaseModel):
     event_id: str
     subscription_uid: str
     next_attempt_at: datetime
+
+
+RepositoryPath = TypeAliasType(
+    "RepositoryPath",
+    Annotated[
+        str, Field(max_length=200, pattern="^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$")
+    ],
+)
+"""
+Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
+`.artifacts`); default the repository's name. Unique within the environment.
+
+"""
 
 
 class RotateNotificationSubscriptionSecretRequest(BaseModel):
@@ -2230,7 +2318,11 @@ class RunStatusMessage(BaseModel):
     message: str
     error_code: Optional[str] = None
     """
-    Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`, `model_error`.
+    Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
+    `model_error`, `repository_unavailable` (a repository of the environment could not be cloned).
+    On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
+    could not be pushed or its pull request opened.
+
     """
     retryable: Optional[bool] = None
     """
@@ -2729,9 +2821,30 @@ class UpdateEnvironmentRequest(BaseModel):
     """
     Oz API. Refused with `400 invalid_request` (see `createEnvironment`).
     """
-    github_repos: Optional[list[UpdateEnvironmentRequestGithubRepo]] = None
+    github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = (
+        None
+    )
     """
-    Oz API. An empty list is accepted; any repository answers `400 invalid_request`.
+    Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`).
+    """
+    repos: Annotated[Optional[list[GitRepository]], Field(max_length=10)] = None
+    """
+    Extension: repositories by git URL (`https://…` or `http://…`, no user name or password in it),
+    cloned like `github_repos`. At most 10 repositories in all.
+
+    """
+    git_token_secret_name: Annotated[
+        Optional[str], Field(max_length=100, pattern="^[A-Za-z_][A-Za-z0-9_]*$")
+    ] = None
+    """
+    Extension: the team secret holding the token for clone, push and pull requests (used as the
+    HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
+    `null` clears it on update.
+
+    """
+    auto_pr: Optional[bool] = None
+    """
+    Extension. Open a pull request for each pushed branch (`github_repos` only; default false).
     """
     providers: Optional[dict[str, Any]] = None
     """
@@ -2743,14 +2856,6 @@ class UpdateEnvironmentRequest(BaseModel):
     """
     Oz API. Accepted without effect (see `createEnvironment`).
     """
-
-
-class UpdateEnvironmentRequestGithubRepo(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    owner: str
-    repo: str
 
 
 class UpdateNotificationSubscriptionRequest(BaseModel):
@@ -2996,7 +3101,6 @@ __all__ = [
     "CreateApiKeyRequest",
     "CreateAutomationRequest",
     "CreateEnvironmentRequest",
-    "CreateEnvironmentRequestGithubRepo",
     "CreateFactoryRequest",
     "CreateNotificationSubscriptionRequest",
     "CreateScheduledAgentRequest",
@@ -3021,6 +3125,9 @@ __all__ = [
     "FileArtifactResponse",
     "FileArtifactResponseData",
     "FileError",
+    "GitHubRepository",
+    "GitRef",
+    "GitRepository",
     "HeaderName",
     "HealthResponse",
     "IdentitySource",
@@ -3068,6 +3175,7 @@ __all__ = [
     "ReplayDeliveryResponse",
     "ReplayDeliveryResponseRun",
     "ReplayNotificationEventResponse",
+    "RepositoryPath",
     "RotateNotificationSubscriptionSecretRequest",
     "RotateWebhookSecretRequest",
     "RunAgentRequest",
@@ -3116,7 +3224,6 @@ __all__ = [
     "TriggerFilter",
     "UpdateAutomationRequest",
     "UpdateEnvironmentRequest",
-    "UpdateEnvironmentRequestGithubRepo",
     "UpdateNotificationSubscriptionRequest",
     "UpdateScheduledAgentRequest",
     "UpdateWebhookRequest",

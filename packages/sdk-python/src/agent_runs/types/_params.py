@@ -16,7 +16,6 @@ __all__ = [
     "ApplyDefinitionsRequestParam",
     "CreateApiKeyRequestParam",
     "CreateAutomationRequestParam",
-    "CreateEnvironmentRequestGithubReposItemParam",
     "CreateEnvironmentRequestParam",
     "CreateFactoryRequestParam",
     "CreateNotificationSubscriptionRequestParam",
@@ -24,6 +23,8 @@ __all__ = [
     "CreateWebhookRequestParam",
     "DefinitionFileParam",
     "DispatchFactoryRunRequestParam",
+    "GitHubRepositoryParam",
+    "GitRepositoryParam",
     "MCPHttpServerConfigParam",
     "MCPStdioServerConfigParam",
     "MCPWarpServerConfigParam",
@@ -39,7 +40,6 @@ __all__ = [
     "TriggerFilterParam",
     "TriggerParam",
     "UpdateAutomationRequestParam",
-    "UpdateEnvironmentRequestGithubReposItemParam",
     "UpdateEnvironmentRequestParam",
     "UpdateNotificationSubscriptionRequestParam",
     "UpdateScheduledAgentRequestParam",
@@ -47,10 +47,27 @@ __all__ = [
 ]
 
 
-class CreateEnvironmentRequestGithubReposItemParam(TypedDict, total=False):
+class GitHubRepositoryParam(TypedDict, total=False):
+    """A GitHub repository (Oz API `{owner, repo}`), with the extensions `ref` and `path`."""
+
     owner: Required[str]
 
     repo: Required[str]
+
+    ref: str
+
+    path: str
+
+
+class GitRepositoryParam(TypedDict, total=False):
+    """A repository by git URL (extension)."""
+
+    url: Required[str]
+    """The repository's http(s) URL, as `git clone` takes it; no credentials in it."""
+
+    ref: str
+
+    path: str
 
 
 class CreateEnvironmentRequestParam(TypedDict, total=False):
@@ -66,20 +83,30 @@ class CreateEnvironmentRequestParam(TypedDict, total=False):
     docker_image: str
     """Oz API. Refused with `400 invalid_request` (see `createEnvironment`)."""
 
-    github_repos: Sequence[CreateEnvironmentRequestGithubReposItemParam]
-    """Oz API. An empty list is accepted; any repository answers `400 invalid_request`."""
+    github_repos: Sequence[GitHubRepositoryParam]
+    """Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`)."""
+
+    repos: Sequence[GitRepositoryParam]
+    """
+    Extension: repositories by git URL (`https://…` or `http://…`, no user name or password in it),
+    cloned like `github_repos`. At most 10 repositories in all.
+    """
+
+    git_token_secret_name: Optional[str]
+    """
+    Extension: the team secret holding the token for clone, push and pull requests (used as the
+    HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
+    `null` clears it on update.
+    """
+
+    auto_pr: bool
+    """Extension. Open a pull request for each pushed branch (`github_repos` only; default false)."""
 
     providers: Dict[str, object]
     """Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`."""
 
     failure_session_retention_minutes: Optional[int]
     """Oz API. Accepted without effect (see `createEnvironment`)."""
-
-
-class UpdateEnvironmentRequestGithubReposItemParam(TypedDict, total=False):
-    owner: Required[str]
-
-    repo: Required[str]
 
 
 class UpdateEnvironmentRequestParam(TypedDict, total=False):
@@ -95,8 +122,24 @@ class UpdateEnvironmentRequestParam(TypedDict, total=False):
     docker_image: str
     """Oz API. Refused with `400 invalid_request` (see `createEnvironment`)."""
 
-    github_repos: Sequence[UpdateEnvironmentRequestGithubReposItemParam]
-    """Oz API. An empty list is accepted; any repository answers `400 invalid_request`."""
+    github_repos: Sequence[GitHubRepositoryParam]
+    """Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`)."""
+
+    repos: Sequence[GitRepositoryParam]
+    """
+    Extension: repositories by git URL (`https://…` or `http://…`, no user name or password in it),
+    cloned like `github_repos`. At most 10 repositories in all.
+    """
+
+    git_token_secret_name: Optional[str]
+    """
+    Extension: the team secret holding the token for clone, push and pull requests (used as the
+    HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
+    `null` clears it on update.
+    """
+
+    auto_pr: bool
+    """Extension. Open a pull request for each pushed branch (`github_repos` only; default false)."""
 
     providers: Dict[str, object]
     """Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`."""

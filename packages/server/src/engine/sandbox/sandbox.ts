@@ -66,6 +66,11 @@ export interface SpawnRequest {
   wallTimeMs: number;
   /** Count stdout + stderr against SANDBOX_OUTPUT_BYTES (output the run records). */
   limitOutput: boolean;
+  /**
+   * Host directories bound writable at the given paths inside (the git step's server-owned git dirs,
+   * engine/repositories/git.ts). With SANDBOX=none the process sees the host, so `hostPath` itself.
+   */
+  binds?: Array<{ hostPath: string; sandboxPath: string }>;
 }
 
 /** The sandbox of one execution of one run. */
@@ -251,7 +256,7 @@ class BwrapSandbox extends BaseSandbox {
     const limited = ['/usr/bin/prlimit', ...rlimits, '--', ...request.argv];
     const argv = networked ? withEgressBridge(limited) : limited;
     const env = { ...this.baseEnv(SANDBOX_PATH, WORKSPACE), ...request.env, ...(networked ? egressProxyEnv() : {}) };
-    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir: path.join(tools.stateDir, 'etc'), argv });
+    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir: path.join(tools.stateDir, 'etc'), argv, binds: request.binds ?? [] });
 
     let proc: SandboxedProcess | undefined;
     // Listening before the process starts: its first request must find the proxy.
@@ -317,7 +322,7 @@ function createCgroup(cgroups: CgroupManager | undefined, id: string, config: Sa
 function probeBwrap(bwrap: string, stateDir: string): string | undefined {
   const workDir = path.join(stateDir, 'probe');
   ensurePrivateDir(workDir);
-  const args = bwrapArguments({ workDir, env: { PATH: SANDBOX_PATH }, egressSocket: undefined, etcDir: path.join(stateDir, 'etc'), argv: ['/bin/true'] });
+  const args = bwrapArguments({ workDir, env: { PATH: SANDBOX_PATH }, egressSocket: undefined, etcDir: path.join(stateDir, 'etc'), argv: ['/bin/true'], binds: [] });
   const probe = spawnSync(bwrap, args, { env: { PATH: '/usr/bin:/bin' }, cwd: workDir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (probe.error) return probe.error.message;
   return probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`;
