@@ -1375,13 +1375,18 @@ class NotificationEvent(BaseModel):
 NotificationEventType = TypeAliasType(
     "NotificationEventType",
     Literal[
-        "run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"
+        "run.state_changed",
+        "run.succeeded",
+        "run.failed",
+        "run.error",
+        "run.cancelled",
+        "run.blocked",
     ],
 )
 """
 What a subscription receives. Every state change of a run, its creation (`QUEUED`) included, is one
-`run.state_changed` event; a change into a terminal state is also one event of that state's own
-type, with the same `data` and its own `id`.
+`run.state_changed` event; a change into a terminal state or into `BLOCKED` is also one event of
+that state's own type, with the same `data` and its own `id`.
 
 | type | when |
 |---|---|
@@ -1390,6 +1395,7 @@ type, with the same `data` and its own `id`.
 | `run.failed` | the run's state became `FAILED` |
 | `run.error` | the run's state became `ERROR` |
 | `run.cancelled` | the run's state became `CANCELLED` |
+| `run.blocked` | the run's state became `BLOCKED`: the agent asks a question (`data.status_message.message`); answer it with a follow-up |
 
 New types may be added (a new terminal state, say); a receiver ignores types it does not know.
 
@@ -2182,13 +2188,13 @@ State of a run.
 | `PENDING` | being prepared (environment, attachments) |
 | `CLAIMED` | claimed by a worker, about to start |
 | `INPROGRESS` | executing |
-| `BLOCKED` | waiting for input (a follow-up resumes it) |
+| `BLOCKED` | the agent asked a question (`status_message.message`) and waits for the answer, a follow-up that resumes it; it holds no worker and ends `FAILED` `blocked_timeout` after `RUN_BLOCKED_TIMEOUT_SECONDS` |
 | `SUCCEEDED` | finished successfully (terminal) |
 | `FAILED` | the agent failed (terminal) |
 | `ERROR` | the platform failed (terminal) |
 | `CANCELLED` | cancelled through `cancelRun` (terminal) |
 
-A follow-up re-queues a `SUCCEEDED`, `FAILED` or `ERROR` run.
+A follow-up re-queues a `BLOCKED`, `SUCCEEDED`, `FAILED` or `ERROR` run.
 
 """
 
@@ -2209,7 +2215,9 @@ class RunStateEvent(BaseModel):
 
 class RunStatusMessage(BaseModel):
     """
-    Human-readable status of the run, for example why it failed.
+    Human-readable status of the run, for example why it failed. For a `BLOCKED` run, `message` is the
+    agent's question (at most 4,000 characters) and there is no `error_code`.
+
     """
 
     model_config = ConfigDict(
@@ -2218,7 +2226,9 @@ class RunStatusMessage(BaseModel):
     message: str
     error_code: Optional[str] = None
     """
-    Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`, `model_error`.
+    Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
+    `model_error`, `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`).
+
     """
     retryable: Optional[bool] = None
     """
