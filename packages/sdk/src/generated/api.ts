@@ -2746,7 +2746,8 @@ export type components = {
          *     `ArtifactItem` the run just published; every published artifact has one, in the conversation and
          *     as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
          *     something the run tried to publish and the server refused, for example a file over the size limit
-         *     or a URL that is not `http(s)`).
+         *     or a URL that is not `http(s)`) and `ask_user_rejected` (`data: {reason}`: a command runner's
+         *     `::ask_user::` line that held no valid question; the run did not block on it).
          */
         EventBlock: {
             /**

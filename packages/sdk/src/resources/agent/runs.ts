@@ -146,7 +146,7 @@ export class Runs extends APIResource {
   }
 
   /**
-   * Answers the question of a BLOCKED run (`runQuestion(run)`): a follow-up with `text` as its message, so
+   * Answers the question of a BLOCKED run (read it with `runQuestion`): a follow-up with `text` as its message, so
    * the run is re-queued and continues its conversation with the answer. Sent to a run in another state it
    * is an ordinary follow-up.
    */
@@ -294,7 +294,7 @@ export class Runs extends APIResource {
 
   /**
    * Starts a run and resolves with it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED) or
-   * BLOCKED on a question (`runQuestion(run)`; answer with `answer()`, then `wait()` again).
+   * BLOCKED on a question (read it with `runQuestion`, answer with `answer()`, then `wait()` again).
    * Follows the event stream, and polls `retrieve` if the stream is unavailable.
    */
   async createAndWait(body: RunAgentRequest, options: RunWaitOptions = {}): Promise<RunItem> {
@@ -304,7 +304,7 @@ export class Runs extends APIResource {
     return this.wait(created.run_id, { ...readOptions, pollIntervalMs, maxWaitMs });
   }
 
-  /** Resolves with the run once it is terminal or BLOCKED (isSettledRunState): events first, polling as the fallback. */
+  /** Resolves with the run once it is terminal or BLOCKED, as `isSettledRunState` says: events first, polling as the fallback. */
   async wait(runId: string, options: RunWaitOptions = {}): Promise<RunItem> {
     const { pollIntervalMs = 1000, maxWaitMs = 3_600_000, signal: userSignal, ...requestOptions } = options;
     const deadline = new AbortController();
