@@ -252,7 +252,7 @@ describe('runs.createAndWait', () => {
     const { value } = await settle(runs.createAndWait({ prompt: 'p' }));
     expect(value).toMatchObject({ state: 'BLOCKED' });
     expect(runQuestion(value!)).toBe('Which branch?');
-    expect(runQuestion(run('SUCCEEDED'))).toBeUndefined();
+    expect(runQuestion({ state: 'SUCCEEDED' })).toBeUndefined();
     expect(runQuestion({ state: 'FAILED', status_message: { message: 'broke' } })).toBeUndefined();
 
     await runs.answer('r1', 'main');
