@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sweepUnansweredRuns } from '../../src/engine/index';
 import { testDatabases } from '../support/databases';
-import { expectProblem, openSse, waitForRunState } from '../support/http';
+import { expectProblem, openSse, waitForRunState, type SseStream } from '../support/http';
 import { createRun, startNotificationWorld, verifyDelivery, type NotificationWorld } from '../notifications/helpers';
 import { FakeModel, text, toolCalls, usage } from './support/fake-model';
 
@@ -25,10 +25,15 @@ const blocksOf = (conversation: { steps: Array<{ messages: Array<{ role: string;
 describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
   let world: NotificationWorld;
   let model: FakeModel;
+  let stream: SseStream | undefined;
   afterEach(async () => {
+    stream?.close();
+    stream = undefined;
     await world?.close();
     await model?.close();
   });
+  // A model call and a sandbox start per execution: slow on a loaded machine, so a long wait.
+  const settled = (runId: string, states: string[]) => waitForRunState(world.admin, runId, states, 60_000);
 
   async function start(env: Record<string, string> = {}) {
     model = await FakeModel.start();
@@ -43,9 +48,9 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
     const { secret } = await world.subscribe({ event_types: ['run.blocked'] });
     model.reply(ask(QUESTION));
     const runId = await createRun(world.admin, { prompt: 'Fix the failing test.' });
-    const stream = await openSse(`${world.server.apiUrl}/agent/runs/${runId}/events`, world.server.adminKey, { 'last-event-id': '0' });
+    stream = await openSse(`${world.server.apiUrl}/agent/runs/${runId}/events`, world.server.adminKey, { 'last-event-id': '0' });
 
-    const blocked = await waitForRunState(world.admin, runId, ['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR']);
+    const blocked = await settled(runId, ['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR']);
     expect(blocked.state).toBe('BLOCKED');
     expect(blocked.status_message).toEqual({ message: QUESTION });
     expect(blocked.is_sandbox_running).toBe(false);
@@ -55,7 +60,7 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
     // The one worker is free: another run is claimed and finishes while the first waits.
     model.reply(text('Done.'));
     const other = await createRun(world.admin, { prompt: 'Say done.' });
-    expect((await waitForRunState(world.admin, other, ['SUCCEEDED', 'FAILED', 'ERROR'])).state).toBe('SUCCEEDED');
+    expect((await settled(other, ['SUCCEEDED', 'FAILED', 'ERROR'])).state).toBe('SUCCEEDED');
     expect((await world.admin.get(`/agent/runs/${runId}`)).body.state).toBe('BLOCKED');
 
     const [delivery] = await world.receiver.waitFor(1);
@@ -66,7 +71,7 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
     const answered = await world.admin.post(`/agent/runs/${runId}/followups`, { message: 'release-1.2' });
     expect(answered.status, answered.text).toBe(200);
     expect(answered.body.state).toBe('QUEUED');
-    const done = await waitForRunState(world.admin, runId, ['SUCCEEDED', 'FAILED', 'ERROR']);
+    const done = await settled(runId, ['SUCCEEDED', 'FAILED', 'ERROR']);
     expect(done.state).toBe('SUCCEEDED');
     expect(done.status_message).toBeUndefined();
     expect(done.usage).toEqual(usage(20, 5)); // the fake's text replies carry no usage
@@ -100,7 +105,7 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
       ]),
     );
     const runId = await createRun(world.admin, { prompt: 'Plan, then ask.' });
-    const blocked = await waitForRunState(world.admin, runId, ['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR']);
+    const blocked = await settled(runId, ['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR']);
     expect(blocked.state).toBe('BLOCKED');
     expect(blocked.status_message).toEqual({ message: QUESTION });
     expect(model.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_bad', content: 'Error: ask_user needs {"question": "<what you need to know>"}' });
@@ -112,7 +117,7 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
     const { uid, secret } = await world.subscribe({ event_types: ['run.blocked', 'run.failed'] });
     model.reply(ask(QUESTION));
     const runId = await createRun(world.admin, { prompt: 'Ask me.' });
-    await waitForRunState(world.admin, runId, ['BLOCKED']);
+    await settled(runId, ['BLOCKED']);
     const [blockedEvent] = await world.receiver.waitFor(1);
     expect(verifyDelivery(blockedEvent!, secret, world.clock)).toMatchObject({ type: 'run.blocked', data: { previous_state: 'INPROGRESS' } });
     // Delivered and recorded before the clock jumps a day (else the delivery's lease would lapse with it).
@@ -136,7 +141,7 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
 
     model.reply(text('Then main.'));
     expect((await world.admin.post(`/agent/runs/${runId}/followups`, { message: 'main, sorry for the wait' })).status).toBe(200);
-    expect((await waitForRunState(world.admin, runId, ['SUCCEEDED', 'FAILED', 'ERROR'])).state).toBe('SUCCEEDED');
+    expect((await settled(runId, ['SUCCEEDED', 'FAILED', 'ERROR'])).state).toBe('SUCCEEDED');
     expect(model.requests.at(-1)!.body.messages.slice(-2)).toEqual([
       { role: 'assistant', content: QUESTION },
       { role: 'user', content: 'main, sorry for the wait' },
@@ -147,7 +152,7 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
     await start();
     model.reply(ask(QUESTION));
     const runId = await createRun(world.admin, { prompt: 'Ask me.' });
-    await waitForRunState(world.admin, runId, ['BLOCKED']);
+    await settled(runId, ['BLOCKED']);
     const cancelled = await world.admin.post(`/agent/runs/${runId}/cancel`);
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body).toBe(runId);
@@ -170,12 +175,12 @@ describe.each(testDatabases())('a run can stop to ask (%s)', (kind) => {
     model = await FakeModel.start();
     world = await startNotificationWorld(kind, { engine: { sweeper: false }, env: { RUNNER: 'command', AGENT_COMMAND: script, WORKER_CONCURRENCY: '1' } });
     const runId = await createRun(world.admin, { prompt: 'Edit a file.' });
-    const blocked = await waitForRunState(world.admin, runId, ['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR']);
+    const blocked = await settled(runId, ['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR']);
     expect(blocked.state).toBe('BLOCKED');
     expect(blocked.status_message).toEqual({ message: 'Which file?' });
 
     expect((await world.admin.post(`/agent/runs/${runId}/followups`, { message: 'README.md' })).status).toBe(200);
-    expect((await waitForRunState(world.admin, runId, ['SUCCEEDED', 'FAILED', 'ERROR'])).state).toBe('SUCCEEDED');
+    expect((await settled(runId, ['SUCCEEDED', 'FAILED', 'ERROR'])).state).toBe('SUCCEEDED');
     const assistant = blocksOf((await world.admin.get(`/agent/runs/${runId}/conversation`)).body)
       .filter((m) => m.role === 'assistant')
       .flatMap((m) => m.content);
