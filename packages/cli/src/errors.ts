@@ -14,6 +14,8 @@ export const EXIT_API_ERROR = 1;
 export const EXIT_CONNECTION_ERROR = 2;
 /** `run --wait`: the run ended FAILED, ERROR or CANCELLED (the API itself answered fine). */
 export const EXIT_RUN_UNSUCCESSFUL = 3;
+/** `run --wait`, `runs answer --wait`: the run is BLOCKED on a question (answer it with `runs answer`). */
+export const EXIT_RUN_BLOCKED = 4;
 /** Interrupted (Ctrl-C), as shells report SIGINT. */
 export const EXIT_INTERRUPTED = 130;
 

@@ -11,6 +11,7 @@ import type {
   RunEvent,
   RunItem,
 } from '@agent-runs/sdk';
+import { runQuestion } from '@agent-runs/sdk';
 import { type Column, cellText, formatFields, formatTime } from './output';
 
 export const RUN_COLUMNS: Column<RunItem>[] = [
@@ -21,9 +22,10 @@ export const RUN_COLUMNS: Column<RunItem>[] = [
   { header: 'TITLE', value: (run) => run.title, maxWidth: 60 },
 ];
 
-/** One run as `label: value` lines, JSON field names as labels. */
+/** One run as `label: value` lines, JSON field names as labels; a BLOCKED run's status is its `question`. */
 export function formatRun(run: RunItem): string {
-  const status = run.status_message
+  const question = runQuestion(run);
+  const status = run.status_message && question === undefined
     ? `${run.status_message.message}${run.status_message.error_code ? ` (${run.status_message.error_code})` : ''}`
     : undefined;
   const creator = run.creator
@@ -34,6 +36,7 @@ export function formatRun(run: RunItem): string {
     ['title', run.title],
     ['state', run.state],
     ['status', status],
+    ['question', question],
     ['name', run.agent_config?.name],
     ['model_id', run.agent_config?.model_id],
     ['source', run.source],
@@ -50,6 +53,10 @@ export function formatRun(run: RunItem): string {
     ['prompt', run.prompt],
   ]) + formatArtifacts(run.artifacts ?? []);
 }
+
+/** What a BLOCKED run's page ends with: how to answer its question. */
+export const answerHint = (run: RunItem): string =>
+  runQuestion(run) === undefined ? '' : `\n\nthe run waits for your answer: agent-runs runs answer ${run.run_id} "<answer>"`;
 
 /** A run's artifacts under an `artifacts:` line, one per line: type, then what identifies it. */
 export function formatArtifacts(artifacts: readonly ArtifactItem[]): string {

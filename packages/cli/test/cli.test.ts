@@ -488,6 +488,49 @@ describe('agent-runs against a stub API', () => {
       expect(result.stdout).toMatch(/^model_id:\s+gpt-x$/m);
     });
 
+    it('get shows a BLOCKED run\'s question and how to answer it; answer posts the follow-up', async () => {
+      const blocked = runItem({ state: 'BLOCKED', status_message: { message: 'Which branch?' } });
+      stub.handler = (request) => (request.method === 'POST' ? { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } } : { json: blocked });
+
+      const shown = await runCli(['runs', 'get', RUN_ID], env);
+      const answered = await runCli(['runs', 'answer', RUN_ID, 'main, please', '--json'], env);
+
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toMatch(/^question:\s+Which branch\?$/m);
+      expect(shown.stdout).not.toMatch(/^status:/m);
+      expect(shown.stdout).toContain(`the run waits for your answer: agent-runs runs answer ${RUN_ID} "<answer>"`);
+      expect(answered.code).toBe(0);
+      expect(stub.requests.at(-1)).toMatchObject({ method: 'POST', path: `/agent/runs/${RUN_ID}/followups`, body: { message: 'main, please' } });
+      expect(JSON.parse(answered.stdout)).toMatchObject({ state: 'QUEUED' });
+    });
+
+    it('run --wait stops at BLOCKED with the question and exits 4; runs answer --wait follows the run again', async () => {
+      let answered = false;
+      const blocked = runItem({ state: 'BLOCKED', status_message: { message: 'Which branch?' } });
+      stub.handler = (request) => {
+        if (request.method === 'POST') {
+          answered = request.path.endsWith('/followups');
+          return { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } };
+        }
+        if (request.path.endsWith('/events')) {
+          return { text: answered ? RUN_EVENTS : sse([{ id: 1, event: 'state', data: { run_id: RUN_ID, state: 'BLOCKED', updated_at: '2026-05-01T12:00:01Z' } }]) };
+        }
+        if (request.path.endsWith('/conversation')) return { json: CONVERSATION };
+        return { json: answered ? runItem() : blocked };
+      };
+
+      const waited = await runCli(['run', '--prompt', 'hi', '--wait'], env);
+      const resumed = await runCli(['runs', 'answer', RUN_ID, 'main', '--wait'], env);
+
+      expect(waited.code).toBe(4);
+      expect(waited.stdout).toMatch(/^question:\s+Which branch\?$/m);
+      expect(waited.stdout).toMatch(/the run waits for your answer: agent-runs runs answer \S+ "<answer>"\n$/);
+      expect(waited.stderr).toMatch(/^state: BLOCKED {2}\d+s$/m);
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toMatch(/^state:\s+SUCCEEDED$/m);
+      expect(resumed.stdout).toMatch(/\n\nanswer:\necho: hi/);
+    });
+
     it('followup posts {message} to the run', async () => {
       stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
 

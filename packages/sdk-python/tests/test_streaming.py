@@ -8,9 +8,9 @@ from typing import Any, AsyncIterator, Iterator, List
 import httpx
 import pytest
 
-from agent_runs import APIConnectionError, AsyncRunEventStream, NotFoundError, RunEventStream
+from agent_runs import APIConnectionError, AsyncRunEventStream, NotFoundError, RunEventStream, run_question
 from agent_runs._streaming import SSEDecoder
-from agent_runs.types import RunContentEvent, RunEvent, RunStateEvent
+from agent_runs.types import RunContentEvent, RunEvent, RunItem, RunStateEvent
 
 from .conftest import RUN, Harness, problem
 
@@ -278,3 +278,28 @@ def test_a_server_that_only_replays_old_events_is_given_up_on() -> None:
     with pytest.raises(APIConnectionError):
         [e.id for e in client.agent.runs.events(RID)]
     assert len(h.recorder.requests) == 1 + RunEventStream.max_reconnects
+
+
+def test_wait_stops_at_blocked_and_answer_sends_the_follow_up(h: Harness) -> None:
+    """A run that asks a question: its stream stays open for the answer, so wait() stops at the BLOCKED event,
+    run_question() reads the question, and answer() is the follow-up; sync and async alike."""
+    blocked = {**RUN, "state": "BLOCKED", "status_message": {"message": "Which branch?"}}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/events"):
+            # A stream that would go on: after BLOCKED it only keeps alive (a wait reading on would reconnect and poll).
+            return stream([sse(1, "state", "INPROGRESS"), sse(2, "state", "BLOCKED"), b": keepalive\n\n"], drop=True)
+        if request.method == "POST":
+            return httpx.Response(200, json={"run_id": RID, "task_id": RID, "state": "QUEUED"})
+        return httpx.Response(200, json=blocked)
+
+    client = h.client(handler)
+    run = h.run(client.agent.runs.wait(RID))
+    assert run.state == "BLOCKED"
+    assert run_question(run) == "Which branch?"
+    assert [r.url.path for r in h.recorder.requests] == [f"/api/v1/agent/runs/{RID}/events", f"/api/v1/agent/runs/{RID}"]
+    answered = h.run(client.agent.runs.answer(RID, "main"))
+    assert answered.state == "QUEUED"
+    assert h.recorder.requests[-1].url.path == f"/api/v1/agent/runs/{RID}/followups"
+    assert json.loads(h.recorder.requests[-1].content) == {"message": "main"}
+    assert run_question(RunItem.model_construct(**{**RUN, "state": "FAILED", "status_message": {"message": "x"}})) is None

@@ -71,6 +71,8 @@ export interface Settings {
     leaseSeconds: number;
     heartbeatSeconds: number;
     sweepIntervalSeconds: number;
+    /** A BLOCKED run unanswered this long ends FAILED `blocked_timeout` (runs/blocked.ts). */
+    blockedTimeoutSeconds: number;
     rateLimitWindowSeconds: number;
     signatureToleranceSeconds: number;
     deliveryRetentionDays: number;
@@ -315,6 +317,7 @@ export function loadSettings(env: Env = process.env): Settings {
       leaseSeconds: integer(env, 'RUN_LEASE_SECONDS', 30, 1),
       heartbeatSeconds: integer(env, 'RUN_HEARTBEAT_SECONDS', 10, 1),
       sweepIntervalSeconds: integer(env, 'RUN_SWEEP_INTERVAL_SECONDS', 5, 1),
+      blockedTimeoutSeconds: integer(env, 'RUN_BLOCKED_TIMEOUT_SECONDS', 24 * 3600, 1),
       rateLimitWindowSeconds: integer(env, 'INGRESS_RATE_WINDOW_SECONDS', 60, 1),
       signatureToleranceSeconds: integer(env, 'SIGNATURE_TOLERANCE_SECONDS', 300, 1),
       deliveryRetentionDays: integer(env, 'DELIVERY_RETENTION_DAYS', 7, 1),

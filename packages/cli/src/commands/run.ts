@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AgentRuns,
   type AmbientAgentConfig,
+  isSettledRunState,
   isTerminalRunState,
   type RunAgentRequest,
   type RunItem,
@@ -9,9 +10,9 @@ import {
 } from '@agent-runs/sdk';
 import type { Command } from 'commander';
 import { type CliContext, contextOf } from '../context';
-import { EXIT_RUN_UNSUCCESSFUL, interruptible, UsageError } from '../errors';
+import { EXIT_RUN_BLOCKED, EXIT_RUN_UNSUCCESSFUL, interruptible, UsageError } from '../errors';
 import { formatFields, RunProgress } from '../output';
-import { answerText, formatRun } from '../run-format';
+import { answerHint, answerText, formatRun } from '../run-format';
 
 interface RunOptions {
   prompt?: string;
@@ -48,7 +49,8 @@ export function addRunCommand(parent: Command, name: string, description: string
     .option(
       '--wait',
       "wait until the run is terminal, showing its progress, then print it and the agent's answer " +
-        `(exit code ${EXIT_RUN_UNSUCCESSFUL} when it ends ${UNSUCCESSFUL_STATES.join(', ')})`,
+        `(exit code ${EXIT_RUN_UNSUCCESSFUL} when it ends ${UNSUCCESSFUL_STATES.join(', ')}); ` +
+        `a run that asks a question stops the wait at BLOCKED with its question (exit code ${EXIT_RUN_BLOCKED})`,
     )
     .action(async (options: RunOptions, command: Command) => {
       const cli = contextOf(command);
@@ -78,24 +80,33 @@ export function runRequest(options: RunOptions): RunAgentRequest {
   };
 }
 
-/**
- * `run --wait`: the run id at once and its progress on stderr, then the terminal run and, for people,
- * the agent's answer on stdout. With `--json` stdout is the run's JSON alone, and the progress shows
- * only when stderr is a terminal (a script's stderr stays empty).
- */
-async function createAndWait({ client, out }: CliContext, body: RunAgentRequest): Promise<void> {
+/** `run --wait`: creates the run, then waits for it (waitForRun). */
+async function createAndWait(cli: CliContext, body: RunAgentRequest): Promise<void> {
   const startedAt = Date.now();
-  const created = await client.agent.runs.create(body);
+  const created = await cli.client.agent.runs.create(body);
+  await waitForRun(cli, created.run_id, created.state, startedAt);
+}
+
+/**
+ * The wait of `run --wait` and `runs answer --wait`: the run id at once and its progress on stderr, then
+ * the terminal run and, for people, the agent's answer on stdout — or, when the run stops to ask, the
+ * BLOCKED run with its question and how to answer it. With `--json` stdout is the run's JSON alone, and
+ * the progress shows only when stderr is a terminal (a script's stderr stays empty).
+ */
+export async function waitForRun({ client, out }: CliContext, runId: string, state: string, startedAt: number): Promise<void> {
   const progress = !out.json || process.stderr.isTTY ? new RunProgress(process.stderr, startedAt) : undefined;
-  progress?.start(created.run_id, created.state);
-  const run = await interruptible((signal) =>
-    followRun(client, created.run_id, (state) => progress?.update(state), signal),
-  );
+  progress?.start(runId, state);
+  const run = await interruptible((signal) => followRun(client, runId, (next) => progress?.update(next), signal));
   if (run === undefined) {
-    progress?.stop(`interrupted: the run goes on (stop it with \`agent-runs runs cancel ${created.run_id}\`)`);
+    progress?.stop(`interrupted: the run goes on (stop it with \`agent-runs runs cancel ${runId}\`)`);
     return;
   }
   progress?.stop();
+  if (run.state === 'BLOCKED') {
+    out.result(run, () => `${formatRun(run)}${answerHint(run)}`);
+    process.exitCode = EXIT_RUN_BLOCKED;
+    return;
+  }
   // The answer is for people; scripts read it with `runs conversation <id> --json`.
   const answer = out.json ? '' : answerText(await client.agent.runs.conversation(run.run_id));
   out.result(run, () => `${formatRun(run)}\n\nanswer:\n${answer || '(no assistant text)'}`);
@@ -103,8 +114,8 @@ async function createAndWait({ client, out }: CliContext, body: RunAgentRequest)
 }
 
 /**
- * Resolves with the run once it is terminal, reporting each state it passes through. Like the SDK's
- * `runs.wait` (events first, polling when the stream is unavailable), which reports no progress.
+ * Resolves with the run once it is terminal or BLOCKED, reporting each state it passes through. Like the
+ * SDK's `runs.wait` (events first, polling when the stream is unavailable), which reports no progress.
  */
 async function followRun(
   client: AgentRuns,
@@ -113,9 +124,11 @@ async function followRun(
   signal: AbortSignal,
 ): Promise<RunItem> {
   try {
-    // The SDK's stream ends after the terminal state event.
+    // The SDK's stream ends after the terminal state event; a BLOCKED run's stream stays open for its answer.
     for await (const event of client.agent.runs.events(runId, {}, { signal })) {
-      if (event.event === 'state') onState(event.data.state);
+      if (event.event !== 'state') continue;
+      onState(event.data.state);
+      if (event.data.state === 'BLOCKED') break;
     }
   } catch (err) {
     if (signal.aborted) throw err;
@@ -123,7 +136,7 @@ async function followRun(
   for (;;) {
     const run = await client.agent.runs.retrieve(runId, { signal });
     onState(run.state);
-    if (isTerminalRunState(run.state)) return run;
+    if (isSettledRunState(run.state)) return run;
     await sleep(POLL_INTERVAL_MS, undefined, { signal });
   }
 }

@@ -3,8 +3,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { addPageOptions, contextOf, type PageOptions, pageQuery, repeatableOption } from '../context';
 import { interruptible } from '../errors';
 import { formatFields, formatPage } from '../output';
-import { formatConversation, formatEvent, formatRun, RUN_COLUMNS } from '../run-format';
-import { addRunCommand } from './run';
+import { answerHint, formatConversation, formatEvent, formatRun, RUN_COLUMNS } from '../run-format';
+import { addRunCommand, waitForRun } from './run';
 
 interface ListOptions extends PageOptions {
   state?: string[];
@@ -13,7 +13,7 @@ interface ListOptions extends PageOptions {
   artifactType?: string;
 }
 
-/** `runs list|get|create|followup|cancel|watch|transcript|conversation`. */
+/** `runs list|get|create|followup|answer|cancel|watch|transcript|conversation`. */
 export function registerRunsCommands(program: Command): void {
   const runs = program.command('runs').description('list, inspect, steer and follow runs');
 
@@ -44,7 +44,7 @@ export function registerRunsCommands(program: Command): void {
     .action(async (runId: string, _options: unknown, command: Command) => {
       const { client, out } = contextOf(command);
       const run = await client.agent.runs.retrieve(runId);
-      out.result(run, () => formatRun(run));
+      out.result(run, () => `${formatRun(run)}${answerHint(run)}`);
     });
 
   runs
@@ -56,6 +56,23 @@ export function registerRunsCommands(program: Command): void {
       const { client, out } = contextOf(command);
       const answer = await client.agent.runs.followup(runId, { message: options.message });
       out.result(answer, () => formatFields([['run_id', answer.run_id], ['state', answer.state]]));
+    });
+
+  runs
+    .command('answer')
+    .description("answer the question of a BLOCKED run (a follow-up): the run goes back to work with it")
+    .argument('<runId>', 'the run id')
+    .argument('<text>', 'the answer')
+    .option('--wait', 'then wait for the run as `run --wait` does (until it is terminal or asks again)')
+    .action(async (runId: string, text: string, options: { wait?: boolean }, command: Command) => {
+      const cli = contextOf(command);
+      const startedAt = Date.now();
+      const answered = await cli.client.agent.runs.answer(runId, text);
+      if (options.wait) {
+        await waitForRun(cli, answered.run_id, answered.state, startedAt);
+        return;
+      }
+      cli.out.result(answered, () => formatFields([['run_id', answered.run_id], ['state', answered.state]]));
     });
 
   runs

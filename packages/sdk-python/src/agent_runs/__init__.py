@@ -9,7 +9,7 @@
 from . import types
 from ._base_client import AsyncPaginator
 from ._client import AgentRuns, AsyncAgentRuns, AsyncClient, Client
-from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, TERMINAL_RUN_STATES
+from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, SETTLED_RUN_STATES, TERMINAL_RUN_STATES
 from ._exceptions import (
     AgentRunsError,
     APIConnectionError,
@@ -33,6 +33,7 @@ from ._version import __title__, __version__
 from .lib.notifications import verify_notification
 from .lib.webhooks import WebhookVerificationError, sign_webhook, verify_webhook
 from .pagination import AsyncCursorPage, SyncCursorPage
+from .resources.agent.runs import run_question
 
 __all__ = [
     "AgentRuns",
@@ -72,6 +73,8 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "DEFAULT_MAX_RETRIES",
     "TERMINAL_RUN_STATES",
+    "SETTLED_RUN_STATES",
+    "run_question",
     "sign_webhook",
     "verify_webhook",
     "verify_notification",

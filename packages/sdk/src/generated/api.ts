@@ -136,7 +136,8 @@ export type paths = {
          *
          *     | state | effect | `state` in the answer |
          *     |---|---|---|
-         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS`, `BLOCKED` | the message is queued and delivered to the agent at its next turn (a `BLOCKED` run resumes) | unchanged |
+         *     | `QUEUED`, `PENDING`, `CLAIMED`, `INPROGRESS` | the message is queued and delivered to the agent at its next turn | unchanged |
+         *     | `BLOCKED` | the message is the answer to the agent's question (`status_message.message`): the run is re-queued and continues the same conversation with it | `QUEUED` |
          *     | `SUCCEEDED`, `FAILED`, `ERROR` | the run is re-queued and continues the same conversation as a new step | `QUEUED` |
          *     | `CANCELLED` | refused: `409 conflict` with `x-should-retry: false` | — |
          *
@@ -179,8 +180,8 @@ export type paths = {
          *     | `PENDING` | `409 conflict` with `retryable: true`: the run is being prepared; retry in a moment (this server does not put runs in `PENDING` today, so this answer is for completeness) |
          *     | `SUCCEEDED`, `FAILED`, `ERROR`, `CANCELLED` | `400 invalid_request`: the run is already in a terminal state; nothing changes |
          *
-         *     `BLOCKED` is not terminal here (the run waits for input and a follow-up resumes it), so it can be
-         *     cancelled. A retry of a cancel that succeeded with the same `Idempotency-Key` is answered the stored
+         *     `BLOCKED` is not terminal here (the run waits for the answer to its question and a follow-up
+         *     resumes it), so it can be cancelled: it holds no worker, so nothing needs aborting. A retry of a cancel that succeeded with the same `Idempotency-Key` is answered the stored
          *     `200` (see Idempotency); without one, cancelling a `CANCELLED` run answers `400`. The Oz API's third
          *     refusal, `422 operation_not_supported` for run types that cannot be cancelled (self-hosted, local,
          *     GitHub Action runs), has no case here: every run of this service executes on its own workers and can
@@ -2026,13 +2027,13 @@ export type components = {
          *     | `PENDING` | being prepared (environment, attachments) |
          *     | `CLAIMED` | claimed by a worker, about to start |
          *     | `INPROGRESS` | executing |
-         *     | `BLOCKED` | waiting for input (a follow-up resumes it) |
+         *     | `BLOCKED` | the agent asked a question (`status_message.message`) and waits for the answer, a follow-up that resumes it; it holds no worker and ends `FAILED` `blocked_timeout` after `RUN_BLOCKED_TIMEOUT_SECONDS` |
          *     | `SUCCEEDED` | finished successfully (terminal) |
          *     | `FAILED` | the agent failed (terminal) |
          *     | `ERROR` | the platform failed (terminal) |
          *     | `CANCELLED` | cancelled through `cancelRun` (terminal) |
          *
-         *     A follow-up re-queues a `SUCCEEDED`, `FAILED` or `ERROR` run.
+         *     A follow-up re-queues a `BLOCKED`, `SUCCEEDED`, `FAILED` or `ERROR` run.
          * @enum {string}
          */
         RunState: "QUEUED" | "PENDING" | "CLAIMED" | "INPROGRESS" | "SUCCEEDED" | "FAILED" | "BLOCKED" | "ERROR" | "CANCELLED";
@@ -2272,12 +2273,16 @@ export type components = {
             /** Format: email */
             email?: string;
         };
-        /** @description Human-readable status of the run, for example why it failed. */
+        /**
+         * @description Human-readable status of the run, for example why it failed. For a `BLOCKED` run, `message` is the
+         *     agent's question (at most 4,000 characters) and there is no `error_code`.
+         */
         RunStatusMessage: {
             message: string;
             /**
              * @description Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
-             *     `model_error`, `repository_unavailable` (a repository of the environment could not be cloned).
+             *     `model_error`, `repository_unavailable` (a repository of the environment could not be cloned),
+             *     `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`).
              *     On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
              *     could not be pushed or its pull request opened.
              */
@@ -2775,7 +2780,8 @@ export type components = {
          *     `ArtifactItem` the run just published; every published artifact has one, in the conversation and
          *     as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
          *     something the run tried to publish and the server refused, for example a file over the size limit
-         *     or a URL that is not `http(s)`).
+         *     or a URL that is not `http(s)`) and `ask_user_rejected` (`data: {reason}`: a command runner's
+         *     `::ask_user::` line that held no valid question; the run did not block on it).
          */
         EventBlock: {
             /**
@@ -3651,8 +3657,8 @@ export type components = {
         };
         /**
          * @description What a subscription receives. Every state change of a run, its creation (`QUEUED`) included, is one
-         *     `run.state_changed` event; a change into a terminal state is also one event of that state's own
-         *     type, with the same `data` and its own `id`.
+         *     `run.state_changed` event; a change into a terminal state or into `BLOCKED` is also one event of
+         *     that state's own type, with the same `data` and its own `id`.
          *
          *     | type | when |
          *     |---|---|
@@ -3661,11 +3667,12 @@ export type components = {
          *     | `run.failed` | the run's state became `FAILED` |
          *     | `run.error` | the run's state became `ERROR` |
          *     | `run.cancelled` | the run's state became `CANCELLED` |
+         *     | `run.blocked` | the run's state became `BLOCKED`: the agent asks a question (`data.status_message.message`); answer it with a follow-up |
          *
          *     New types may be added (a new terminal state, say); a receiver ignores types it does not know.
          * @enum {string}
          */
-        NotificationEventType: "run.state_changed" | "run.succeeded" | "run.failed" | "run.error" | "run.cancelled";
+        NotificationEventType: "run.state_changed" | "run.succeeded" | "run.failed" | "run.error" | "run.cancelled" | "run.blocked";
         /**
          * @description Why a subscription is disabled: `manual` (updated with `enabled: false`) or `failing` (every
          *     attempt failed for 5 days, a server setting `NOTIFICATIONS_DISABLE_AFTER_DAYS`, since
@@ -7210,7 +7217,7 @@ export const identitySourceValues: ReadonlyArray<FlattenedDeepRequired<component
 export const selectedWebhookStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SelectedWebhook"]["state"]> = ["enabled", "disabled", "deleted", "unknown"];
 export const testFilterResultResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestFilterResult"]["result"]> = ["Would trigger", "Would not trigger"];
 export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyRole"]> = ["admin", "member"];
-export const notificationEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationEventType"]> = ["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"];
+export const notificationEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationEventType"]> = ["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled", "run.blocked"];
 export const notificationDisabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDisabledReason"]> = ["manual", "failing"];
 export const notificationAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationAttemptOutcome"]> = ["succeeded", "retrying", "failed"];
 export const readinessResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["status"]> = ["ok", "unavailable"];

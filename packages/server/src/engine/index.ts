@@ -59,6 +59,6 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
   };
 }
 
-export { sweepExpiredLeases } from './sweeper';
+export { sweepExpiredLeases, sweepUnansweredRuns } from './sweeper';
 export { fireDueSchedules } from './scheduler';
 export { pruneRunWorkDirs } from './workdir-retention';

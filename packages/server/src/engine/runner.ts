@@ -99,7 +99,13 @@ export interface RunContext {
 
 export type RunOutcome =
   | { state: 'SUCCEEDED' }
-  | { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage };
+  | { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage }
+  /**
+   * The agent asked the user a question (runs/blocked.ts blockedOn: the question is the message). The
+   * execution ends like any other — its processes stop, its worker is free — and the conversation and
+   * workspace stay; the answer comes as a follow-up to a new execution (`input.kind === 'resume'`).
+   */
+  | { state: 'BLOCKED'; statusMessage: RunStatusMessage };
 
 export interface Runner {
   readonly name: 'echo' | 'command' | 'model';

@@ -1,16 +1,18 @@
 /**
  * Lease recovery: a CLAIMED or INPROGRESS run whose lease expired belongs to a worker that crashed or
  * lost its database connection. The first time it goes back to QUEUED; a run lost a second time is
- * marked ERROR (an agent that kills its worker must not loop forever).
+ * marked ERROR (an agent that kills its worker must not loop forever). The same job ends runs left
+ * BLOCKED longer than RUN_BLOCKED_TIMEOUT_SECONDS (runs/blocked.ts).
  */
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { failUnansweredRunsServiceWide } from '../runs/blocked';
 import { recoverExpiredLease } from '../runs/executions';
 import { findExpiredLeasesServiceWide, type RunsDeps } from '../runs/repository';
 import type { RunStatusMessage } from './runner';
 
-export type SweepDeps = RunsDeps & Pick<ServerContext, 'log'>;
+export type SweepDeps = RunsDeps & Pick<ServerContext, 'log' | 'settings'>;
 
 export const LEASE_LOST_TWICE: RunStatusMessage = {
   message: 'worker lost the run twice',
@@ -43,13 +45,23 @@ export async function sweepExpiredLeases(deps: SweepDeps): Promise<SweepReport> 
   return report;
 }
 
-/** Runs `sweepExpiredLeases` every settings.windows.sweepIntervalSeconds until stopped. */
+/** Ends the runs whose question went unanswered for RUN_BLOCKED_TIMEOUT_SECONDS (FAILED `blocked_timeout`). */
+export async function sweepUnansweredRuns(deps: SweepDeps): Promise<string[]> {
+  const failed = await failUnansweredRunsServiceWide(deps, deps.settings.windows.blockedTimeoutSeconds);
+  for (const runId of failed) deps.log.info({ runId }, 'a blocked run got no answer in time');
+  return failed;
+}
+
+/** Runs `sweepExpiredLeases` and `sweepUnansweredRuns` every settings.windows.sweepIntervalSeconds until stopped. */
 export function startSweeper(deps: SweepDeps, intervalSeconds: number): PeriodicJob {
   return startPeriodicJob({
     intervalSeconds,
     runAtStart: false,
     log: deps.log,
     failure: 'lease sweep failed',
-    run: async () => void (await sweepExpiredLeases(deps)),
+    run: async () => {
+      await sweepExpiredLeases(deps);
+      await sweepUnansweredRuns(deps);
+    },
   });
 }

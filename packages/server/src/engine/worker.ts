@@ -300,17 +300,17 @@ async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, 
   else log.info({ state: finished.run.state, requeued: finished.requeued }, 'run succeeded');
 }
 
-/** Step 3b: FAILED or ERROR with its status message; never overwrites CANCELLED (lease guard). */
+/** Step 3b: FAILED or ERROR with its status message, or BLOCKED on a question; never overwrites CANCELLED (lease guard). */
 async function handleFailure(
   ctx: ServerContext,
   run: RunRow,
   workerId: string,
-  outcome: { state: 'FAILED' | 'ERROR'; statusMessage: RunStatusMessage },
+  outcome: { state: 'FAILED' | 'ERROR' | 'BLOCKED'; statusMessage: RunStatusMessage },
   log: Logger,
 ) {
   const finished = await finishExecution(ctx, run, workerId, outcome);
   if (!finished.ok) log.info('run failed after it was taken from this worker; outcome dropped');
-  else log.info({ state: finished.run.state, statusMessage: outcome.statusMessage, requeued: finished.requeued }, 'run did not succeed');
+  else log.info({ state: finished.run.state, statusMessage: outcome.statusMessage, requeued: finished.requeued }, outcome.state === 'BLOCKED' ? 'run waits for an answer' : 'run did not succeed');
 }
 
 async function releaseForShutdown(ctx: ServerContext, run: RunRow, workerId: string, log: Logger) {

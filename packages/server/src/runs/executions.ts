@@ -57,7 +57,8 @@ export interface ExecutionPlan {
 
 /**
  * Works out what this execution is asked to do, inside the lease. A run is resumed when its log holds
- * a finished (FOLLOWUP_RESUME_STATES) state event; the input is then every follow-up accepted after that event or
+ * a state event that ended an execution (FOLLOWUP_RESUME_STATES: finished, or BLOCKED on a question); the
+ * input is then every follow-up accepted after that event or
  * never delivered. Follow-ups a lost earlier attempt had taken are handed out again (that attempt's
  * work is not part of the history).
  */
@@ -126,9 +127,9 @@ export type FinishResult =
   | { ok: false; reason: 'not_owned' };
 
 /**
- * INPROGRESS → SUCCEEDED / FAILED / ERROR for the lease owner (never overwrites CANCELLED). A
- * SUCCEEDED/FAILED run that still has undelivered follow-ups (accepted after the runner last looked at
- * its inbox) is re-queued in the same transaction, exactly as if they had arrived just after it finished.
+ * INPROGRESS → SUCCEEDED / FAILED / ERROR / BLOCKED for the lease owner (never overwrites CANCELLED). A
+ * SUCCEEDED/FAILED/BLOCKED run that still has undelivered follow-ups (accepted after the runner last looked
+ * at its inbox) is re-queued in the same transaction, exactly as if they had arrived just after it finished.
  */
 export async function finishExecution(
   deps: RunsDeps,

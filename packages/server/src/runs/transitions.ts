@@ -30,6 +30,8 @@ export interface TransitionRequest {
   leaseOwner?: string;
   /** Only if the lease expired at or before this time (sweeper). */
   leaseExpiredBy?: Timestamp;
+  /** Only if the run has not changed since this time (updated_at; the blocked-run timeout). */
+  unchangedSince?: Timestamp;
   /** The worker that takes the lease (the claim). */
   newLeaseOwner?: string;
   /** Lease expiry to set when moving to CLAIMED or INPROGRESS. */
@@ -86,6 +88,7 @@ async function changeState(
   ).where('state', 'in', [...req.from]);
   if (req.leaseOwner !== undefined) q = q.where('lease_owner', '=', req.leaseOwner);
   if (req.leaseExpiredBy !== undefined) q = q.where('lease_expires_at', '<=', req.leaseExpiredBy);
+  if (req.unchangedSince !== undefined) q = q.where('updated_at', '<=', req.unchangedSince);
   const updated = await q
     .returningAll()
     .returning((eb) => teamHasEnabledSubscriptions(eb).as('team_has_subscriptions'))
@@ -243,8 +246,9 @@ export type FollowupResult =
 
 /**
  * POST …/followups. Every accepted follow-up opens a new turn holding it (./conversation addFollowup).
- * Live runs get it at the runner's next turn; finished runs (SUCCEEDED, FAILED, ERROR) are re-queued so a
- * worker resumes the same conversation; CANCELLED → conflict.
+ * Live runs get it at the runner's next turn; finished runs (SUCCEEDED, FAILED, ERROR) and BLOCKED runs
+ * (the follow-up is the answer to the question) are re-queued so a worker resumes the same conversation;
+ * CANCELLED → conflict.
  */
 export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: string, message: string): Promise<FollowupResult> {
   const now = deps.clock.now();

@@ -17,7 +17,7 @@ import type { components } from '../generated/api';
 import { resolveAgentConfig, type AgentConfigInput } from '../runs/config';
 import { findRunState } from '../runs/repository';
 import { announceNewRuns, insertQueuedRun, TITLE_MAX_LENGTH, type RunCreator } from '../runs/service';
-import { isTerminalState } from '../runs/states';
+import { isBusyState } from '../runs/states';
 import { nextSlotAfter } from './cron';
 import { claimSlot, parseJsonColumn, recordFiringOutcome, type DueSlot } from './repository';
 
@@ -38,7 +38,7 @@ export async function fireSlot(deps: FiringDeps, due: DueSlot): Promise<FiringOu
     const teamId = schedule.team_id;
 
     const previous = schedule.last_run_id ? await findRunState(tx, teamId, schedule.last_run_id) : undefined;
-    if (previous && !isTerminalState(previous)) {
+    if (previous && isBusyState(previous)) {
       await recordFiringOutcome(tx, teamId, schedule.id, { kind: 'skipped_overlap' });
       return { outcome: 'skipped_overlap' };
     }

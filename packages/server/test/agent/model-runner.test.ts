@@ -71,9 +71,10 @@ describe('model runner: requests', () => {
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Say hello.' },
     ]);
-    expect(request!.body.tools).toHaveLength(2);
-    const [readSkill, publishArtifact] = request!.body.tools;
+    expect(request!.body.tools).toHaveLength(3);
+    const [readSkill, publishArtifact, askUser] = request!.body.tools;
     expect(publishArtifact.function.name).toBe('publish_artifact');
+    expect(askUser.function).toMatchObject({ name: 'ask_user', parameters: { type: 'object', required: ['question'] } });
     expect(readSkill.type).toBe('function');
     expect(readSkill.function.name).toBe('read_skill');
     expect(readSkill.function.parameters).toEqual(READ_SKILL_PARAMETERS);

@@ -185,7 +185,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
   });
 
   describe('follow-ups', () => {
-    it.each(['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED'] as const)('to a %s run: queued in the inbox, visible in a new turn, state unchanged', async (state) => {
+    it.each(['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'] as const)('to a %s run: queued in the inbox, visible in a new turn, state unchanged', async (state) => {
       const run = await putInState(ctx, await createRun(ctx, team), state);
       const result = await acceptFollowup(ctx, team, run.id, 'also do this');
       expect(result).toMatchObject({ ok: true, requeued: false, run: { state } });
@@ -198,7 +198,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       expect(await createFollowupInbox(ctx, run).take()).toEqual([]);
     });
 
-    it.each(['SUCCEEDED', 'FAILED', 'ERROR'] as const)('to a %s run: re-queues it with completed_at and status message cleared', async (state) => {
+    it.each(['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR'] as const)('to a %s run: re-queues it with completed_at and status message cleared', async (state) => {
       const run = await putInState(ctx, await createRun(ctx, team), state);
       ctx.queuedNotifications = 0;
       const result = await acceptFollowup(ctx, team, run.id, 'continue please');

@@ -24,7 +24,7 @@ describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
       return run_id;
     };
 
-    it.each(['QUEUED', 'PENDING', 'CLAIMED', 'BLOCKED'])('queues a follow-up for a %s run (state unchanged) and shows it in the conversation', async (state) => {
+    it.each(['QUEUED', 'PENDING', 'CLAIMED'])('queues a follow-up for a %s run (state unchanged) and shows it in the conversation', async (state) => {
       const id = await runIn(state);
       const res = await api.post(`/agent/runs/${id}/followups`, { message: 'also do X' });
       expect(res.status).toBe(200);
@@ -35,7 +35,7 @@ describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
       expect(userTexts(conversation).flat()).toEqual([`first in ${state}`, 'also do X']);
     });
 
-    it.each(['SUCCEEDED', 'FAILED', 'ERROR'])('re-queues a %s run to continue the same conversation', async (state) => {
+    it.each(['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR'])('re-queues a %s run to continue the same conversation', async (state) => {
       const id = await runIn(state);
       const res = await api.post(`/agent/runs/${id}/followups`, { message: 'one more thing' });
       expect(res.status).toBe(200);

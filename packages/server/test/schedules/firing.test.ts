@@ -118,6 +118,22 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
     await api.delete(`/agent/schedules/${s.id}`);
   });
 
+  it('does not count a run BLOCKED on a question as busy: the next slot starts a run', async () => {
+    at('2026-11-27T17:00:00Z');
+    const s = await create({ name: 'Asks', cron_schedule: '*/10 * * * *', prompt: 'ask when unsure' });
+    at('2026-11-27T17:10:00Z');
+    const [first] = (await fire()).runs;
+    // As the worker leaves a run whose agent asked a question (the engine is off here).
+    await server.ctx.db.updateTable('runs').set({ state: 'BLOCKED' }).where('id', '=', first!).execute();
+    at('2026-11-27T17:20:00Z');
+    const [second] = (await fire()).runs;
+    expect(second).toBeDefined();
+    expect((await schedule(s.id)).history).toMatchObject({ last_outcome: 'run_created', skipped_slots: 0, last_run_id: second });
+    await finish(first!);
+    await finish(second!);
+    await api.delete(`/agent/schedules/${s.id}`);
+  });
+
   /**
    * The slots each schedule fires for while the clock walks from the nearest next slot to the next, up to
    * `until` (each run finished before the next slot, so none is skipped).

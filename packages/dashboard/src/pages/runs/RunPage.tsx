@@ -143,6 +143,7 @@ export function RunPage({ runId }: { runId: string }) {
         <FollowupForm
           runId={runId}
           terminal={terminal}
+          blocked={current.state === 'BLOCKED'}
           onSent={() => {
             setFollowing(true);
             reread();
@@ -288,6 +289,7 @@ function StatusMessage({ run }: { run: RunItem }) {
   const failed = run.state === 'FAILED' || run.state === 'ERROR';
   return (
     <div className={`notice ${failed ? 'notice-error' : ''}`} role="status" aria-label="Status message">
+      {run.state === 'BLOCKED' && <>The agent asks: </>}
       <strong>{status.message}</strong>
       {status.error_code && (
         <>
@@ -302,7 +304,7 @@ function StatusMessage({ run }: { run: RunItem }) {
   );
 }
 
-function FollowupForm({ runId, terminal, onSent }: { runId: string; terminal: boolean; onSent(): void }) {
+function FollowupForm({ runId, terminal, blocked, onSent }: { runId: string; terminal: boolean; blocked: boolean; onSent(): void }) {
   const client = useClient();
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
@@ -326,9 +328,11 @@ function FollowupForm({ runId, terminal, onSent }: { runId: string; terminal: bo
       <label htmlFor="followup-message">Follow-up message</label>
       <textarea id="followup-message" required value={message} onChange={(e) => setMessage(e.target.value)} aria-describedby="followup-hint" />
       <p className="hint" id="followup-hint">
-        {terminal
-          ? 'Sending re-queues the run: it continues the same conversation as a new turn.'
-          : 'Delivered to the agent at its next turn (a BLOCKED run resumes).'}
+        {blocked
+          ? 'The run waits for this answer to its question: sending re-queues it and it continues with your answer.'
+          : terminal
+            ? 'Sending re-queues the run: it continues the same conversation as a new turn.'
+            : 'Delivered to the agent at its next turn.'}
       </p>
       <ErrorNotice error={error} title="Could not send the follow-up" />
       <div className="actions">

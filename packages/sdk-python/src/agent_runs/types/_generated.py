@@ -950,7 +950,8 @@ class EventBlock(BaseModel):
     `ArtifactItem` the run just published; every published artifact has one, in the conversation and
     as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
     something the run tried to publish and the server refused, for example a file over the size limit
-    or a URL that is not `http(s)`).
+    or a URL that is not `http(s)`) and `ask_user_rejected` (`data: {reason}`: a command runner's
+    `::ask_user::` line that held no valid question; the run did not block on it).
 
     """
 
@@ -1455,13 +1456,18 @@ class NotificationEvent(BaseModel):
 NotificationEventType = TypeAliasType(
     "NotificationEventType",
     Literal[
-        "run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled"
+        "run.state_changed",
+        "run.succeeded",
+        "run.failed",
+        "run.error",
+        "run.cancelled",
+        "run.blocked",
     ],
 )
 """
 What a subscription receives. Every state change of a run, its creation (`QUEUED`) included, is one
-`run.state_changed` event; a change into a terminal state is also one event of that state's own
-type, with the same `data` and its own `id`.
+`run.state_changed` event; a change into a terminal state or into `BLOCKED` is also one event of
+that state's own type, with the same `data` and its own `id`.
 
 | type | when |
 |---|---|
@@ -1470,6 +1476,7 @@ type, with the same `data` and its own `id`.
 | `run.failed` | the run's state became `FAILED` |
 | `run.error` | the run's state became `ERROR` |
 | `run.cancelled` | the run's state became `CANCELLED` |
+| `run.blocked` | the run's state became `BLOCKED`: the agent asks a question (`data.status_message.message`); answer it with a follow-up |
 
 New types may be added (a new terminal state, say); a receiver ignores types it does not know.
 
@@ -2282,13 +2289,13 @@ State of a run.
 | `PENDING` | being prepared (environment, attachments) |
 | `CLAIMED` | claimed by a worker, about to start |
 | `INPROGRESS` | executing |
-| `BLOCKED` | waiting for input (a follow-up resumes it) |
+| `BLOCKED` | the agent asked a question (`status_message.message`) and waits for the answer, a follow-up that resumes it; it holds no worker and ends `FAILED` `blocked_timeout` after `RUN_BLOCKED_TIMEOUT_SECONDS` |
 | `SUCCEEDED` | finished successfully (terminal) |
 | `FAILED` | the agent failed (terminal) |
 | `ERROR` | the platform failed (terminal) |
 | `CANCELLED` | cancelled through `cancelRun` (terminal) |
 
-A follow-up re-queues a `SUCCEEDED`, `FAILED` or `ERROR` run.
+A follow-up re-queues a `BLOCKED`, `SUCCEEDED`, `FAILED` or `ERROR` run.
 
 """
 
@@ -2309,7 +2316,9 @@ class RunStateEvent(BaseModel):
 
 class RunStatusMessage(BaseModel):
     """
-    Human-readable status of the run, for example why it failed.
+    Human-readable status of the run, for example why it failed. For a `BLOCKED` run, `message` is the
+    agent's question (at most 4,000 characters) and there is no `error_code`.
+
     """
 
     model_config = ConfigDict(
@@ -2319,7 +2328,8 @@ class RunStatusMessage(BaseModel):
     error_code: Optional[str] = None
     """
     Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
-    `model_error`, `repository_unavailable` (a repository of the environment could not be cloned).
+    `model_error`, `repository_unavailable` (a repository of the environment could not be cloned),
+    `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`).
     On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
     could not be pushed or its pull request opened.
 

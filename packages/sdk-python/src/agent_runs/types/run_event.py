@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from .._constants import TERMINAL_RUN_STATES
+from .._constants import SETTLED_RUN_STATES, TERMINAL_RUN_STATES
 from .._models import BaseModel, construct_type
 from ._generated import RunContentEvent, RunStateEvent
 
@@ -28,6 +28,11 @@ class RunEvent(BaseModel):
     def is_terminal(self) -> bool:
         """A ``state`` event reporting SUCCEEDED, FAILED, ERROR or CANCELLED (the stream's last)."""
         return self.event == "state" and getattr(self.data, "state", None) in TERMINAL_RUN_STATES
+
+    @property
+    def is_settled(self) -> bool:
+        """A ``state`` event where ``runs.wait()`` stops: terminal, or BLOCKED on a question."""
+        return self.event == "state" and getattr(self.data, "state", None) in SETTLED_RUN_STATES
 
     @classmethod
     def from_sse(cls, sse: "ServerSentEvent") -> "RunEvent":

@@ -67,6 +67,16 @@ export function isTerminalRunState(state: string | undefined): boolean {
   return state !== undefined && (TERMINAL_RUN_STATES as ReadonlySet<string>).has(state);
 }
 
+/** Where `runs.wait()` stops: a terminal state, or BLOCKED (the run asked a question and waits for `runs.answer()`). */
+export function isSettledRunState(state: string | undefined): boolean {
+  return state === 'BLOCKED' || isTerminalRunState(state);
+}
+
+/** The question a BLOCKED run asks (its `status_message.message`); undefined for a run in any other state. */
+export function runQuestion(run: Pick<RunItem, 'state' | 'status_message'>): string | undefined {
+  return run.state === 'BLOCKED' ? run.status_message?.message : undefined;
+}
+
 /** One event of `runs.events()`: `id` is the SSE id to resume after. Unknown event types are skipped. */
 export type RunEvent =
   | { event: 'state'; id: string | undefined; data: RunStateEvent }
@@ -133,6 +143,15 @@ export class Runs extends APIResource {
    */
   cancel(runId: string, options?: RequestOptions): APIPromise<string> {
     return this._client._operation('post', '/agent/runs/{runId}/cancel', { params: { path: { runId } } }, options);
+  }
+
+  /**
+   * Answers the question of a BLOCKED run (read it with `runQuestion`): a follow-up with `text` as its message, so
+   * the run is re-queued and continues its conversation with the answer. Sent to a run in another state it
+   * is an ordinary follow-up.
+   */
+  answer(runId: string, text: string, options?: RequestOptions): APIPromise<RunAgentResponse> {
+    return this.followup(runId, { message: text }, options);
   }
 
   /** Sends a follow-up message to a run. `POST /agent/runs/{runId}/followups` (createRunFollowup). */
@@ -274,7 +293,8 @@ export class Runs extends APIResource {
   }
 
   /**
-   * Starts a run and resolves with it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED).
+   * Starts a run and resolves with it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED) or
+   * BLOCKED on a question (read it with `runQuestion`, answer with `answer()`, then `wait()` again).
    * Follows the event stream, and polls `retrieve` if the stream is unavailable.
    */
   async createAndWait(body: RunAgentRequest, options: RunWaitOptions = {}): Promise<RunItem> {
@@ -284,7 +304,7 @@ export class Runs extends APIResource {
     return this.wait(created.run_id, { ...readOptions, pollIntervalMs, maxWaitMs });
   }
 
-  /** Resolves with the run once it is terminal: events first, polling as the fallback. */
+  /** Resolves with the run once it is terminal or BLOCKED, as `isSettledRunState` says: events first, polling as the fallback. */
   async wait(runId: string, options: RunWaitOptions = {}): Promise<RunItem> {
     const { pollIntervalMs = 1000, maxWaitMs = 3_600_000, signal: userSignal, ...requestOptions } = options;
     const deadline = new AbortController();
@@ -293,14 +313,14 @@ export class Runs extends APIResource {
     const fail = (err: unknown): never => {
       if (userSignal?.aborted) throw err instanceof APIUserAbortError ? err : new APIUserAbortError({ cause: err });
       if (deadline.signal.aborted) {
-        throw new AgentRunsError(`Run ${runId} did not reach a terminal state within ${maxWaitMs} ms.`);
+        throw new AgentRunsError(`Run ${runId} did not reach a terminal state (or BLOCKED) within ${maxWaitMs} ms.`);
       }
       throw err;
     };
     try {
       try {
         for await (const event of this.events(runId, {}, { ...requestOptions, signal })) {
-          if (event.event === 'state' && isTerminalRunState(event.data.state)) break;
+          if (event.event === 'state' && isSettledRunState(event.data.state)) break;
         }
       } catch (err) {
         if (signal.aborted) fail(err);
@@ -308,7 +328,7 @@ export class Runs extends APIResource {
       }
       while (true) {
         const run = await this.retrieve(runId, { ...requestOptions, signal }).catch(fail);
-        if (isTerminalRunState(run.state)) return run;
+        if (isSettledRunState(run.state)) return run;
         await sleep(pollIntervalMs, signal).catch(fail);
       }
     } finally {

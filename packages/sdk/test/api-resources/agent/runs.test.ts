@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { AgentRuns, APIConnectionError, APIUserAbortError, NotFoundError, type Fetch, type RunEvent } from '../../../src/index';
+import { AgentRuns, APIConnectionError, APIUserAbortError, NotFoundError, runQuestion, type Fetch, type RunEvent } from '../../../src/index';
 import { json, mockFetch, problem, sequence, settle, sse } from '../../utils/mock-fetch';
 
 const baseURL = 'http://api.test/api/v1';
@@ -239,6 +239,32 @@ describe('runs.createAndWait', () => {
     expect(gets[2]!.at - gets[1]!.at).toBe(200);
   });
 
+  it('stops at BLOCKED: the run asks a question, answer() sends the follow-up', async () => {
+    const blocked = { ...run('BLOCKED'), status_message: { message: 'Which branch?' } };
+    const { fetch, calls } = mockFetch((request) => {
+      const path = new URL(request.url).pathname;
+      if (request.method === 'POST') return json({ run_id: 'r1', task_id: 'r1', state: 'QUEUED' });
+      // A BLOCKED run's stream stays open for the answer: the wait must not need its end.
+      if (path.endsWith('/events')) return sse([stateEvent(1, 'INPROGRESS'), stateEvent(2, 'BLOCKED'), stateEvent(3, 'QUEUED')]);
+      return json(blocked);
+    });
+    const runs = client(fetch).agent.runs;
+    const { value } = await settle(runs.createAndWait({ prompt: 'p' }));
+    expect(value).toMatchObject({ state: 'BLOCKED' });
+    expect(runQuestion(value!)).toBe('Which branch?');
+    expect(runQuestion({ state: 'SUCCEEDED' })).toBeUndefined();
+    expect(runQuestion({ state: 'FAILED', status_message: { message: 'broke' } })).toBeUndefined();
+
+    await runs.answer('r1', 'main');
+    expect(calls.map((c) => `${c.request.method} ${new URL(c.request.url).pathname}`)).toEqual([
+      'POST /api/v1/agent/runs',
+      'GET /api/v1/agent/runs/r1/events',
+      'GET /api/v1/agent/runs/r1',
+      'POST /api/v1/agent/runs/r1/followups',
+    ]);
+    expect(JSON.parse(calls.at(-1)!.body)).toEqual({ message: 'main' });
+  });
+
   it('gives up after maxWaitMs', async () => {
     const { fetch } = mockFetch((request) => {
       if (request.method === 'POST') return json({ run_id: 'r1', task_id: 'r1', state: 'QUEUED' });
@@ -248,6 +274,6 @@ describe('runs.createAndWait', () => {
     const { error } = await settle(
       client(fetch).agent.runs.createAndWait({ prompt: 'p' }, { pollIntervalMs: 1000, maxWaitMs: 5000 }),
     );
-    expect(String(error)).toMatch(/did not reach a terminal state within 5000 ms/);
+    expect(String(error)).toMatch(/did not reach a terminal state \(or BLOCKED\) within 5000 ms/);
   });
 });

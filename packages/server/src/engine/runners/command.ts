@@ -9,7 +9,10 @@
  * - artifacts (./command-artifacts.ts): a stdout line `::artifact::{…}` publishes a link as it appears
  *   (the line becomes an `artifact` event, not text); the files under `/workspace/.artifacts/` are published
  *   when the command has exited (whatever its status, unless the run was cancelled or the server stops).
- * - exit 0 → SUCCEEDED; otherwise FAILED (`agent_command_failed`, not retryable). A sandbox limit (wall
+ * - a question (./ask-user.ts): a stdout line `::ask_user::{"question": "…"}` is recorded as the question's
+ *   text (an invalid one as an `ask_user_rejected` event); the command then exits 0 and the run is BLOCKED
+ *   on it. The answer, a follow-up, runs the command again with it on stdin (AGENT_RUN_INPUT=resume).
+ * - exit 0 → SUCCEEDED (BLOCKED after a question); otherwise FAILED (`agent_command_failed`, not retryable). A sandbox limit (wall
  *   time = the run's `run_timeout_seconds`, memory, processes, CPU, output) ends it and the run FAILS
  *   with the limit's own `error_code`.
  * - abort (cancel, shutdown): the sandbox stops the whole tree (SIGTERM, SIGKILL 2 s later).
@@ -18,6 +21,8 @@
  * it finishes and the command runs again with the follow-ups on stdin (same workspace).
  */
 import { RunNotOwnedError } from '../../runs/repository';
+import { MAX_QUESTION_CHARS } from '../../runs/blocked';
+import { ASK_USER_LINE_PREFIX, blockedOutcome, parseQuestionJson } from './ask-user';
 import { ARTIFACT_LINE_PREFIX, publishArtifactDirectory, publishArtifactLine } from './command-artifacts';
 import { modelLimits, timerMs } from './model-config';
 import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
@@ -65,7 +70,7 @@ export class CommandRunner implements Runner {
       const published = await publishArtifactDirectory(ctx);
       if (published.length > 0) await ctx.conversation.append('assistant', published);
       if (exit.violation) return { state: 'FAILED', statusMessage: { ...exit.violation, message: `agent command ${exit.violation.message}`, retryable: false } };
-      if (exit.code === 0) return { state: 'SUCCEEDED' };
+      if (exit.code === 0) return output.question ? blockedOutcome(output.question) : { state: 'SUCCEEDED' };
       return {
         state: 'FAILED',
         statusMessage: {
@@ -99,6 +104,8 @@ class OutputRecorder {
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   error: unknown;
+  /** What the command asked on `::ask_user::` lines, joined. */
+  question: string | undefined;
 
   constructor(
     private readonly ctx: RunContext,
@@ -114,16 +121,28 @@ class OutputRecorder {
     else if (this.ready.length > 0 && !this.timer) this.timer = setTimeout(() => this.flush(), OUTPUT_FLUSH_MS);
   }
 
-  /** Complete lines: stdout's `::artifact::` lines are published in their place, the rest is recorded as it is. */
+  /**
+   * Complete lines: stdout's `::artifact::` lines are published in their place and its `::ask_user::` lines
+   * recorded as the question, the rest is recorded as it is.
+   */
   private lines(stream: Stream, text: string): void {
-    if (stream === 'stderr' || !text.includes(ARTIFACT_LINE_PREFIX)) {
+    if (stream === 'stderr' || (!text.includes(ARTIFACT_LINE_PREFIX) && !text.includes(ASK_USER_LINE_PREFIX))) {
       this.push(stream, text);
       return;
     }
     for (const line of text.split(/(?<=\n)/)) {
       if (line.startsWith(ARTIFACT_LINE_PREFIX)) this.artifactLine(line.slice(ARTIFACT_LINE_PREFIX.length).replace(/\r?\n$/, ''));
+      else if (line.startsWith(ASK_USER_LINE_PREFIX)) this.askLine(line.slice(ASK_USER_LINE_PREFIX.length).replace(/\r?\n$/, ''));
       else this.push(stream, line);
     }
+  }
+
+  private askLine(json: string): void {
+    this.flush();
+    const parsed = parseQuestionJson(json);
+    if (parsed.ok) this.question = (this.question ? `${this.question}\n\n${parsed.question}` : parsed.question).slice(0, MAX_QUESTION_CHARS);
+    const block: ContentBlock = parsed.ok ? { type: 'text', text: parsed.question } : { type: 'event', name: 'ask_user_rejected', data: { reason: parsed.error } };
+    this.enqueue(async () => [block]);
   }
 
   /** Records what came before the line, then publishes it; both on the chain, so the conversation keeps their order. */

@@ -10,7 +10,8 @@
  * load (as a read_skill action), each assistant message (text and one `action` per tool call) and each
  * tool result (`action_result`, role `tool`), and calls `startTurn()` when it picks up follow-ups.
  *
- * Outcomes: SUCCEEDED when the model answers without tool calls and no follow-up waits; otherwise
+ * Outcomes: SUCCEEDED when the model answers without tool calls and no follow-up waits; BLOCKED when it
+ * calls `ask_user` (./ask-user.ts: its other calls of that answer run first); otherwise
  * FAILED/ERROR with a status message whose `retryable` is truthful (see `failure()` callers). Cancel and
  * shutdown abort the in-flight model request or tool call; every MCP connection is closed on the way out.
  */
@@ -19,6 +20,7 @@ import { advertisedSkills, findBundledSkill } from '../../skills/catalog';
 import { resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/resolve';
 import { AbortedError, McpConnectError, McpSession } from '../mcp/session';
 import type { ContentBlock, RunContext, RunOutcome, RunStatusMessage, Runner } from '../runner';
+import { askUserDefinition, blockedOutcome, separateQuestions } from './ask-user';
 import { ChatCompletionsClient, ModelError, type ChatMessage, type RetryPolicy } from './model-client';
 import { MAX_TIMER_SECONDS, modelLimits, timerMs } from './model-config';
 import { attachmentParts, firstUserMessage, messagesFromHistory, SKILL_SPEC_ACTION_PREFIX, systemPrompt } from './model-messages';
@@ -182,7 +184,7 @@ export class ModelRunner implements Runner {
         for (const message of ctx.input.messages) messages.push({ role: 'user', content: message });
       }
 
-      const definitions = tools.definitions();
+      const definitions = [...tools.definitions(), askUserDefinition()];
       let callsThisTurn = 0;
       for (;;) {
         const followups = await ctx.inbox.take();
@@ -211,10 +213,12 @@ export class ModelRunner implements Runner {
         );
         if (answer.usage) await ctx.usage.add(answer.usage);
 
-        const prepared = await Promise.all(answer.toolCalls.map((call) => tools.prepare(call)));
+        const asked = separateQuestions(answer.toolCalls);
+        const prepared = await Promise.all(asked.otherCalls.map((call) => tools.prepare(call)));
         const blocks: ContentBlock[] = [];
         if (answer.content) blocks.push({ type: 'text', text: answer.content });
         for (const p of prepared) blocks.push(p.action);
+        if (asked.question) blocks.push({ type: 'text', text: asked.question });
         if (blocks.length > 0) await ctx.conversation.append('assistant', blocks);
         messages.push(
           answer.toolCalls.length > 0
@@ -222,7 +226,7 @@ export class ModelRunner implements Runner {
             : { role: 'assistant', content: answer.content },
         );
 
-        if (prepared.length === 0) {
+        if (answer.toolCalls.length === 0) {
           const late = await ctx.inbox.take();
           if (late.length === 0) return { state: 'SUCCEEDED' };
           await ctx.conversation.startTurn();
@@ -236,6 +240,8 @@ export class ModelRunner implements Runner {
           await ctx.conversation.append('tool', [outcome.result, ...(outcome.events ?? [])]);
           messages.push({ role: 'tool', tool_call_id: p.call.id, content: outcome.content });
         }
+        if (asked.question) return blockedOutcome(asked.question);
+        for (const r of asked.refused) messages.push({ role: 'tool', tool_call_id: r.callId, content: r.content });
       }
     } catch (err) {
       if (signal.aborted || err instanceof AbortedError || (err instanceof ModelError && err.kind === 'aborted')) return stopped();

@@ -6,7 +6,7 @@ import time
 from typing import Any, Dict, Optional, Sequence, Union
 
 from ..._base_client import AsyncPaginator, make_request_options
-from ..._constants import TERMINAL_RUN_STATES
+from ..._constants import SETTLED_RUN_STATES
 from ..._exceptions import APIConnectionError
 from ..._resource import AsyncAPIResource, SyncAPIResource
 from ..._response import (
@@ -34,7 +34,14 @@ from ...types import (
     RunState,
 )
 
-__all__ = ["Runs", "AsyncRuns"]
+__all__ = ["Runs", "AsyncRuns", "run_question"]
+
+
+def run_question(run: RunItem) -> Optional[str]:
+    """The question a BLOCKED run asks (its ``status_message.message``); None for a run in any other state."""
+    if run.state != "BLOCKED" or run.status_message is None:
+        return None
+    return run.status_message.message
 
 
 # -- shared request building (sync and async send the same requests) ------------------------------
@@ -229,7 +236,7 @@ class Runs(SyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunAgentResponse:
-        """Send a follow-up message (createRunFollowup); a finished run is re-queued."""
+        """Send a follow-up message (createRunFollowup); a finished or BLOCKED run is re-queued."""
         return self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/followups",
             body=strip_not_given({"message": message, "mode": mode}),
@@ -238,6 +245,11 @@ class Runs(SyncAPIResource):
             ),
             cast_to=RunAgentResponse,
         )
+
+    def answer(self, run_id: str, text: str, *, timeout: Union[Timeout, NotGiven] = NOT_GIVEN) -> RunAgentResponse:
+        """Answer the question of a BLOCKED run (``run_question(run)``): a follow-up with ``text`` as its message,
+        so the run is re-queued and continues its conversation with the answer."""
+        return self.followup(run_id, message=text, timeout=timeout)
 
     def conversation(
         self,
@@ -379,7 +391,8 @@ class Runs(SyncAPIResource):
         extra_headers: Optional[Headers] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunItem:
-        """Create a run and return it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED)."""
+        """Create a run and return it once it is terminal (SUCCEEDED, FAILED, ERROR or CANCELLED) or BLOCKED on
+        a question (``run_question(run)``; answer it with ``answer()``, then ``wait()`` again)."""
         created = self.create(
             prompt=prompt, title=title, config=config, attachments=attachments, extra_headers=extra_headers,
             timeout=timeout,
@@ -387,15 +400,15 @@ class Runs(SyncAPIResource):
         return self.wait(created.run_id, poll_interval=poll_interval, max_wait=max_wait)
 
     def wait(self, run_id: str, *, poll_interval: float = 1.0, max_wait: Optional[float] = None) -> RunItem:
-        """Block until the run is terminal and return it: follows the event stream, falling back to
-        polling ``retrieve`` every ``poll_interval`` seconds if the stream is unavailable. Raises
-        `TimeoutError` after ``max_wait`` seconds."""
+        """Block until the run is terminal or BLOCKED on a question and return it: follows the event stream,
+        falling back to polling ``retrieve`` every ``poll_interval`` seconds if the stream is unavailable.
+        Raises `TimeoutError` after ``max_wait`` seconds."""
         path_param("run_id", run_id)
         deadline = None if max_wait is None else time.monotonic() + max_wait
         try:
             with self.events(run_id, timeout=max_wait if max_wait is not None else NOT_GIVEN) as stream:
                 for event in stream:
-                    if event.is_terminal:
+                    if event.is_settled:
                         break
                     if deadline is not None and time.monotonic() > deadline:
                         break
@@ -403,7 +416,7 @@ class Runs(SyncAPIResource):
             pass  # fall back to polling
         while True:
             run = self.retrieve(run_id)
-            if run.state in TERMINAL_RUN_STATES:
+            if run.state in SETTLED_RUN_STATES:
                 return run
             if deadline is not None and time.monotonic() + poll_interval > deadline:
                 raise TimeoutError(f"Run {run_id} not terminal after {max_wait} s (state {run.state})")
@@ -571,7 +584,7 @@ class AsyncRuns(AsyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunAgentResponse:
-        """Send a follow-up message (createRunFollowup); a finished run is re-queued."""
+        """Send a follow-up message (createRunFollowup); a finished or BLOCKED run is re-queued."""
         return await self._post(
             f"/agent/runs/{path_param('run_id', run_id)}/followups",
             body=strip_not_given({"message": message, "mode": mode}),
@@ -580,6 +593,11 @@ class AsyncRuns(AsyncAPIResource):
             ),
             cast_to=RunAgentResponse,
         )
+
+    async def answer(self, run_id: str, text: str, *, timeout: Union[Timeout, NotGiven] = NOT_GIVEN) -> RunAgentResponse:
+        """Answer the question of a BLOCKED run (``run_question(run)``): a follow-up with ``text`` as its message,
+        so the run is re-queued and continues its conversation with the answer."""
+        return await self.followup(run_id, message=text, timeout=timeout)
 
     async def conversation(
         self,
@@ -719,7 +737,7 @@ class AsyncRuns(AsyncAPIResource):
         extra_headers: Optional[Headers] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunItem:
-        """Create a run and return it once it is terminal."""
+        """Create a run and return it once it is terminal or BLOCKED on a question."""
         created = await self.create(
             prompt=prompt, title=title, config=config, attachments=attachments, extra_headers=extra_headers,
             timeout=timeout,
@@ -727,14 +745,14 @@ class AsyncRuns(AsyncAPIResource):
         return await self.wait(created.run_id, poll_interval=poll_interval, max_wait=max_wait)
 
     async def wait(self, run_id: str, *, poll_interval: float = 1.0, max_wait: Optional[float] = None) -> RunItem:
-        """Wait until the run is terminal and return it (events first, polling as fallback)."""
+        """Wait until the run is terminal or BLOCKED on a question and return it (events first, polling as fallback)."""
         path_param("run_id", run_id)
         deadline = None if max_wait is None else time.monotonic() + max_wait
         try:
             stream = await self.events(run_id, timeout=max_wait if max_wait is not None else NOT_GIVEN)
             async with stream:
                 async for event in stream:
-                    if event.is_terminal:
+                    if event.is_settled:
                         break
                     if deadline is not None and time.monotonic() > deadline:
                         break
@@ -742,7 +760,7 @@ class AsyncRuns(AsyncAPIResource):
             pass
         while True:
             run = await self.retrieve(run_id)
-            if run.state in TERMINAL_RUN_STATES:
+            if run.state in SETTLED_RUN_STATES:
                 return run
             if deadline is not None and time.monotonic() + poll_interval > deadline:
                 raise TimeoutError(f"Run {run_id} not terminal after {max_wait} s (state {run.state})")
