@@ -19,10 +19,13 @@ import { advertisedSkills, findBundledSkill } from '../../skills/catalog';
 import { resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/resolve';
 import { AbortedError, McpConnectError, McpSession } from '../mcp/session';
 import type { ContentBlock, RunContext, RunOutcome, RunStatusMessage, Runner } from '../runner';
+import { commandEnvironment } from './command';
 import { ChatCompletionsClient, ModelError, type ChatMessage, type RetryPolicy } from './model-client';
 import { MAX_TIMER_SECONDS, modelLimits, timerMs } from './model-config';
 import { attachmentParts, firstUserMessage, messagesFromHistory, SKILL_SPEC_ACTION_PREFIX, systemPrompt } from './model-messages';
 import { skillAction, skillLoaded, ToolBox, type AdvertisedSkill } from './model-tools';
+import { WorkspaceShell } from './workspace-shell';
+import { WorkspaceTools } from './workspace-tools';
 
 export interface ModelRunnerOptions {
   /** MODEL_BASE_URL, e.g. `https://api.openai.com/v1`. */
@@ -120,6 +123,7 @@ export class ModelRunner implements Runner {
           failure('ERROR', status('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true));
 
     let mcp = McpSession.empty();
+    const shell = new WorkspaceShell({ sandbox: ctx.sandbox, env: commandEnvironment(ctx), lifetimeMs: timerMs(MAX_TIMER_SECONDS) });
     try {
       const model = ctx.config.model_id ?? this.#options.defaultModelId;
       if (!model) {
@@ -157,12 +161,14 @@ export class ModelRunner implements Runner {
         const description = findBundledSkill(ref)?.description ?? (ref === ctx.config.skill_spec ? skill?.description : undefined);
         return description ? { ref, description } : { ref };
       });
+      const toolTimeoutMs = () => Math.max(1, Math.min(this.#options.toolCallTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS, budget.remainingMs()));
       const tools = new ToolBox({
         mcp,
         skillsDir: this.#options.skillsDir,
         skills,
-        toolTimeoutMs: () => Math.max(1, Math.min(this.#options.toolCallTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS, budget.remainingMs())),
+        toolTimeoutMs,
         artifacts: ctx.artifacts,
+        providers: [new WorkspaceTools({ shell, workspacePath: ctx.sandbox.workspacePath, toolTimeoutMs })],
       });
 
       const messages: ChatMessage[] = [];
@@ -253,7 +259,7 @@ export class ModelRunner implements Runner {
     } finally {
       budget.clear();
       ctx.signal.removeEventListener('abort', onCancel);
-      await mcp.close(ctx.log);
+      await Promise.all([mcp.close(ctx.log), shell.close()]);
     }
   }
 }
