@@ -13,7 +13,9 @@
  *             most `cap` bytes, else its first and last cap/2 bytes.
  * The script runs as `sh <script file>` in /workspace, stdout and stderr into files in the driver's private
  * directory under the sandbox's /tmp (fresh files per request, so a background process a command left behind
- * writes to a file nobody reads again), under coreutils' `timeout` when it has one.
+ * writes to a file nobody reads again), under coreutils' `timeout` when it has one. Every process the
+ * driver starts per request is on the hot path of a tool call, so it starts few: rm, head, timeout, sh,
+ * wc, and cat only when there is output.
  */
 import type { RunSandbox, SandboxedProcess } from '../sandbox';
 
@@ -21,15 +23,18 @@ const DRIVER = [
   'd=$(mktemp -d) || exit 1',
   "while IFS=' ' read -r s n c t; do",
   '  rm -f "$d/o" "$d/e"',
-  '  head -c "$s" > "$d/s"; head -c "$n" > "$d/i"',
+  '  head -c "$s" > "$d/s"',
+  '  if [ "$n" = 0 ]; then : > "$d/i"; else head -c "$n" > "$d/i"; fi',
   '  if [ "$t" = 0 ]; then sh "$d/s" < "$d/i" > "$d/o" 2> "$d/e"',
   '  else timeout -k 2 "$t" sh "$d/s" < "$d/i" > "$d/o" 2> "$d/e"; fi',
-  '  x=$?; zo=$(wc -c < "$d/o"); ze=$(wc -c < "$d/e")',
-  "  printf '%s %s %s\\n' \"$x\" $zo $ze",
-  '  for f in o e; do',
-  '    if [ "$(wc -c < "$d/$f")" -le "$c" ]; then cat "$d/$f"',
-  '    else head -c $((c / 2)) "$d/$f"; tail -c $((c / 2)) "$d/$f"; fi',
-  '  done',
+  '  x=$?',
+  '  set -- $(wc -c "$d/o" "$d/e")',
+  "  printf '%s %s %s\\n' \"$x\" \"$1\" \"$3\"",
+  '  if [ "$1" -le "$c" ] && [ "$3" -le "$c" ]; then [ "$1$3" = 00 ] || cat "$d/o" "$d/e"',
+  '  else',
+  '    if [ "$1" -le "$c" ]; then cat "$d/o"; else head -c $((c / 2)) "$d/o"; tail -c $((c / 2)) "$d/o"; fi',
+  '    if [ "$3" -le "$c" ]; then cat "$d/e"; else head -c $((c / 2)) "$d/e"; tail -c $((c / 2)) "$d/e"; fi',
+  '  fi',
   'done',
 ].join('\n');
 

@@ -137,17 +137,19 @@ export class WorkspaceTools implements ToolProvider {
     const offset = positiveInt(args, 'offset', 1);
     const limit = positiveInt(args, 'limit', DEFAULT_READ_LINES);
     const result = await this.#run(signal, {
-      script: `${REQUIRE_FILE}\nwc -l < "$1" && sed -n "$2,$3p" "$1"`,
+      // One sed: the lines asked for, then the file's line count (`$=`) as the last line.
+      script: `${REQUIRE_FILE}\nsed -n "$2,$3p;\\$=" "$1"`,
       args: [file, String(offset), String(offset + limit - 1)],
-      capBytes: STREAM_CAP_BYTES * 4,
+      capBytes: MAX_EDIT_BYTES,
     });
     if (result.exitCode !== 0) throw new ToolError(errorText(result, `cannot read ${file}`));
-    const text = result.stdout.bytes.toString('utf8');
-    const firstNewline = text.indexOf('\n');
-    const totalLines = Number(text.slice(0, firstNewline).trim());
-    const body = text.slice(firstNewline + 1);
+    const text = result.stdout.bytes.toString('utf8').replace(/\n$/, '');
+    const lastNewline = text.lastIndexOf('\n');
+    const totalLines = Number(text.slice(lastNewline + 1)) || 0;
+    // Very long lines can make sed's output longer than came back: then only the whole lines of its start count.
+    const body = lastNewline < 0 ? '' : streamCut(result.stdout) ? completeLines(result.stdout).join('\n') : text.slice(0, lastNewline);
     if (body === '') return { ok: true, text: totalLines === 0 ? `${file} is empty.` : `${file} has ${totalLines} lines; none from line ${offset}.` };
-    const lines = body.replace(/\n$/, '').split('\n');
+    const lines = body.split('\n');
     const numbered = lines.map((line, i) => `${String(offset + i).padStart(6)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} [… line cut]` : line}`);
     const last = offset + lines.length - 1;
     const more = last < totalLines ? `\n[lines ${offset}–${last} of ${totalLines}; read on with offset ${last + 1}]` : '';
@@ -262,22 +264,24 @@ function occurrences(text: string, needle: string): number {
 
 /** A stream as text, saying where its middle was left out. */
 function streamText(stream: ShellStream): string {
-  if (stream.bytes.length >= stream.totalBytes) return stream.bytes.toString('utf8');
+  if (!streamCut(stream)) return stream.bytes.toString('utf8');
   const half = stream.bytes.length / 2;
   const cut = stream.totalBytes - stream.bytes.length;
   return `${stream.bytes.subarray(0, half).toString('utf8')}\n[… ${cut} bytes of output cut …]\n${stream.bytes.subarray(half).toString('utf8')}`;
 }
 
+const streamCut = (stream: ShellStream): boolean => stream.bytes.length < stream.totalBytes;
+
 /** The lines of a listing; when it was cut, only its first part (whole lines) counts. */
 function completeLines(stream: ShellStream): string[] {
-  const text = stream.bytes.subarray(0, stream.bytes.length >= stream.totalBytes ? undefined : stream.bytes.length / 2).toString('utf8');
-  const lines = text.split('\n');
-  if (stream.bytes.length < stream.totalBytes) lines.pop();
+  const cut = streamCut(stream);
+  const lines = stream.bytes.subarray(0, cut ? stream.bytes.length / 2 : undefined).toString('utf8').split('\n');
+  if (cut) lines.pop();
   return lines.filter(Boolean);
 }
 
 const listingCutNote = (stream: ShellStream): string =>
-  stream.bytes.length < stream.totalBytes ? `\n[the listing was cut after its first ${stream.bytes.length / 2} bytes of ${stream.totalBytes}: narrow the search]` : '';
+  streamCut(stream) ? `\n[the listing was cut after its first ${stream.bytes.length / 2} bytes of ${stream.totalBytes}: narrow the search]` : '';
 
 function errorText(result: ShellResult, fallback: string): string {
   const stderr = result.stderr.bytes.toString('utf8').trim();
