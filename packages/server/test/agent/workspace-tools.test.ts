@@ -77,7 +77,11 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect(env.status).toBe(201);
 
     model.reply(
-      toolCalls([{ id: 'read', name: 'Read', arguments: { file_path: 'add.sh' } }]),
+      toolCalls([
+        { id: 'read', name: 'Read', arguments: { file_path: 'add.sh' } },
+        { id: 'test-before', name: 'Bash', arguments: { command: 'sh test.sh' } },
+        { id: 'missing-tool', name: 'Bash', arguments: { command: 'no_such_tool --version' } },
+      ]),
       toolCalls([
         { id: 'absent', name: 'Edit', arguments: { file_path: 'add.sh', old_string: '$1 * $2', new_string: '$1 + $2' } },
         { id: 'ambiguous', name: 'Edit', arguments: { file_path: '/workspace/dup.txt', old_string: 'same', new_string: 'other' } },
@@ -88,6 +92,7 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
         { id: 'leak', name: 'Read', arguments: { file_path: 'leak' } },
         { id: 'shadow', name: 'Read', arguments: { file_path: 'shadow' } },
         { id: 'cat-leak', name: 'Bash', arguments: { command: 'cat leak' } },
+        { id: 'write-leak', name: 'Write', arguments: { file_path: 'leak', content: 'overwritten' } },
       ]),
       toolCalls([
         { id: 'long', name: 'Bash', arguments: { command: 'seq 1 200000; echo done >&2' } },
@@ -120,6 +125,8 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
 
     const sent = toolMessages();
     expect(sent.get('read')).toBe('     1\tadd() {\n     2\t  echo $(($1 - $2))\n     3\t}');
+    expect(sent.get('test-before')).toBe('exit code: 1\nstderr:\nFAIL: add 2 3 gave -1\n');
+    expect(sent.get('missing-tool')).toBe('exit code: 127\nstderr:\nline 1: no_such_tool: not found\n');
     expect(sent.get('absent')).toBe('Error: old_string was not found in /workspace/add.sh: it must match the file exactly, including whitespace and indentation');
     expect(sent.get('ambiguous')).toBe(
       'Error: old_string matches 2 places in /workspace/dup.txt: add surrounding lines to make it unique, or set replace_all to replace every one',
@@ -130,6 +137,8 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect(sent.get('leak')).toBe('Error: no such file: /workspace/leak');
     expect(sent.get('shadow')).toBe('Error: no such file: /workspace/shadow');
     expect(sent.get('cat-leak')).toMatch(/^exit code: 1\nstderr:\n.*No such file or directory/);
+    expect(sent.get('write-leak')).toBe('Error: line 2: cannot create /workspace/leak: Directory nonexistent');
+    expect(fs.readFileSync(secret, 'utf8')).toBe('HOST-SECRET-7f3a\n');
     for (const content of sent.values()) expect(content).not.toContain('HOST-SECRET');
 
     const long = sent.get('long')!;
@@ -161,11 +170,25 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
       state: 'completed',
       output: { text: 'exit code: 0\nstdout:\nPASS\n', exit_code: 0 },
     });
+    expect(result('test-before')).toMatchObject({ category: 'command', state: 'failed', output: { exit_code: 1 } });
     expect(result('edit')).toMatchObject({ category: 'files', name: 'Edit', state: 'completed' });
     expect(result('absent')).toMatchObject({ category: 'files', name: 'Edit', state: 'failed' });
     expect(result('ambiguous')).toMatchObject({ category: 'files', name: 'Edit', state: 'failed' });
     expect(result('leak')).toMatchObject({ category: 'files', state: 'failed', output: { text: 'no such file: /workspace/leak' } });
     expect(result('slow')).toMatchObject({ category: 'command', state: 'failed', output: { exit_code: 124, timed_out: true } });
+  }, 60_000);
+
+  it('stops a running command when the run is cancelled', async () => {
+    model.reply(toolCalls([{ id: 'forever', name: 'Bash', arguments: { command: 'echo waiting > started.txt; sleep 600', timeout: 600_000 } }]));
+    const created = await call('POST', '/agent/runs', { prompt: 'Wait forever.' });
+    const runId = created.body.run_id as string;
+    const started = path.join(server.ctx.settings.dataDir, 'runs', runId, 'started.txt');
+    const until = Date.now() + 30_000;
+    while (!fs.existsSync(started) && Date.now() < until) await delay(50);
+    expect(fs.readFileSync(started, 'utf8')).toBe('waiting\n');
+
+    expect((await call('POST', `/agent/runs/${runId}/cancel`)).status).toBe(200);
+    expect((await waitForEnd(runId)).state).toBe('CANCELLED');
   }, 60_000);
 
   it('resumes a conversation with workspace tool calls under their own names', async () => {

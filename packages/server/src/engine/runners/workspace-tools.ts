@@ -128,7 +128,7 @@ export class WorkspaceTools implements ToolProvider {
     const parts = [`exit code: ${result.exitCode}`];
     if (timedOut) parts.push(`The command was stopped after its timeout of ${Math.min(timeoutMs, this.#options.toolTimeoutMs())} ms.`);
     if (result.stdout.totalBytes > 0) parts.push(`stdout:\n${streamText(result.stdout)}`);
-    if (result.stderr.totalBytes > 0) parts.push(`stderr:\n${streamText(result.stderr)}`);
+    if (result.stderr.totalBytes > 0) parts.push(`stderr:\n${withoutScriptPath(streamText(result.stderr))}`);
     return { ok: result.exitCode === 0, text: parts.join('\n'), extra: { exit_code: result.exitCode, ...(timedOut ? { timed_out: true } : {}) } };
   }
 
@@ -283,8 +283,11 @@ function completeLines(stream: ShellStream): string[] {
 const listingCutNote = (stream: ShellStream): string =>
   streamCut(stream) ? `\n[the listing was cut after its first ${stream.bytes.length / 2} bytes of ${stream.totalBytes}: narrow the search]` : '';
 
+/** sh names the script file the driver wrote in its messages (`/tmp/tmp.X/s: 3: …`): the model needs only the line. */
+const withoutScriptPath = (text: string): string => text.replace(/^\/tmp\/[^/\n]+\/s: (?=\d+: )/gm, 'line ');
+
 function errorText(result: ShellResult, fallback: string): string {
-  const stderr = result.stderr.bytes.toString('utf8').trim();
+  const stderr = withoutScriptPath(result.stderr.bytes.toString('utf8').trim());
   return stderr ? stderr.replace(/^(?:cat|sed|mkdir|find|grep|rg|wc|sh): /gm, '') : `${fallback} (exit status ${result.exitCode})`;
 }
 
