@@ -71,7 +71,11 @@ describe('model runner: requests', () => {
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Say hello.' },
     ]);
-    expect(request!.body.tools).toHaveLength(2);
+    expect(request!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      'read_skill',
+      'publish_artifact',
+      ...['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep'], // the workspace tools (workspace-tools.test.ts)
+    ]);
     const [readSkill, publishArtifact] = request!.body.tools;
     expect(publishArtifact.function.name).toBe('publish_artifact');
     expect(readSkill.type).toBe('function');
