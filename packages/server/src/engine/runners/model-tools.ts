@@ -1,6 +1,7 @@
 /**
  * The tools a model run offers: the built-in `read_skill` (when skills exist) and `publish_artifact`
- * (always; docs/decisions.md §Artifacts), and the tools of the run's MCP servers.
+ * (always; docs/decisions.md §Artifacts), the tools of providers of their own (the workspace tools:
+ * workspace-tools.ts), and the tools of the run's MCP servers.
  *
  * A tool call is handled in two steps so the conversation reads in order: `prepare()` works out the
  * `action` block (for `read_skill` that means loading the skill, because the action's input names what
