@@ -11,6 +11,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MODEL_OUTPUT_CHARS } from '../../src/engine/runners/workspace-tools';
+import { apiClient, waitForRunState, type ApiClient } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
 import { FakeModel, text, toolCalls } from './support/fake-model';
 
@@ -27,13 +28,13 @@ type Block = { type: string; [key: string]: unknown };
 describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
   let server: TestServer;
   let model: FakeModel;
-  let key: string;
+  let client: ApiClient;
   let hostDir: string;
 
   beforeAll(async () => {
     model = await FakeModel.start();
     server = await startTestServer({ env: { RUNNER: 'model', MODEL_BASE_URL: model.url, DEFAULT_MODEL_ID: 'tools-model' } });
-    key = (await server.createTeamWithKey('tools', 'admin')).apiKey;
+    client = apiClient(server.apiUrl, (await server.createTeamWithKey('tools', 'admin')).apiKey);
     hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-host-'));
   }, 30_000);
   afterAll(async () => {
@@ -42,24 +43,8 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
   });
 
-  async function call(method: string, p: string, body?: unknown) {
-    const res = await fetch(`${server.apiUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  }
-
-  async function waitForEnd(runId: string) {
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const run = await call('GET', `/agent/runs/${runId}`);
-      if (['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'].includes(run.body.state)) return run.body;
-      if (Date.now() > until) throw new Error(`run stayed ${run.body.state}`);
-      await delay(50);
-    }
-  }
+  const TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
+  const waitForEnd = (runId: string) => waitForRunState(client, runId, TERMINAL, 30_000);
 
   /** What went back to the model for each tool call, by call id. */
   function toolMessages(): Map<string, string> {
@@ -70,7 +55,7 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
   it('fixes a failing test: reads, edits, runs the test in the sandbox and finishes, every step recorded', async () => {
     const secret = path.join(hostDir, 'host-secret.txt');
     fs.writeFileSync(secret, 'HOST-SECRET-7f3a\n');
-    const env = await call('POST', '/agent/environments', {
+    const env = await client.post('/agent/environments', {
       name: 'failing-add',
       setup_commands: [...PROJECT, `ln -s ${secret} leak`, 'ln -s /etc/shadow shadow'],
     });
@@ -106,7 +91,7 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
       ]),
       text('Fixed add: it subtracted.'),
     );
-    const created = await call('POST', '/agent/runs', { prompt: 'Make the test pass.', config: { environment_id: env.body.uid } });
+    const created = await client.post('/agent/runs', { prompt: 'Make the test pass.', config: { environment_id: env.body.uid } });
     expect(created.status).toBe(200);
     const runId = created.body.run_id as string;
     const run = await waitForEnd(runId);
@@ -154,7 +139,7 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect(sent.get('replace-all')).toBe('Edited /workspace/dup.txt: 2 replacements.');
 
     // Recorded as action / action_result blocks with Oz's categories.
-    const conversation = await call('GET', `/agent/runs/${runId}/conversation`);
+    const conversation = await client.get(`/agent/runs/${runId}/conversation`);
     const blocks: Block[] = conversation.body.steps.flatMap((s: { messages: Array<{ content: Block[] }> }) => s.messages.flatMap((m) => m.content));
     const action = (id: string) => blocks.find((b) => b.type === 'action' && b.id === id);
     const result = (id: string) => blocks.find((b) => b.type === 'action_result' && b.action_id === id);
@@ -180,25 +165,25 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
 
   it('stops a running command when the run is cancelled', async () => {
     model.reply(toolCalls([{ id: 'forever', name: 'Bash', arguments: { command: 'echo waiting > started.txt; sleep 600', timeout: 600_000 } }]));
-    const created = await call('POST', '/agent/runs', { prompt: 'Wait forever.' });
+    const created = await client.post('/agent/runs', { prompt: 'Wait forever.' });
     const runId = created.body.run_id as string;
     const started = path.join(server.ctx.settings.dataDir, 'runs', runId, 'started.txt');
     const until = Date.now() + 30_000;
     while (!fs.existsSync(started) && Date.now() < until) await delay(50);
     expect(fs.readFileSync(started, 'utf8')).toBe('waiting\n');
 
-    expect((await call('POST', `/agent/runs/${runId}/cancel`)).status).toBe(200);
+    expect((await client.post(`/agent/runs/${runId}/cancel`)).status).toBe(200);
     expect((await waitForEnd(runId)).state).toBe('CANCELLED');
   }, 60_000);
 
   it('resumes a conversation with workspace tool calls under their own names', async () => {
     model.reply(toolCalls([{ id: 'ls', name: 'Bash', arguments: { command: 'printf hello > hi.txt' } }]), text('Wrote it.'));
-    const created = await call('POST', '/agent/runs', { prompt: 'Write hi.txt.' });
+    const created = await client.post('/agent/runs', { prompt: 'Write hi.txt.' });
     const runId = created.body.run_id as string;
     expect((await waitForEnd(runId)).state).toBe('SUCCEEDED');
 
     model.reply(toolCalls([{ id: 'cat', name: 'Read', arguments: { file_path: 'hi.txt' } }]), text('It says hello.'));
-    expect((await call('POST', `/agent/runs/${runId}/followups`, { message: 'What does it say?' })).status).toBe(200);
+    expect((await client.post(`/agent/runs/${runId}/followups`, { message: 'What does it say?' })).status).toBe(200);
     expect((await waitForEnd(runId)).state).toBe('SUCCEEDED');
 
     const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; tool_calls?: Array<{ function: { name: string; arguments: string } }>; content: string }>;

@@ -91,20 +91,8 @@ export class WorkspaceTools implements ToolProvider {
   }
 
   #execute(name: ToolName, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutput> {
-    switch (name) {
-      case 'Bash':
-        return this.#bash(args, signal);
-      case 'Read':
-        return this.#read(args, signal);
-      case 'Write':
-        return this.#write(args, signal);
-      case 'Edit':
-        return this.#edit(args, signal);
-      case 'Glob':
-        return this.#glob(args, signal);
-      case 'Grep':
-        return this.#grep(args, signal);
-    }
+    const run = { Bash: this.#bash, Read: this.#read, Write: this.#write, Edit: this.#edit, Glob: this.#glob, Grep: this.#grep }[name];
+    return run.call(this, args, signal);
   }
 
   #path(args: Record<string, unknown>, key: string, fallback?: string): string {
@@ -298,116 +286,70 @@ export function cutForModel(text: string, max = MAX_MODEL_OUTPUT_CHARS): string 
   return `${text.slice(0, half)}\n[… ${text.length - 2 * half} characters cut: the output was longer than ${max} characters …]\n${text.slice(-half)}`;
 }
 
+/** A function definition with a closed object schema. */
+function tool(name: ToolName, description: string, properties: Record<string, unknown>, required: string[]): ChatTool {
+  return { type: 'function', function: { name, description, parameters: { type: 'object', properties, required, additionalProperties: false } } };
+}
+
+const FILE_PATH = { type: 'string', description: 'The file: absolute, or relative to the workspace.' };
+
 const DEFINITIONS: ChatTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'Bash',
-      description:
-        `Run a shell command (sh -c) in the workspace, ${'/workspace'} in a sandbox: each call starts there, in a fresh shell. ` +
-        `Returns the exit code, stdout and stderr (the middle of long output is cut). Default timeout ${DEFAULT_BASH_TIMEOUT_MS} ms, at most ${MAX_BASH_TIMEOUT_MS} ms.`,
-      parameters: {
-        type: 'object',
-        properties: {
-          command: { type: 'string', description: 'The command to run.' },
-          timeout: { type: 'number', description: `Milliseconds before the command is stopped (at most ${MAX_BASH_TIMEOUT_MS}).` },
-          description: { type: 'string', description: 'What the command does, in a few words.' },
-        },
-        required: ['command'],
-        additionalProperties: false,
-      },
+  tool(
+    'Bash',
+    'Run a shell command (sh -c) in the workspace, /workspace in a sandbox: each call starts there, in a fresh shell. ' +
+      `Returns the exit code, stdout and stderr (the middle of long output is cut). Default timeout ${DEFAULT_BASH_TIMEOUT_MS} ms, at most ${MAX_BASH_TIMEOUT_MS} ms.`,
+    {
+      command: { type: 'string', description: 'The command to run.' },
+      timeout: { type: 'number', description: `Milliseconds before the command is stopped (at most ${MAX_BASH_TIMEOUT_MS}).` },
+      description: { type: 'string', description: 'What the command does, in a few words.' },
     },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'Read',
-      description: `Read a text file, with line numbers. Reads ${DEFAULT_READ_LINES} lines from the start unless offset/limit say otherwise; longer lines are cut.`,
-      parameters: {
-        type: 'object',
-        properties: {
-          file_path: { type: 'string', description: 'The file: absolute, or relative to the workspace.' },
-          offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based).' },
-          limit: { type: 'integer', minimum: 1, description: 'How many lines to read.' },
-        },
-        required: ['file_path'],
-        additionalProperties: false,
-      },
+    ['command'],
+  ),
+  tool(
+    'Read',
+    `Read a text file, with line numbers. Reads ${DEFAULT_READ_LINES} lines from the start unless offset/limit say otherwise; longer lines are cut.`,
+    {
+      file_path: FILE_PATH,
+      offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based).' },
+      limit: { type: 'integer', minimum: 1, description: 'How many lines to read.' },
     },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'Write',
-      description: 'Write a file (created with its directories, or replaced whole).',
-      parameters: {
-        type: 'object',
-        properties: {
-          file_path: { type: 'string', description: 'The file: absolute, or relative to the workspace.' },
-          content: { type: 'string', description: 'The whole content.' },
-        },
-        required: ['file_path', 'content'],
-        additionalProperties: false,
-      },
+    ['file_path'],
+  ),
+  tool('Write', 'Write a file (created with its directories, or replaced whole).', { file_path: FILE_PATH, content: { type: 'string', description: 'The whole content.' } }, [
+    'file_path',
+    'content',
+  ]),
+  tool(
+    'Edit',
+    'Replace exact text in a file. old_string must match exactly once (whitespace included) unless replace_all is true; read the file first.',
+    {
+      file_path: FILE_PATH,
+      old_string: { type: 'string', description: 'The text to replace.' },
+      new_string: { type: 'string', description: 'The text to put in its place.' },
+      replace_all: { type: 'boolean', description: 'Replace every occurrence (default false).' },
     },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'Edit',
-      description:
-        'Replace exact text in a file. old_string must match exactly once (whitespace included) unless replace_all is true; ' +
-        'read the file first.',
-      parameters: {
-        type: 'object',
-        properties: {
-          file_path: { type: 'string', description: 'The file: absolute, or relative to the workspace.' },
-          old_string: { type: 'string', description: 'The text to replace.' },
-          new_string: { type: 'string', description: 'The text to put in its place.' },
-          replace_all: { type: 'boolean', description: 'Replace every occurrence (default false).' },
-        },
-        required: ['file_path', 'old_string', 'new_string'],
-        additionalProperties: false,
+    ['file_path', 'old_string', 'new_string'],
+  ),
+  tool(
+    'Glob',
+    `List files whose path matches a glob (**/*.ts, src/**/*.{js,jsx}); a pattern without / matches file names at any depth. At most ${MAX_LISTED_PATHS} paths, sorted.`,
+    { pattern: { type: 'string', description: 'The glob, relative to path.' }, path: { type: 'string', description: 'Directory to search (default: the workspace).' } },
+    ['pattern'],
+  ),
+  tool(
+    'Grep',
+    'Search file contents with a regular expression (ripgrep where available, else grep -E).',
+    {
+      pattern: { type: 'string', description: 'The regular expression.' },
+      path: { type: 'string', description: 'File or directory to search (default: the workspace).' },
+      glob: { type: 'string', description: 'Only files whose name matches this glob, e.g. *.ts.' },
+      output_mode: {
+        type: 'string',
+        enum: ['content', 'files_with_matches', 'count'],
+        description: 'content: matching lines with numbers; files_with_matches (default): file paths; count: matches per file.',
       },
+      '-i': { type: 'boolean', description: 'Ignore case.' },
     },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'Glob',
-      description: `List files whose path matches a glob (**/*.ts, src/**/*.{js,jsx}); a pattern without / matches file names at any depth. At most ${MAX_LISTED_PATHS} paths, sorted.`,
-      parameters: {
-        type: 'object',
-        properties: {
-          pattern: { type: 'string', description: 'The glob, relative to path.' },
-          path: { type: 'string', description: 'Directory to search (default: the workspace).' },
-        },
-        required: ['pattern'],
-        additionalProperties: false,
-      },
-    },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'Grep',
-      description: 'Search file contents with a regular expression (ripgrep where available, else grep -E).',
-      parameters: {
-        type: 'object',
-        properties: {
-          pattern: { type: 'string', description: 'The regular expression.' },
-          path: { type: 'string', description: 'File or directory to search (default: the workspace).' },
-          glob: { type: 'string', description: 'Only files whose name matches this glob, e.g. *.ts.' },
-          output_mode: {
-            type: 'string',
-            enum: ['content', 'files_with_matches', 'count'],
-            description: 'content: matching lines with numbers; files_with_matches (default): file paths; count: matches per file.',
-          },
-          '-i': { type: 'boolean', description: 'Ignore case.' },
-        },
-        required: ['pattern'],
-        additionalProperties: false,
-      },
-    },
-  },
+    ['pattern'],
+  ),
 ];
