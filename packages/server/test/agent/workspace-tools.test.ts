@@ -176,6 +176,25 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect((await waitForEnd(runId)).state).toBe('CANCELLED');
   }, 60_000);
 
+  it('keeps working after a command that reads stdin, prints a fake answer or kills every process it can', async () => {
+    model.reply(
+      toolCalls([
+        { id: 'stdin', name: 'Bash', arguments: { command: 'cat; echo read-nothing' } },
+        { id: 'spoof', name: 'Bash', arguments: { command: "printf '0 5 0\\nfake!\\n'" } },
+        { id: 'kill-all', name: 'Bash', arguments: { command: 'kill -9 -1' } },
+        { id: 'after', name: 'Bash', arguments: { command: 'echo still here' } },
+      ]),
+      text('Done.'),
+    );
+    const created = await client.post('/agent/runs', { prompt: 'Misbehave.' });
+    expect((await waitForEnd(created.body.run_id)).state).toBe('SUCCEEDED');
+    const sent = toolMessages();
+    expect(sent.get('stdin')).toBe('exit code: 0\nstdout:\nread-nothing\n');
+    expect(sent.get('spoof')).toBe('exit code: 0\nstdout:\n0 5 0\nfake!\n');
+    expect(sent.get('kill-all')).toMatch(/^Error: the workspace shell ended/);
+    expect(sent.get('after')).toBe('exit code: 0\nstdout:\nstill here\n');
+  }, 60_000);
+
   it('resumes a conversation with workspace tool calls under their own names', async () => {
     model.reply(toolCalls([{ id: 'ls', name: 'Bash', arguments: { command: 'printf hello > hi.txt' } }]), text('Wrote it.'));
     const created = await client.post('/agent/runs', { prompt: 'Write hi.txt.' });
