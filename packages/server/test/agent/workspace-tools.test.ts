@@ -122,7 +122,7 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect(sent.get('leak')).toBe('Error: no such file: /workspace/leak');
     expect(sent.get('shadow')).toBe('Error: no such file: /workspace/shadow');
     expect(sent.get('cat-leak')).toMatch(/^exit code: 1\nstderr:\n.*No such file or directory/);
-    expect(sent.get('write-leak')).toBe('Error: line 2: cannot create /workspace/leak: Directory nonexistent');
+    expect(sent.get('write-leak')).toBe('Error: cannot create /workspace/leak: Directory nonexistent');
     expect(fs.readFileSync(secret, 'utf8')).toBe('HOST-SECRET-7f3a\n');
     for (const content of sent.values()) expect(content).not.toContain('HOST-SECRET');
 

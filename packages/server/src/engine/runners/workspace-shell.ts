@@ -8,33 +8,38 @@
  * (root, workspace, limits, egress policy). Nothing here touches the workspace from the host.
  *
  * Wire format (bytes; the lengths are byte counts):
- *   request:  `<script bytes> <stdin bytes> <cap bytes> <timeout seconds, 0 = none>\n<script><stdin>`
+ *   request:  `<script bytes> <stdin bytes> <cap bytes> <timeout seconds, 0 = none>\n<script><stdin>`, or for
+ *             a one-line script without stdin (most commands) `- 0 <cap> <timeout> <script>\n`
  *   response: `<exit code> <stdout bytes> <stderr bytes>\n` then stdout and stderr, each whole when it is at
  *             most `cap` bytes, else its first and last cap/2 bytes.
- * The script runs as `sh <script file>` in /workspace, stdout and stderr into files in the driver's private
- * directory under the sandbox's /tmp (fresh files per request, so a background process a command left behind
- * writes to a file nobody reads again), under coreutils' `timeout` when it has one. Every process the
- * driver starts per request is on the hot path of a tool call, so it starts few: rm, head, timeout, sh,
- * wc, and cat only when there is output.
+ * The script runs as `sh -c <script>` (or `sh <script file>`) in /workspace under coreutils' `timeout`, its
+ * stdout and stderr into files of their own per request in the driver's private directory under the
+ * sandbox's /tmp, so a background process a command left behind writes where nobody reads again; those
+ * files are swept every SWEEP_EVERY requests, and at once after a large output. Every process the driver
+ * starts per request is on the hot path of a tool call, so it starts few: timeout, sh, wc, and cat only
+ * when there is output (head for a multi-line script or stdin, rm when sweeping).
  */
 import type { RunSandbox, SandboxedProcess } from '../sandbox';
 
+const SWEEP_EVERY = 64;
+const SWEEP_ABOVE_BYTES = 1024 * 1024;
 const DRIVER = [
   'd=$(mktemp -d) || exit 1',
-  "while IFS=' ' read -r s n c t; do",
-  '  rm -f "$d/o" "$d/e"',
-  '  head -c "$s" > "$d/s"',
-  '  if [ "$n" = 0 ]; then : > "$d/i"; else head -c "$n" > "$d/i"; fi',
-  '  if [ "$t" = 0 ]; then sh "$d/s" < "$d/i" > "$d/o" 2> "$d/e"',
-  '  else timeout -k 2 "$t" sh "$d/s" < "$d/i" > "$d/o" 2> "$d/e"; fi',
+  'k=0',
+  "while IFS=' ' read -r s n c t line; do",
+  '  k=$((k + 1)); o="$d/o$k"; e="$d/e$k"',
+  '  if [ "$s" = - ]; then set -- sh -c "$line"; else head -c "$s" > "$d/s"; set -- sh "$d/s"; fi',
+  '  if [ "$n" = 0 ]; then i=/dev/null; else head -c "$n" > "$d/i"; i="$d/i"; fi',
+  '  if [ "$t" = 0 ]; then "$@" < "$i" > "$o" 2> "$e"; else timeout -k 2 "$t" "$@" < "$i" > "$o" 2> "$e"; fi',
   '  x=$?',
-  '  set -- $(wc -c "$d/o" "$d/e")',
+  '  set -- $(wc -c "$o" "$e")',
   "  printf '%s %s %s\\n' \"$x\" \"$1\" \"$3\"",
-  '  if [ "$1" -le "$c" ] && [ "$3" -le "$c" ]; then [ "$1$3" = 00 ] || cat "$d/o" "$d/e"',
+  '  if [ "$1" -le "$c" ] && [ "$3" -le "$c" ]; then [ "$1$3" = 00 ] || cat "$o" "$e"',
   '  else',
-  '    if [ "$1" -le "$c" ]; then cat "$d/o"; else head -c $((c / 2)) "$d/o"; tail -c $((c / 2)) "$d/o"; fi',
-  '    if [ "$3" -le "$c" ]; then cat "$d/e"; else head -c $((c / 2)) "$d/e"; tail -c $((c / 2)) "$d/e"; fi',
+  '    if [ "$1" -le "$c" ]; then cat "$o"; else head -c $((c / 2)) "$o"; tail -c $((c / 2)) "$o"; fi',
+  '    if [ "$3" -le "$c" ]; then cat "$e"; else head -c $((c / 2)) "$e"; tail -c $((c / 2)) "$e"; fi',
   '  fi',
+  `  if [ $k -ge ${SWEEP_EVERY} ] || [ "$1" -gt ${SWEEP_ABOVE_BYTES} ] || [ "$3" -gt ${SWEEP_ABOVE_BYTES} ]; then rm -f "$d"/o* "$d"/e*; k=0; fi`,
   'done',
 ].join('\n');
 
@@ -121,11 +126,16 @@ export class WorkspaceShell {
   async #send(request: ShellRequest, signal: AbortSignal): Promise<ShellResult> {
     if (signal.aborted) throw signal.reason;
     const proc = await this.#start();
-    const script = request.args && request.args.length > 0 ? `set -- ${request.args.map(shellQuote).join(' ')}\n${request.script}` : request.script;
-    const body = Buffer.from(script, 'utf8');
+    const script = request.args && request.args.length > 0 ? `set -- ${request.args.map(shellQuote).join(' ')}; ${request.script}` : request.script;
     const stdin = Buffer.from(request.stdin ?? '', 'utf8');
     const cap = Math.max(2, request.capBytes - (request.capBytes % 2));
     const timeout = request.timeoutMs === undefined ? '0' : (Math.max(1, request.timeoutMs) / 1000).toFixed(3);
+    // `read` keeps the rest of the line as is, except the spaces around it: those scripts go as a file.
+    const inline = stdin.length === 0 && !/[\n\r\0]/.test(script) && script.trim() === script && script !== '';
+    const body = Buffer.from(script, 'utf8');
+    const framed = inline
+      ? Buffer.from(`- 0 ${cap} ${timeout} ${script}\n`, 'utf8')
+      : Buffer.concat([Buffer.from(`${body.length} ${stdin.length} ${cap} ${timeout}\n`), body, stdin]);
     const answer = new Promise<ShellResult>((resolve, reject) => {
       this.#pending = { capBytes: cap, resolve, reject };
     });
@@ -139,7 +149,7 @@ export class WorkspaceShell {
     const onAbort = () => stop(signal.reason instanceof Error ? signal.reason : new WorkspaceShellError('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      proc.stdin!.write(Buffer.concat([Buffer.from(`${body.length} ${stdin.length} ${cap} ${timeout}\n`), body, stdin]));
+      proc.stdin!.write(framed);
       return await answer;
     } finally {
       clearTimeout(guard);

@@ -126,7 +126,7 @@ export class WorkspaceTools implements ToolProvider {
     const limit = positiveInt(args, 'limit', DEFAULT_READ_LINES);
     const result = await this.#run(signal, {
       // One sed: the lines asked for, then the file's line count (`$=`) as the last line.
-      script: `${REQUIRE_FILE}\nsed -n "$2,$3p;\\$=" "$1"`,
+      script: `${REQUIRE_FILE}; sed -n "$2,$3p;\\$=" "$1"`,
       args: [file, String(offset), String(offset + limit - 1)],
       capBytes: MAX_EDIT_BYTES,
     });
@@ -164,7 +164,7 @@ export class WorkspaceTools implements ToolProvider {
     if (typeof newString !== 'string') throw new ToolError('new_string must be a string');
     if (oldString === newString) throw new ToolError('old_string and new_string are the same: nothing to change');
     const replaceAll = args.replace_all === true;
-    const read = await this.#run(signal, { script: `${REQUIRE_FILE}\ncat "$1"`, args: [file], capBytes: MAX_EDIT_BYTES });
+    const read = await this.#run(signal, { script: `${REQUIRE_FILE}; cat "$1"`, args: [file], capBytes: MAX_EDIT_BYTES });
     if (read.exitCode !== 0) throw new ToolError(errorText(read, `cannot read ${file}`));
     if (read.stdout.totalBytes > MAX_EDIT_BYTES) throw new ToolError(`${file} is larger than ${MAX_EDIT_BYTES} bytes: edit it with Bash (e.g. sed) instead`);
     const before = read.stdout.bytes.toString('utf8');
@@ -182,7 +182,7 @@ export class WorkspaceTools implements ToolProvider {
     const pattern = stringArg(args, 'pattern');
     const base = this.#path(args, 'path', this.#options.workspacePath);
     const result = await this.#run(signal, {
-      script: `[ -d "$1" ] || { echo "no such directory: $1" >&2; exit 2; }\nfind "$1" -name .git -prune -o \\( -type f -o -type l \\) -print`,
+      script: `[ -d "$1" ] || { echo "no such directory: $1" >&2; exit 2; }; find "$1" -name .git -prune -o \\( -type f -o -type l \\) -print`,
       args: [base],
       capBytes: LISTING_CAP_BYTES,
     });
@@ -230,7 +230,7 @@ interface CallOutput {
   extra?: Record<string, unknown>;
 }
 
-const REQUIRE_FILE = '[ -e "$1" ] || { echo "no such file: $1" >&2; exit 2; }\n[ -d "$1" ] && { echo "$1 is a directory: use Glob or Bash ls" >&2; exit 2; }';
+const REQUIRE_FILE = '[ -e "$1" ] || { echo "no such file: $1" >&2; exit 2; }; [ -d "$1" ] && { echo "$1 is a directory: use Glob or Bash ls" >&2; exit 2; }';
 
 function stringArg(args: Record<string, unknown>, key: string): string {
   const value = args[key];
@@ -271,11 +271,13 @@ function completeLines(stream: ShellStream): string[] {
 const listingCutNote = (stream: ShellStream): string =>
   streamCut(stream) ? `\n[the listing was cut after its first ${stream.bytes.length / 2} bytes of ${stream.totalBytes}: narrow the search]` : '';
 
-/** sh names the script file the driver wrote in its messages (`/tmp/tmp.X/s: 3: …`): the model needs only the line. */
-const withoutScriptPath = (text: string): string => text.replace(/^\/tmp\/[^/\n]+\/s: (?=\d+: )/gm, 'line ');
+/** sh's messages name itself or the driver's script file (`sh: 1: …`, `/tmp/tmp.X/s: 3: …`): a command's line is what counts. */
+const SH_PREFIX = /^(?:sh|\/tmp\/[^/\n]+\/s): (\d+: )/gm;
+const withoutScriptPath = (text: string): string => text.replace(SH_PREFIX, 'line $1');
 
+/** Why a tool's own script failed: its stderr without sh's prefixes (its line numbers mean nothing to the model). */
 function errorText(result: ShellResult, fallback: string): string {
-  const stderr = withoutScriptPath(result.stderr.bytes.toString('utf8').trim());
+  const stderr = result.stderr.bytes.toString('utf8').trim().replace(SH_PREFIX, '');
   return stderr ? stderr.replace(/^(?:cat|sed|mkdir|find|grep|rg|wc|sh): /gm, '') : `${fallback} (exit status ${result.exitCode})`;
 }
 
