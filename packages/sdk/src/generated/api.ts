@@ -2396,6 +2396,12 @@ export type components = {
              * @description Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
              *     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
              *     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+             *     With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
+             *     the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
+             *     run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
+             *     `command`), `Read {file_path, offset?, limit?}`, `Write {file_path, content}`,
+             *     `Edit {file_path, old_string, new_string, replace_all?}` (category `files`),
+             *     `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
              */
             harness?: {
                 type?: string;
@@ -2727,8 +2733,10 @@ export type components = {
             text: string;
         };
         /**
-         * @description The Oz API's action categories. This service records `skill` (a `read_skill` load) and `integration`
-         *     (a call to a tool of one of the run's MCP servers); the others exist in the Oz API.
+         * @description The Oz API's action categories. This service records `command` (the built-in agent's `Bash`),
+         *     `files` (`Read`, `Write`, `Edit`), `search` (`Glob`, `Grep`), `skill` (a `read_skill` load),
+         *     `integration` (a call to a tool of one of the run's MCP servers) and `documents`
+         *     (`publish_artifact`); the others exist in the Oz API.
          * @enum {string}
          */
         ActionCategory: "command" | "files" | "search" | "integration" | "documents" | "computer" | "review" | "skill";
@@ -2736,7 +2744,9 @@ export type components = {
          * @description An action the agent took. A skill load has `category: skill`, `name: read_skill` and input
          *     `{name, bundled_skill_id?, skill_path?}`. An MCP tool call has `category: integration`, the tool's
          *     name and, as input, the arguments the model sent — a JSON object; arguments that were not a JSON
-         *     object are recorded as `{unparsed_arguments: "<what the model sent>"}` (the call then fails).
+         *     object are recorded as `{unparsed_arguments: "<what the model sent>"}` (the call then fails). A
+         *     workspace tool call (`AmbientAgentConfig.harness`) has its category (`command`, `files`, `search`),
+         *     the tool's name (`Bash`, `Read`, `Write`, `Edit`, `Glob`, `Grep`) and the arguments the model sent.
          */
         ActionBlock: {
             /**
@@ -2755,7 +2765,11 @@ export type components = {
         /**
          * @description The result of an action. `output` is an object (as in the Oz API): `{text}` holding what went back to
          *     the model — the skill's instructions, the MCP tool's text, or why the call failed (at most 100,000
-         *     characters, then cut with a note).
+         *     characters, then cut with a note). A workspace tool's `text` is at most 30,000 characters (its start
+         *     and end kept, a note where the middle was cut); `Bash` adds `exit_code` (and `timed_out: true`
+         *     when its timeout stopped it, exit code 124) and is `failed` when the exit code is not 0. A
+         *     workspace tool the model called wrongly (an `Edit` whose `old_string` is absent or matches more
+         *     than once without `replace_all`, a missing file) is `failed` with the reason as `text`.
          */
         ActionResultBlock: {
             /**
@@ -2770,6 +2784,10 @@ export type components = {
             state: "running" | "completed" | "failed" | "denied";
             output: {
                 text?: string;
+                /** @description `Bash`: the command's exit status. */
+                exit_code?: number;
+                /** @description `Bash`: true when the command's timeout stopped it. */
+                timed_out?: boolean;
             } & {
                 [key: string]: unknown;
             };

@@ -85,7 +85,7 @@ describe('MCP over stdio', () => {
     expect(outcome).toEqual({ state: 'SUCCEEDED' });
 
     const tools = model.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    expect(tools).toEqual(['read_skill', 'publish_artifact', 'local_files__echo', 'local_files__add', 'local_files__fail', 'local_files__env', 'local_files__wait', 'ask_user']);
+    expect(tools).toEqual(['read_skill', 'publish_artifact', 'Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'local_files__echo', 'local_files__add', 'local_files__fail', 'local_files__env', 'local_files__wait', 'ask_user']);
     const echo = model.requests[0]!.body.tools.find((t: { function: { name: string } }) => t.function.name === 'local_files__echo');
     expect(echo.function.description).toBe('Echo the text back.');
     expect(echo.function.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });

@@ -71,8 +71,14 @@ describe('model runner: requests', () => {
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'Say hello.' },
     ]);
-    expect(request!.body.tools).toHaveLength(3);
-    const [readSkill, publishArtifact, askUser] = request!.body.tools;
+    expect(request!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+      'read_skill',
+      'publish_artifact',
+      ...['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep'], // the workspace tools (workspace-tools.test.ts)
+      'ask_user',
+    ]);
+    const [readSkill, publishArtifact] = request!.body.tools;
+    const askUser = request!.body.tools.at(-1);
     expect(publishArtifact.function.name).toBe('publish_artifact');
     expect(askUser.function).toMatchObject({ name: 'ask_user', parameters: { type: 'object', required: ['question'] } });
     expect(readSkill.type).toBe('function');

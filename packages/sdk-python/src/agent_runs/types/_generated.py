@@ -15,7 +15,9 @@ class ActionBlock(BaseModel):
     An action the agent took. A skill load has `category: skill`, `name: read_skill` and input
     `{name, bundled_skill_id?, skill_path?}`. An MCP tool call has `category: integration`, the tool's
     name and, as input, the arguments the model sent — a JSON object; arguments that were not a JSON
-    object are recorded as `{unparsed_arguments: "<what the model sent>"}` (the call then fails).
+    object are recorded as `{unparsed_arguments: "<what the model sent>"}` (the call then fails). A
+    workspace tool call (`AmbientAgentConfig.harness`) has its category (`command`, `files`, `search`),
+    the tool's name (`Bash`, `Read`, `Write`, `Edit`, `Glob`, `Grep`) and the arguments the model sent.
 
     """
 
@@ -43,8 +45,10 @@ ActionCategory = TypeAliasType(
     ],
 )
 """
-The Oz API's action categories. This service records `skill` (a `read_skill` load) and `integration`
-(a call to a tool of one of the run's MCP servers); the others exist in the Oz API.
+The Oz API's action categories. This service records `command` (the built-in agent's `Bash`),
+`files` (`Read`, `Write`, `Edit`), `search` (`Glob`, `Grep`), `skill` (a `read_skill` load),
+`integration` (a call to a tool of one of the run's MCP servers) and `documents`
+(`publish_artifact`); the others exist in the Oz API.
 
 """
 
@@ -53,7 +57,11 @@ class ActionResultBlock(BaseModel):
     """
     The result of an action. `output` is an object (as in the Oz API): `{text}` holding what went back to
     the model — the skill's instructions, the MCP tool's text, or why the call failed (at most 100,000
-    characters, then cut with a note).
+    characters, then cut with a note). A workspace tool's `text` is at most 30,000 characters (its start
+    and end kept, a note where the middle was cut); `Bash` adds `exit_code` (and `timed_out: true`
+    when its timeout stopped it, exit code 124) and is `failed` when the exit code is not 0. A
+    workspace tool the model called wrongly (an `Edit` whose `old_string` is absent or matches more
+    than once without `replace_all`, a missing file) is `failed` with the reason as `text`.
 
     """
 
@@ -73,6 +81,14 @@ class ActionResultBlockOutput(BaseModel):
         extra="allow",
     )
     text: Optional[str] = None
+    exit_code: Optional[int] = None
+    """
+    `Bash`: the command's exit status.
+    """
+    timed_out: Optional[bool] = None
+    """
+    `Bash`: true when the command's timeout stopped it.
+    """
 
 
 class AgentListEnvironment(BaseModel):
@@ -220,6 +236,12 @@ class AmbientAgentConfig(BaseModel):
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
+    the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
+    run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
+    `command`), `Read {file_path, offset?, limit?}`, `Write {file_path, content}`,
+    `Edit {file_path, old_string, new_string, replace_all?}` (category `files`),
+    `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
 
     """
     harness_auth_secrets: Optional[dict[str, Any]] = None
@@ -289,6 +311,12 @@ class AmbientAgentConfigHarness(BaseModel):
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
+    the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
+    run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
+    `command`), `Read {file_path, offset?, limit?}`, `Write {file_path, content}`,
+    `Edit {file_path, old_string, new_string, replace_all?}` (category `files`),
+    `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
 
     """
 

@@ -179,6 +179,12 @@ class AmbientAgentConfigHarnessParam(TypedDict, total=False):
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
+    the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
+    run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
+    `command`), `Read {file_path, offset?, limit?}`, `Write {file_path, content}`,
+    `Edit {file_path, old_string, new_string, replace_all?}` (category `files`),
+    `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
     """
 
     type: str
@@ -288,6 +294,12 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
+    the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
+    run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
+    `command`), `Read {file_path, offset?, limit?}`, `Write {file_path, content}`,
+    `Edit {file_path, old_string, new_string, replace_all?}` (category `files`),
+    `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
     """
 
     harness_auth_secrets: Dict[str, object]

@@ -1,6 +1,7 @@
 /**
  * The tools a model run offers: the built-in `read_skill` (when skills exist) and `publish_artifact`
- * (always; docs/decisions.md §Artifacts), and the tools of the run's MCP servers.
+ * (always; docs/decisions.md §Artifacts), the tools of providers of their own (the workspace tools:
+ * workspace-tools.ts), and the tools of the run's MCP servers.
  *
  * A tool call is handled in two steps so the conversation reads in order: `prepare()` works out the
  * `action` block (for `read_skill` that means loading the skill, because the action's input names what
@@ -79,6 +80,17 @@ export interface ToolBoxOptions {
   toolTimeoutMs: () => number;
   /** Where publish_artifact publishes (RunContext.artifacts). */
   artifacts: ArtifactPublisher;
+  /** Tools of other modules (the workspace tools: workspace-tools.ts), offered after publish_artifact. */
+  providers?: ToolProvider[];
+}
+
+/** Tools a module of its own offers the model runner: their definitions, calls and recorded names. */
+export interface ToolProvider {
+  definitions(): ChatTool[];
+  /** The prepared call, or undefined when the function is not one of this provider's. */
+  prepare(call: ChatToolCall, args: ParsedArguments): PreparedCall | undefined;
+  /** The function name of a recorded action of this provider's (resume), or undefined. */
+  functionNameFor(action: { category: string; name: string }): string | undefined;
 }
 
 export function truncate(text: string, max = MAX_TOOL_OUTPUT_CHARS): string {
@@ -107,6 +119,7 @@ export class ToolBox {
     const tools: ChatTool[] = [];
     if (this.#options.skills.length > 0) tools.push(readSkillDefinition(this.#options.skills));
     tools.push(publishArtifactDefinition(this.#options.artifacts.limits.maxFileBytes));
+    for (const provider of this.#options.providers ?? []) tools.push(...provider.definitions());
     for (const tool of this.#options.mcp.tools) {
       tools.push({
         type: 'function',
@@ -124,6 +137,10 @@ export class ToolBox {
   functionNameFor(action: { category: string; name: string }): string {
     if (action.category === 'skill') return READ_SKILL;
     if (action.category === PUBLISH_CATEGORY && action.name === PUBLISH_ARTIFACT) return PUBLISH_ARTIFACT;
+    for (const provider of this.#options.providers ?? []) {
+      const name = provider.functionNameFor(action);
+      if (name) return name;
+    }
     return this.#options.mcp.tools.find((t) => t.name === action.name)?.functionName ?? action.name.replace(/[^A-Za-z0-9_-]/g, '_');
   }
 
@@ -131,6 +148,10 @@ export class ToolBox {
     const parsed = parseArguments(call.function.arguments);
     if (call.function.name === READ_SKILL) return this.#prepareReadSkill(call, parsed);
     if (call.function.name === PUBLISH_ARTIFACT) return this.#preparePublish(call, parsed);
+    for (const provider of this.#options.providers ?? []) {
+      const prepared = provider.prepare(call, parsed);
+      if (prepared) return prepared;
+    }
 
     const tool = this.#options.mcp.find(call.function.name);
     const action: ActionBlock = {
@@ -221,14 +242,14 @@ export function skillLoaded(action: ActionBlock, skill: LoadedSkill): ToolOutcom
   };
 }
 
-function failed(action: ActionBlock, message: string): ToolOutcome {
+export function failed(action: ActionBlock, message: string): ToolOutcome {
   return {
     result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'failed', output: { text: message } },
     content: `Error: ${message}`,
   };
 }
 
-type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 function parseArguments(raw: string): ParsedArguments {
   if (raw.trim() === '') return { ok: true, value: {} };

@@ -21,10 +21,13 @@ import { resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/res
 import { AbortedError, McpConnectError, McpSession } from '../mcp/session';
 import type { ContentBlock, RunContext, RunOutcome, RunStatusMessage, Runner } from '../runner';
 import { askUserDefinition, blockedOutcome, separateQuestions } from './ask-user';
+import { commandEnvironment } from './command';
 import { ChatCompletionsClient, ModelError, type ChatMessage, type RetryPolicy } from './model-client';
 import { MAX_TIMER_SECONDS, modelLimits, timerMs } from './model-config';
 import { attachmentParts, firstUserMessage, messagesFromHistory, SKILL_SPEC_ACTION_PREFIX, systemPrompt } from './model-messages';
 import { skillAction, skillLoaded, ToolBox, type AdvertisedSkill } from './model-tools';
+import { WorkspaceShell } from './workspace-shell';
+import { WorkspaceTools } from './workspace-tools';
 
 export interface ModelRunnerOptions {
   /** MODEL_BASE_URL, e.g. `https://api.openai.com/v1`. */
@@ -122,6 +125,7 @@ export class ModelRunner implements Runner {
           failure('ERROR', status('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true));
 
     let mcp = McpSession.empty();
+    const shell = new WorkspaceShell({ sandbox: ctx.sandbox, env: commandEnvironment(ctx), lifetimeMs: timerMs(MAX_TIMER_SECONDS) });
     try {
       const model = ctx.config.model_id ?? this.#options.defaultModelId;
       if (!model) {
@@ -159,12 +163,14 @@ export class ModelRunner implements Runner {
         const description = findBundledSkill(ref)?.description ?? (ref === ctx.config.skill_spec ? skill?.description : undefined);
         return description ? { ref, description } : { ref };
       });
+      const toolTimeoutMs = () => Math.max(1, Math.min(this.#options.toolCallTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS, budget.remainingMs()));
       const tools = new ToolBox({
         mcp,
         skillsDir: this.#options.skillsDir,
         skills,
-        toolTimeoutMs: () => Math.max(1, Math.min(this.#options.toolCallTimeoutMs ?? DEFAULT_TOOL_CALL_TIMEOUT_MS, budget.remainingMs())),
+        toolTimeoutMs,
         artifacts: ctx.artifacts,
+        providers: [new WorkspaceTools({ shell, workspacePath: ctx.sandbox.workspacePath, toolTimeoutMs })],
       });
 
       const messages: ChatMessage[] = [];
@@ -259,7 +265,7 @@ export class ModelRunner implements Runner {
     } finally {
       budget.clear();
       ctx.signal.removeEventListener('abort', onCancel);
-      await mcp.close(ctx.log);
+      await Promise.all([mcp.close(ctx.log), shell.close()]);
     }
   }
 }
