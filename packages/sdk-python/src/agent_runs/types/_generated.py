@@ -275,6 +275,22 @@ class AmbientAgentConfig(BaseModel):
     """
     Timeout of the whole run (per step).
     """
+    max_tokens: Annotated[Optional[int], Field(ge=1)] = None
+    """
+    Extension of this service (not in the Oz API): the most tokens (prompt plus completion, over all
+    the run's model calls, follow-ups included) the run may spend. No model call starts once the
+    run has used this many, and a call whose answer takes the run past it ends the run: `FAILED`
+    with `budget_exceeded`, its `usage` saying what it used. Absent: no limit of its own (the team's
+    monthly budget still applies).
+
+    """
+    max_cost: Annotated[Optional[float], Field(gt=0.0)] = None
+    """
+    Extension of this service (not in the Oz API): the most the run may spend in USD at the
+    operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
+    model: otherwise `400 invalid_request` naming `$.config.max_cost` (`422` on a saved automation).
+
+    """
 
 
 class AmbientAgentConfigHarness(BaseModel):
@@ -1277,6 +1293,24 @@ class ModelInfo(BaseModel):
     ] = None
 
 
+class ModelUsage(BaseModel):
+    """
+    What one model's calls spent.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    model_id: str
+    prompt_tokens: Annotated[int, Field(ge=0)]
+    completion_tokens: Annotated[int, Field(ge=0)]
+    total_tokens: Annotated[int, Field(ge=0)]
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    Present when the server prices models (`0` for a model without a price).
+    """
+
+
 class NotificationAttempt(BaseModel):
     """
     One delivery attempt of an event to a subscription.
@@ -2218,7 +2252,10 @@ class RunStatusMessage(BaseModel):
     message: str
     error_code: Optional[str] = None
     """
-    Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`, `model_error`.
+    Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
+    `model_error`, `budget_exceeded` (the run's `config.max_tokens` / `config.max_cost` or its team's
+    monthly budget is spent; `message` says which and what was used, and `retryable` is `false`).
+
     """
     retryable: Optional[bool] = None
     """
@@ -2240,6 +2277,13 @@ class RunUsage(BaseModel):
     prompt_tokens: Annotated[int, Field(ge=0)]
     completion_tokens: Annotated[int, Field(ge=0)]
     total_tokens: Annotated[int, Field(ge=0)]
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    Extension of this service: what the tokens cost in USD at the operator's prices (`MODEL_PRICES`),
+    to the micro-dollar, computed as each call is answered. Present when the server prices models;
+    calls to a model without a price add nothing.
+
+    """
 
 
 class SandboxStatus(BaseModel):
@@ -2597,6 +2641,87 @@ class Team(BaseModel):
     `team_…`
     """
     name: str
+
+
+class TeamBudget(BaseModel):
+    """
+    The team's monthly budget and its use in the current calendar month (UTC). A limit is reached when
+    the month's usage is at or over it; the month's usage starts again from zero on the 1st.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    max_tokens_per_month: Annotated[Optional[int], Field(ge=1)] = None
+    """
+    Tokens (prompt plus completion) the team's runs may spend per month; `null` is no limit.
+    """
+    max_cost_usd_per_month: Annotated[Optional[float], Field(gt=0.0)] = None
+    """
+    USD the team's runs may spend per month at the operator's prices; `null` is no limit.
+    """
+    month: Annotated[str, Field(examples=["2026-11"])]
+    """
+    The current month, `YYYY-MM` (UTC).
+    """
+    used_tokens: Annotated[int, Field(ge=0)]
+    """
+    Tokens the team's runs spent this month.
+    """
+    used_cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    What they cost in USD; present when the server prices models.
+    """
+    exceeded: bool
+    """
+    Whether a limit is reached (the team cannot start runs until the next month or a higher limit).
+    """
+    updated_at: Optional[datetime] = None
+    """
+    When an admin last set the budget; `null` when never.
+    """
+
+
+class TeamBudgetUpdate(BaseModel):
+    """
+    The team's monthly budget; an absent or `null` limit is no limit.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    max_tokens_per_month: Annotated[Optional[int], Field(ge=1, le=9007199254740991)] = (
+        None
+    )
+    max_cost_usd_per_month: Annotated[
+        Optional[float], Field(gt=0.0, le=1000000000.0)
+    ] = None
+
+
+class TeamUsage(BaseModel):
+    """
+    The tokens and cost the team's runs spent in one calendar month (UTC), in total and per model.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    month: Annotated[str, Field(examples=["2026-11"])]
+    """
+    `YYYY-MM`.
+    """
+    prompt_tokens: Annotated[int, Field(ge=0)]
+    completion_tokens: Annotated[int, Field(ge=0)]
+    total_tokens: Annotated[int, Field(ge=0)]
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    Present when the server prices models.
+    """
+    models: list[ModelUsage]
+    """
+    One entry per model used in the month, most tokens first.
+    """
 
 
 class TestAutomationFilterRequest(BaseModel):
@@ -3032,6 +3157,7 @@ __all__ = [
     "MCPWarpServerConfig",
     "MessageRole",
     "ModelInfo",
+    "ModelUsage",
     "NotificationAttempt",
     "NotificationAttemptOutcome",
     "NotificationDisabledReason",
@@ -3095,6 +3221,9 @@ __all__ = [
     "SignatureScheme",
     "Skill",
     "Team",
+    "TeamBudget",
+    "TeamBudgetUpdate",
+    "TeamUsage",
     "TestAutomationFilterRequest",
     "TestDraftFilterRequest",
     "TestFilterResult",

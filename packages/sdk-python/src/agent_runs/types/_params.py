@@ -34,6 +34,7 @@ __all__ = [
     "RunAgentRequestParam",
     "RunAttachmentInputParam",
     "RunFollowupRequestParam",
+    "TeamBudgetUpdateParam",
     "TestAutomationFilterRequestParam",
     "TestDraftFilterRequestParam",
     "TriggerFilterParam",
@@ -294,6 +295,22 @@ class AmbientAgentConfigParam(TypedDict, total=False):
 
     run_timeout_seconds: int
     """Timeout of the whole run (per step)."""
+
+    max_tokens: int
+    """
+    Extension of this service (not in the Oz API): the most tokens (prompt plus completion, over all
+    the run's model calls, follow-ups included) the run may spend. No model call starts once the
+    run has used this many, and a call whose answer takes the run past it ends the run: `FAILED`
+    with `budget_exceeded`, its `usage` saying what it used. Absent: no limit of its own (the team's
+    monthly budget still applies).
+    """
+
+    max_cost: float
+    """
+    Extension of this service (not in the Oz API): the most the run may spend in USD at the
+    operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
+    model: otherwise `400 invalid_request` naming `$.config.max_cost` (`422` on a saved automation).
+    """
 
 
 class RunAttachmentInputParam(TypedDict, total=False):
@@ -644,3 +661,11 @@ class UpdateNotificationSubscriptionRequestParam(TypedDict, total=False):
 
 class PutSecretRequestParam(TypedDict, total=False):
     value: Required[str]
+
+
+class TeamBudgetUpdateParam(TypedDict, total=False):
+    """The team's monthly budget; an absent or `null` limit is no limit."""
+
+    max_tokens_per_month: Optional[int]
+
+    max_cost_usd_per_month: Optional[float]
