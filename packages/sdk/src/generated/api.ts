@@ -4114,7 +4114,8 @@ export type components = {
         /**
          * @description `conflict` (the resource's state forbids the operation, a name is taken, a `files` factory
          *     refuses the change, or an `Idempotency-Key` was reused with another body or is still in flight)
-         *     or `limit_exceeded` (a count limit is reached). Final conflicts carry `x-should-retry: false`.
+         *     or `limit_exceeded` (a count limit is reached, or the team's monthly budget is spent). Final
+         *     conflicts carry `x-should-retry: false`.
          */
         Conflict: {
             headers: {
