@@ -15,6 +15,8 @@ const MODEL = 'budget-model';
 // USD per million tokens: 300 prompt + 50 completion tokens cost 600 + 500 = 1,100 micro-dollars.
 const PRICES = { [MODEL]: { input_per_mtok: 2, output_per_mtok: 10 } };
 const FINISHED = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
+// A whole server with its engine, and runs through the model runner: slow on a busy shared machine.
+const SLOW_MS = 120_000;
 
 describe.each(testDatabases())('budgets (%s)', (kind) => {
   let server: TestServer;
@@ -29,7 +31,7 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
       env: { RUNNER: 'model', MODEL_BASE_URL: model.url, DEFAULT_MODEL_ID: MODEL, MODEL_PRICES: JSON.stringify(PRICES) },
       engine: { scheduler: false },
     });
-  }, 30_000);
+  }, SLOW_MS);
   afterAll(async () => {
     await server?.close();
     await model?.close();
@@ -46,7 +48,7 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
   async function runToEnd(client: ApiClient, body: unknown) {
     const created = await client.post('/agent/runs', body);
     expect(created.status).toBe(200);
-    return waitForRunState(client, created.body.run_id, FINISHED, 20_000);
+    return waitForRunState(client, created.body.run_id, FINISHED, SLOW_MS);
   }
 
   it('ends a run that passes its max_tokens FAILED budget_exceeded, with what it used', async () => {
@@ -61,7 +63,7 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     });
     expect(run.usage).toMatchObject(usage(80, 40));
     expect(run.agent_config.max_tokens).toBe(100);
-  });
+  }, SLOW_MS);
 
   it('makes no model call once a run has used its max_tokens: a follow-up fails at start', async () => {
     const { member } = await newTeam('run-reached');
@@ -72,10 +74,10 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
 
     const followup = await member.post(`/agent/runs/${run.run_id}/followups`, { message: 'And more?' });
     expect(followup.status).toBe(200);
-    const resumed = await waitForRunState(member, run.run_id, ['FAILED'], 20_000);
+    const resumed = await waitForRunState(member, run.run_id, ['FAILED'], SLOW_MS);
     expect(resumed.status_message).toMatchObject({ error_code: 'budget_exceeded', message: 'The run used 100 tokens; its max_tokens is 100 tokens.' });
     expect(model.requests.length).toBe(calls);
-  });
+  }, SLOW_MS);
 
   it('ends a run that passes its max_cost, and prices the usage of every run', async () => {
     const { member } = await newTeam('run-cost');
@@ -84,7 +86,7 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     expect(run.state).toBe('FAILED');
     expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', message: 'The run used $0.0011; its max_cost is $0.001.' });
     expect(run.usage).toEqual({ ...usage(300, 50), cost_usd: 0.0011 });
-  });
+  }, SLOW_MS);
 
   it('refuses max_cost for a model without a price and bad budget values, naming the field', async () => {
     const { member } = await newTeam('run-invalid');
@@ -145,7 +147,7 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     clock.set(Date.parse('2026-11-29T09:00:00Z'));
     const { runs } = await server.fireDueSchedules();
     expect(runs).toHaveLength(1);
-    const scheduled = await waitForRunState(member, runs[0]!, FINISHED, 20_000);
+    const scheduled = await waitForRunState(member, runs[0]!, FINISHED, SLOW_MS);
     expect(scheduled).toMatchObject({ state: 'FAILED', source: 'SCHEDULED_AGENT', status_message: { error_code: 'budget_exceeded', retryable: false } });
     expect(scheduled.status_message.message).toBe('The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. The run used 0 tokens.');
     expect(model.requests.length).toBe(calls);
@@ -170,7 +172,7 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     } finally {
       clock.set(Date.parse('2026-11-29T08:00:00Z'));
     }
-  });
+  }, SLOW_MS);
 
   it('keeps usage per team: another team sees only its own', async () => {
     const { member } = await newTeam('other-team');

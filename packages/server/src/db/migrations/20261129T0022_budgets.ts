@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('team_budgets')
-    .addColumn('team_id', 'text', (c) => c.primaryKey().references('teams.id').onDelete('cascade'))
+    .addColumn('team_id', 'text', (c) => c.primaryKey().notNull().references('teams.id').onDelete('cascade'))
     .addColumn('max_tokens_per_month', 'bigint')
     .addColumn('max_cost_micros_per_month', 'bigint')
     .addColumn('updated_at', 'text', (c) => c.notNull())
