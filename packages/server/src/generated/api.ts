@@ -2702,7 +2702,8 @@ export type components = {
             debug_agent_available?: boolean;
             /**
              * @description Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
-             *     the run has made a model call; this service keeps no credit or dollar costs.
+             *     the run has made a model call; this service keeps no credits (the cost in USD, where the server
+             *     prices models, is `usage.cost_usd`).
              */
             request_usage?: {
                 total_tokens?: number;

@@ -2107,7 +2107,8 @@ class RunItem(BaseModel):
     request_usage: Optional[RunItemRequestUsage] = None
     """
     Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
-    the run has made a model call; this service keeps no credit or dollar costs.
+    the run has made a model call; this service keeps no credits (the cost in USD, where the server
+    prices models, is `usage.cost_usd`).
 
     """
     execution_location: Optional[RunExecutionLocation] = None
@@ -2127,7 +2128,8 @@ class RunItem(BaseModel):
 class RunItemRequestUsage(BaseModel):
     """
     Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
-    the run has made a model call; this service keeps no credit or dollar costs.
+    the run has made a model call; this service keeps no credits (the cost in USD, where the server
+    prices models, is `usage.cost_usd`).
 
     """
 
