@@ -11,6 +11,7 @@ import { Command, Option } from 'commander';
 import { registerArtifactsCommands } from './commands/artifacts';
 import { registerAgentsCommands } from './commands/agents';
 import { registerAutomationsCommands } from './commands/automations';
+import { registerBudgetCommands } from './commands/budgets';
 import { registerDeliveriesCommands } from './commands/deliveries';
 import { registerEnvironmentsCommands } from './commands/environments';
 import { registerFactoriesCommands } from './commands/factories';
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerAutomationsCommands(program);
   registerSchedulesCommands(program);
   registerNotificationsCommands(program);
+  registerBudgetCommands(program);
   return program;
 }
 

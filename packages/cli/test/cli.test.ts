@@ -1333,6 +1333,80 @@ describe('agent-runs against a stub API', () => {
       expect(result.stderr).toContain('ECONNREFUSED');
     });
   });
+
+  describe('budget and usage', () => {
+    const BUDGET = {
+      max_tokens_per_month: null,
+      max_cost_usd_per_month: 50,
+      month: '2026-11',
+      used_tokens: 1200,
+      used_cost_usd: 0.42,
+      exceeded: false,
+      updated_at: '2026-11-02T09:00:00Z',
+    };
+
+    it('budget set changes the limit given and keeps the other one as it is', async () => {
+      stub.handler = (request) => ({ json: request.method === 'PUT' ? { ...BUDGET, max_tokens_per_month: 2_000_000 } : BUDGET });
+
+      const result = await runCli(['budget', 'set', '--max-tokens', '2000000'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /team/budget', 'PUT /team/budget']);
+      expect(stub.requests[1]!.body).toEqual({ max_tokens_per_month: 2_000_000, max_cost_usd_per_month: 50 });
+      expect(result.stdout).toContain('max_tokens_per_month:    2,000,000\n');
+      expect(result.stdout).toContain('max_cost_usd_per_month:  $50\n');
+    });
+
+    it('budget set --max-cost none removes that limit without reading the budget first when both are given', async () => {
+      stub.handler = () => ({ json: { ...BUDGET, max_cost_usd_per_month: null } });
+
+      const result = await runCli(['budget', 'set', '--max-tokens', '10', '--max-cost', 'none', '--json'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests.map((r) => [r.method, r.body])).toEqual([['PUT', { max_tokens_per_month: 10, max_cost_usd_per_month: null }]]);
+      expect(JSON.parse(result.stdout)).toMatchObject({ max_cost_usd_per_month: null });
+    });
+
+    it('budget set without a limit or with a bad one is a usage error and sends nothing', async () => {
+      expect(await runCli(['budget', 'set'], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('give --max-tokens and/or --max-cost') });
+      expect((await runCli(['budget', 'set', '--max-tokens', '1.5'], env)).code).toBe(1);
+      expect(stub.requests).toHaveLength(0);
+    });
+
+    it('budget get shows a member the limits; a refused set prints the problem', async () => {
+      stub.handler = (request) => (request.method === 'PUT' ? problem(403, 'not_authorized', 'This operation requires an admin API key.') : { json: BUDGET });
+
+      const shown = await runCli(['budget', 'get'], env);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain('max_tokens_per_month:    no limit\n');
+      expect(shown.stdout).toContain('exceeded:                no\n');
+
+      const refused = await runCli(['budget', 'set', '--max-tokens', '5', '--max-cost', '5'], env);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('This operation requires an admin API key.');
+    });
+
+    it('usage --month reads that month, in total and per model', async () => {
+      stub.handler = () => ({
+        json: {
+          month: '2026-10',
+          prompt_tokens: 1000,
+          completion_tokens: 200,
+          total_tokens: 1200,
+          cost_usd: 0.42,
+          models: [{ model_id: 'gpt-4.1', prompt_tokens: 1000, completion_tokens: 200, total_tokens: 1200, cost_usd: 0.42 }],
+        },
+      });
+
+      const result = await runCli(['usage', '--month', '2026-10'], env);
+
+      expect(result.code).toBe(0);
+      expect(stub.requests[0]!.path).toBe('/usage');
+      expect(stub.requests[0]!.query.get('month')).toBe('2026-10');
+      expect(result.stdout).toContain('total_tokens:       1,200\n');
+      expect(result.stdout).toMatch(/MODEL\s+PROMPT\s+COMPLETION\s+TOTAL\s+COST\ngpt-4\.1\s+1,000\s+200\s+1,200\s+\$0\.42/);
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -35,6 +35,10 @@ AUTOMATION = {"uid": "aut_1", "factory_uid": "fac_1", "name": "a", "prompt": "p"
 TEST_RESULT = {"result": "Would trigger", "webhook_check": {"passed": True, "reason": "r"},
                "payload_check": {"passed": True, "reason": "r", "path": None}}
 SECRET = {"name": "S", "created_at": TS, "updated_at": TS}
+BUDGET = {"max_tokens_per_month": 1000, "max_cost_usd_per_month": None, "month": "2026-11", "used_tokens": 10,
+          "exceeded": False, "updated_at": TS}
+USAGE = {"month": "2026-10", "prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10, "cost_usd": 0.5,
+         "models": [{"model_id": "m", "prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10, "cost_usd": 0.5}]}
 KEY = {"key_id": "key_1", "name": "ci", "role": "member", "created_at": TS}
 CREATOR = {"type": "service_account", "uid": "key_1", "display_name": "ops"}
 SCHEDULE = {
@@ -150,6 +154,10 @@ CASES = [
     (lambda c: c.secrets.list(), "GET", "/secrets", None, None, {"secrets": [SECRET], "page_info": PAGE}, None),
     (lambda c: c.secrets.put("S", value="v"), "PUT", "/secrets/S", None, {"value": "v"}, SECRET, t.SecretMetadata),
     (lambda c: c.secrets.delete("S"), "DELETE", "/secrets/S", None, None, None, type(None)),
+    (lambda c: c.budget.retrieve(), "GET", "/team/budget", None, None, BUDGET, t.TeamBudget),
+    (lambda c: c.budget.update(max_tokens_per_month=1000, max_cost_usd_per_month=None), "PUT", "/team/budget", None,
+     {"max_tokens_per_month": 1000, "max_cost_usd_per_month": None}, BUDGET, t.TeamBudget),
+    (lambda c: c.usage.retrieve(month="2026-10"), "GET", "/usage", {"month": "2026-10"}, None, USAGE, t.TeamUsage),
     (lambda c: c.api_keys.create(role="member", name="ci"), "POST", "/api-keys", None, {"role": "member", "name": "ci"},
      {**KEY, "api_key": "ar_live_" + "a" * 43}, t.ApiKeyWithValue),
     (lambda c: c.api_keys.list(), "GET", "/api-keys", None, None, {"api_keys": [KEY], "page_info": PAGE}, None),
@@ -240,6 +248,7 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "listSecrets": "secrets.list", "putSecret": "secrets.put", "deleteSecret": "secrets.delete",
         "createApiKey": "api_keys.create", "listApiKeys": "api_keys.list", "deleteApiKey": "api_keys.delete",
         "getCurrentApiKey": "api_keys.current",
+        "getTeamBudget": "budget.retrieve", "updateTeamBudget": "budget.update", "getTeamUsage": "usage.retrieve",
         "getArtifact": "agent.get_artifact", "downloadArtifact": "agent.download_artifact",
         "getRunByExternalReferenceURL": "agent.runs.retrieve_by_external_reference",
         "createNotificationSubscription": "notifications.subscriptions.create",

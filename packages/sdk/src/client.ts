@@ -28,6 +28,7 @@ import { VERSION } from './version';
 import { Agent } from './resources/agent/agent';
 import { Factories } from './resources/factories/factories';
 import { Secrets } from './resources/secrets';
+import { Budget, Usage } from './resources/budgets';
 import { APIKeys } from './resources/api-keys';
 import { Notifications } from './resources/notifications/notifications';
 
@@ -161,6 +162,8 @@ export class AgentRuns {
   secrets: Secrets = new Secrets(this);
   apiKeys: APIKeys = new APIKeys(this);
   notifications: Notifications = new Notifications(this);
+  budget: Budget = new Budget(this);
+  usage: Usage = new Usage(this);
 
   /** A new client with these options over this one's. */
   withOptions(options: Partial<ClientOptions>): this {

@@ -45,6 +45,7 @@ export * from './resources/factories/automations';
 export * from './resources/factories/webhooks/webhooks';
 export * from './resources/factories/webhooks/deliveries';
 export * from './resources/secrets';
+export * from './resources/budgets';
 export * from './resources/api-keys';
 export * from './resources/notifications/subscriptions/subscriptions';
 export * from './resources/notifications/subscriptions/attempts';

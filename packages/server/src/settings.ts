@@ -35,6 +35,8 @@ export interface Settings {
   modelBaseUrl: string | undefined;
   modelApiKey: string | undefined;
   defaultModelId: string | undefined;
+  /** MODEL_PRICES: USD per million tokens by model id (docs/decisions.md §Budgets and usage); empty = no costs. */
+  modelPrices: ModelPrices;
   skillsDir: string | undefined;
   /** Vite's build of packages/dashboard (index.html, assets/…), served at `/` (http/dashboard.ts). */
   dashboardDir: string;
@@ -172,6 +174,12 @@ export interface SandboxSettings {
   term: string;
 }
 
+export interface ModelPrice {
+  input_per_mtok: number;
+  output_per_mtok: number;
+}
+export type ModelPrices = ReadonlyMap<string, ModelPrice>;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export class SettingsError extends Error {}
@@ -230,6 +238,28 @@ function roles(env: Env): ReadonlySet<ProcessRole> {
   return new Set(PROCESS_ROLES.filter((role) => named.includes(role)));
 }
 
+/** MODEL_PRICES: JSON `{"<model id>": {"input_per_mtok": <USD>, "output_per_mtok": <USD>}}`. */
+function modelPrices(env: Env): ModelPrices {
+  const raw = optional(env, 'MODEL_PRICES');
+  const prices = new Map<string, ModelPrice>();
+  if (raw === undefined) return prices;
+  const fail = (why: string) => new SettingsError(`MODEL_PRICES must be a JSON object {"<model id>": {"input_per_mtok": <USD>, "output_per_mtok": <USD>}}: ${why}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw fail('not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw fail('not an object');
+  for (const [model, price] of Object.entries(parsed)) {
+    const { input_per_mtok: input, output_per_mtok: output } = (price ?? {}) as Record<string, unknown>;
+    const valid = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+    if (!valid(input) || !valid(output)) throw fail(`${model} needs input_per_mtok and output_per_mtok, numbers ≥ 0`);
+    prices.set(model, { input_per_mtok: input, output_per_mtok: output });
+  }
+  return prices;
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /** Resolves `sqlite:<relative path>` against the repository root; leaves other URLs alone. */
@@ -285,6 +315,7 @@ export function loadSettings(env: Env = process.env): Settings {
     modelBaseUrl,
     modelApiKey: optional(env, 'MODEL_API_KEY'),
     defaultModelId: optional(env, 'DEFAULT_MODEL_ID'),
+    modelPrices: modelPrices(env),
     skillsDir: optional(env, 'SKILLS_DIR') ? path.resolve(repositoryRoot, env.SKILLS_DIR as string) : undefined,
     dashboardDir: path.resolve(repositoryRoot, optional(env, 'DASHBOARD_DIR') ?? 'packages/dashboard/dist'),
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),

@@ -44,6 +44,20 @@ from .resources.notifications.notifications import (
     NotificationsWithRawResponse,
     NotificationsWithStreamingResponse,
 )
+from .resources.budgets import (
+    AsyncBudget,
+    AsyncBudgetWithRawResponse,
+    AsyncBudgetWithStreamingResponse,
+    AsyncUsage,
+    AsyncUsageWithRawResponse,
+    AsyncUsageWithStreamingResponse,
+    Budget,
+    BudgetWithRawResponse,
+    BudgetWithStreamingResponse,
+    Usage,
+    UsageWithRawResponse,
+    UsageWithStreamingResponse,
+)
 from .resources.secrets import (
     AsyncSecrets,
     AsyncSecretsWithRawResponse,
@@ -133,6 +147,16 @@ class AgentRuns(SyncAPIClient):
     @cached_property
     def secrets(self) -> Secrets:
         return Secrets(self)
+
+    @cached_property
+    def budget(self) -> Budget:
+        """``/team/budget``: the team's monthly budget."""
+        return Budget(self)
+
+    @cached_property
+    def usage(self) -> Usage:
+        """``/usage``: what the team's runs spent per month."""
+        return Usage(self)
 
     @cached_property
     def api_keys(self) -> ApiKeys:
@@ -269,6 +293,16 @@ class AsyncAgentRuns(AsyncAPIClient):
         return AsyncSecrets(self)
 
     @cached_property
+    def budget(self) -> AsyncBudget:
+        """``/team/budget``: the team's monthly budget."""
+        return AsyncBudget(self)
+
+    @cached_property
+    def usage(self) -> AsyncUsage:
+        """``/usage``: what the team's runs spent per month."""
+        return AsyncUsage(self)
+
+    @cached_property
     def api_keys(self) -> AsyncApiKeys:
         return AsyncApiKeys(self)
 
@@ -362,6 +396,8 @@ class AgentRunsWithRawResponse:
         self.secrets = SecretsWithRawResponse(client.secrets)
         self.api_keys = ApiKeysWithRawResponse(client.api_keys)
         self.notifications = NotificationsWithRawResponse(client.notifications)
+        self.budget = BudgetWithRawResponse(client.budget)
+        self.usage = UsageWithRawResponse(client.usage)
 
 
 class AsyncAgentRunsWithRawResponse:
@@ -371,6 +407,8 @@ class AsyncAgentRunsWithRawResponse:
         self.secrets = AsyncSecretsWithRawResponse(client.secrets)
         self.api_keys = AsyncApiKeysWithRawResponse(client.api_keys)
         self.notifications = AsyncNotificationsWithRawResponse(client.notifications)
+        self.budget = AsyncBudgetWithRawResponse(client.budget)
+        self.usage = AsyncUsageWithRawResponse(client.usage)
 
 
 class AgentRunsWithStreamingResponse:
@@ -380,6 +418,8 @@ class AgentRunsWithStreamingResponse:
         self.secrets = SecretsWithStreamingResponse(client.secrets)
         self.api_keys = ApiKeysWithStreamingResponse(client.api_keys)
         self.notifications = NotificationsWithStreamingResponse(client.notifications)
+        self.budget = BudgetWithStreamingResponse(client.budget)
+        self.usage = UsageWithStreamingResponse(client.usage)
 
 
 class AsyncAgentRunsWithStreamingResponse:
@@ -389,6 +429,8 @@ class AsyncAgentRunsWithStreamingResponse:
         self.secrets = AsyncSecretsWithStreamingResponse(client.secrets)
         self.api_keys = AsyncApiKeysWithStreamingResponse(client.api_keys)
         self.notifications = AsyncNotificationsWithStreamingResponse(client.notifications)
+        self.budget = AsyncBudgetWithStreamingResponse(client.budget)
+        self.usage = AsyncUsageWithStreamingResponse(client.usage)
 
 
 Client = AgentRuns

@@ -56,7 +56,9 @@ export type paths = {
          *       a `config.session_sharing.public_access`, a non-empty `config.memory_stores`, a
          *       `config.inference_providers.aws` that is not `{disabled: true}`).
          *     * `413 payload_too_large`: the body exceeds the REST body limit (a setting, default 10 MB).
-         *     * `409 conflict`: only for `Idempotency-Key` reuse (see Idempotency).
+         *     * `409 limit_exceeded` (`x-should-retry: false`): the team's monthly budget is spent (`GET
+         *       /team/budget`); the detail names the limit and what was used.
+         *     * `409 conflict`: `Idempotency-Key` reuse (see Idempotency).
          */
         post: operations["createRun"];
         delete?: never;
@@ -140,6 +142,9 @@ export type paths = {
          *     | `BLOCKED` | the message is the answer to the agent's question (`status_message.message`): the run is re-queued and continues the same conversation with it | `QUEUED` |
          *     | `SUCCEEDED`, `FAILED`, `ERROR` | the run is re-queued and continues the same conversation as a new step | `QUEUED` |
          *     | `CANCELLED` | refused: `409 conflict` with `x-should-retry: false` | — |
+         *
+         *     A follow-up that would re-queue a finished run of a team whose monthly budget is spent answers
+         *     `409 limit_exceeded` (`x-should-retry: false`) naming the budget.
          *
          *     The answer is **200** with `{run_id, task_id, state}` (the Oz API answers an object whose fields it
          *     leaves open; Oz clients read this one as any object). `mode` other than `normal` answers
@@ -990,7 +995,7 @@ export type paths = {
          *     source `API`). This replaces Oz's `agent_identity_uid` on `POST /agent/runs`. Members may
          *     dispatch. Once dispatched, follow-ups, cancellation, events and status work as for any run.
          *     Answers **200** with `{run_id, task_id, state}`, exactly as `POST /agent/runs` (a run is created,
-         *     not a factory resource).
+         *     not a factory resource); a team whose monthly budget is spent gets `409 limit_exceeded`, as there.
          */
         post: operations["dispatchFactoryRun"];
         delete?: never;
@@ -1763,6 +1768,60 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/team/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the team's monthly budget
+         * @description The team's monthly budget (tokens and/or USD cost per calendar month, UTC) and what the team has
+         *     used of it this month. Any role. A team without a budget answers both limits `null`.
+         */
+        get: operations["getTeamBudget"];
+        /**
+         * Set the team's monthly budget
+         * @description Replaces the team's monthly budget (admin only): `max_tokens_per_month` and `max_cost_usd_per_month`,
+         *     each a limit or `null` (absent is `null`: no limit). Takes effect at once: a team whose usage this
+         *     month reaches a limit cannot start runs (`409 limit_exceeded`), and its runs in flight fail
+         *     `budget_exceeded` at their next model call. Raising or removing the limit lets runs start again.
+         *
+         *     * `400 invalid_request`: a limit that is not a positive number, or `max_cost_usd_per_month` while
+         *       the server prices no model (`MODEL_PRICES` is empty), naming the field.
+         */
+        put: operations["updateTeamBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the team's usage of one month
+         * @description The tokens (and, where the server prices models, the USD cost) the team's runs spent in one
+         *     calendar month (UTC), in total and per model, most used model first. Usage counts in the month
+         *     the model call was answered, so a run working across midnight at the month's end counts in both.
+         *     Any role.
+         */
+        get: operations["getTeamUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/w/{webhookUid}": {
         parameters: {
             query?: never;
@@ -2282,7 +2341,9 @@ export type components = {
             /**
              * @description Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
              *     `model_error`, `repository_unavailable` (a repository of the environment could not be cloned),
-             *     `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`).
+             *     `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`),
+             *     `budget_exceeded` (the run's `config.max_tokens` / `config.max_cost` or its team's monthly budget
+             *     is spent; `message` says which and what was used, and `retryable` is `false`).
              *     On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
              *     could not be pushed or its pull request opened.
              */
@@ -2484,6 +2545,20 @@ export type components = {
              * @default 1800
              */
             run_timeout_seconds?: number;
+            /**
+             * @description Extension of this service (not in the Oz API): the most tokens (prompt plus completion, over all
+             *     the run's model calls, follow-ups included) the run may spend. No model call starts once the
+             *     run has used this many, and a call whose answer takes the run past it ends the run: `FAILED`
+             *     with `budget_exceeded`, its `usage` saying what it used. Absent: no limit of its own (the team's
+             *     monthly budget still applies).
+             */
+            max_tokens?: number;
+            /**
+             * @description Extension of this service (not in the Oz API): the most the run may spend in USD at the
+             *     operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
+             *     model: otherwise `400 invalid_request` naming `$.config.max_cost` (`422` on a saved automation).
+             */
+            max_cost?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2514,6 +2589,12 @@ export type components = {
             prompt_tokens: number;
             completion_tokens: number;
             total_tokens: number;
+            /**
+             * @description Extension of this service: what the tokens cost in USD at the operator's prices (`MODEL_PRICES`),
+             *     to the micro-dollar, computed as each call is answered. Present when the server prices models;
+             *     calls to a model without a price add nothing.
+             */
+            cost_usd?: number;
         };
         /**
          * @description A new run: `prompt`, or a skill (`skill`, `config.skill_spec` or `config.skills`), or both. Every
@@ -2666,7 +2747,8 @@ export type components = {
             debug_agent_available?: boolean;
             /**
              * @description Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
-             *     the run has made a model call; this service keeps no credit or dollar costs.
+             *     the run has made a model call; this service keeps no credits (the cost in USD, where the server
+             *     prices models, is `usage.cost_usd`).
              */
             request_usage?: {
                 total_tokens?: number;
@@ -3623,6 +3705,61 @@ export type components = {
             webhook_check: components["schemas"]["WebhookCheck"];
             payload_check: components["schemas"]["PayloadCheck"];
         };
+        /**
+         * @description The team's monthly budget and its use in the current calendar month (UTC). A limit is reached when
+         *     the month's usage is at or over it; the month's usage starts again from zero on the 1st.
+         */
+        TeamBudget: {
+            /** @description Tokens (prompt plus completion) the team's runs may spend per month; `null` is no limit. */
+            max_tokens_per_month: number | null;
+            /** @description USD the team's runs may spend per month at the operator's prices; `null` is no limit. */
+            max_cost_usd_per_month: number | null;
+            /**
+             * @description The current month, `YYYY-MM` (UTC).
+             * @example 2026-11
+             */
+            month: string;
+            /** @description Tokens the team's runs spent this month. */
+            used_tokens: number;
+            /** @description What they cost in USD; present when the server prices models. */
+            used_cost_usd?: number;
+            /** @description Whether a limit is reached (the team cannot start runs until the next month or a higher limit). */
+            exceeded: boolean;
+            /**
+             * Format: date-time
+             * @description When an admin last set the budget; `null` when never.
+             */
+            updated_at: string | null;
+        };
+        /** @description The team's monthly budget; an absent or `null` limit is no limit. */
+        TeamBudgetUpdate: {
+            max_tokens_per_month?: number | null;
+            max_cost_usd_per_month?: number | null;
+        };
+        /** @description What one model's calls spent. */
+        ModelUsage: {
+            model_id: string;
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+            /** @description Present when the server prices models (`0` for a model without a price). */
+            cost_usd?: number;
+        };
+        /** @description The tokens and cost the team's runs spent in one calendar month (UTC), in total and per model. */
+        TeamUsage: {
+            /**
+             * @description `YYYY-MM`.
+             * @example 2026-11
+             */
+            month: string;
+            prompt_tokens: number;
+            completion_tokens: number;
+            total_tokens: number;
+            /** @description Present when the server prices models. */
+            cost_usd?: number;
+            /** @description One entry per model used in the month, most tokens first. */
+            models: components["schemas"]["ModelUsage"][];
+        };
         SecretMetadata: {
             name: components["schemas"]["SecretName"];
             /** Format: date-time */
@@ -3926,6 +4063,16 @@ export type components = {
                 "application/json": components["schemas"]["RunAgentResponse"];
             };
         };
+        /** @description The team's monthly budget and its use this month. */
+        TeamBudget200: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TeamBudget"];
+            };
+        };
         /** @description The environment. */
         Environment200: {
             headers: {
@@ -4083,7 +4230,8 @@ export type components = {
         /**
          * @description `conflict` (the resource's state forbids the operation, a name is taken, a `files` factory
          *     refuses the change, or an `Idempotency-Key` was reused with another body or is still in flight)
-         *     or `limit_exceeded` (a count limit is reached). Final conflicts carry `x-should-retry: false`.
+         *     or `limit_exceeded` (a count limit is reached, or the team's monthly budget is spent). Final
+         *     conflicts carry `x-should-retry: false`.
          */
         Conflict: {
             headers: {
@@ -7002,6 +7150,77 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeamBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TeamBudget200"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTeamBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamBudgetUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["TeamBudget200"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeamUsage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The month, `YYYY-MM` (default the current month, UTC).
+                 * @example 2026-11
+                 */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's usage of the month. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

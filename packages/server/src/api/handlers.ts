@@ -69,6 +69,9 @@ import { listNotificationSubscriptionsHandler } from './notifications/listNotifi
 import { replayNotificationEventHandler } from './notifications/replayNotificationEvent';
 import { rotateNotificationSubscriptionSecretHandler } from './notifications/rotateNotificationSubscriptionSecret';
 import { updateNotificationSubscriptionHandler } from './notifications/updateNotificationSubscription';
+import { getTeamBudgetHandler } from './budgets/getTeamBudget';
+import { getTeamUsageHandler } from './budgets/getTeamUsage';
+import { updateTeamBudgetHandler } from './budgets/updateTeamBudget';
 import type { OperationHandlers } from './operations';
 
 export const handlers: OperationHandlers = {
@@ -115,6 +118,9 @@ export const handlers: OperationHandlers = {
   deleteSecret: deleteSecretHandler,
   listSecrets: listSecretsHandler,
   putSecret: putSecretHandler,
+  getTeamBudget: getTeamBudgetHandler,
+  updateTeamBudget: updateTeamBudgetHandler,
+  getTeamUsage: getTeamUsageHandler,
   listSkills: listSkillsHandler,
   createScheduledAgent: createScheduledAgentHandler,
   deleteScheduledAgent: deleteScheduledAgentHandler,

@@ -75,7 +75,7 @@ export interface RunsTable {
   parent_run_id: string | null; // the run that spawned it, same team
   schedule_id: string | null; // the scheduled agent that started it (kept after the schedule is deleted)
   schedule: JsonText | null; // ScheduleInfo as it was when the run started
-  usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens}
+  usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens, cost_micros?} (budgets/usage.ts)
   event_seq: number; // last event sequence number; incremented atomically per event
   lease_owner: string | null;
   lease_expires_at: Timestamp | null;
@@ -349,6 +349,25 @@ export interface NotificationAttemptsTable {
   next_attempt_at: Timestamp | null;
 }
 
+/** A team's monthly limits (budgets/); null is no limit. Costs in micro-dollars (USD × 10⁶). */
+export interface TeamBudgetsTable {
+  team_id: string;
+  max_tokens_per_month: number | string | null; // bigint: a string from PostgreSQL
+  max_cost_micros_per_month: number | string | null;
+  updated_at: Timestamp;
+}
+
+/** What a team's runs spent in one calendar month (UTC) with one model; added to with each model call. */
+export interface TeamMonthlyUsageTable {
+  team_id: string;
+  month: string; // YYYY-MM
+  model_id: string;
+  prompt_tokens: number | string; // bigint: a string from PostgreSQL
+  completion_tokens: number | string;
+  total_tokens: number | string;
+  cost_micros: number | string;
+}
+
 export interface Database {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
@@ -374,4 +393,6 @@ export interface Database {
   notification_subscriptions: NotificationSubscriptionsTable;
   notification_messages: NotificationMessagesTable;
   notification_attempts: NotificationAttemptsTable;
+  team_budgets: TeamBudgetsTable;
+  team_monthly_usage: TeamMonthlyUsageTable;
 }

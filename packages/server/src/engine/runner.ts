@@ -34,7 +34,16 @@ export type McpServerConfig = McpStdioServerConfig | Schemas['MCPHttpServerConfi
 /** AmbientAgentConfig with the engine's defaults filled in: the fields the engine knows (runs/config.ts KNOWN_FIELDS). */
 export type ResolvedAgentConfig = Pick<
   Schemas['AmbientAgentConfig'],
-  'name' | 'model_id' | 'base_prompt' | 'environment_id' | 'skill_spec' | 'max_turns' | 'model_call_timeout_seconds' | 'run_timeout_seconds'
+  | 'name'
+  | 'model_id'
+  | 'base_prompt'
+  | 'environment_id'
+  | 'skill_spec'
+  | 'max_turns'
+  | 'model_call_timeout_seconds'
+  | 'run_timeout_seconds'
+  | 'max_tokens'
+  | 'max_cost'
 > & { mcp_servers?: Record<string, McpServerConfig> };
 
 export interface RunAttachment {
@@ -64,9 +73,14 @@ export interface ConversationWriter {
 export interface UsageRecorder {
   /**
    * Adds tokens just spent to the run's usage, at once: a client sees the usage so far while the run
-   * works, and tokens spent before a cancel (or a crash) stay accounted for.
+   * works, and tokens spent before a cancel (or a crash) stay accounted for. `modelId` is the model that
+   * answered (default the run's `model_id`): costs and the team's per-model usage are counted by it. Then
+   * throws a BudgetExceededError (budgets/recorder.ts) when the call took the run past its own budget or
+   * its team past the monthly one.
    */
-  add(usage: TokenUsage): Promise<void>;
+  add(usage: TokenUsage, modelId?: string): Promise<void>;
+  /** Throws a BudgetExceededError when the run's budget or its team's is spent: call it before each model call. */
+  assertWithinBudget(): Promise<void>;
 }
 
 export interface RunContext {

@@ -14,9 +14,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createArtifactPublisher } from '../artifacts/service';
+import { createUsageRecorder } from '../budgets/recorder';
 import type { ServerContext } from '../context';
 import { createConversationWriter, createFollowupInbox } from '../runs/conversation';
-import { addRunUsage, claimNextRun, extendLease, finishExecution, leaseExpiry, planExecution, releaseClaim, startExecution } from '../runs/executions';
+import { claimNextRun, extendLease, finishExecution, leaseExpiry, planExecution, releaseClaim, startExecution } from '../runs/executions';
 import { findRun, listAttachments, RunNotOwnedError, type RunRow } from '../runs/repository';
 import { abortKindOf, RunAbortedError } from '../runs/signals';
 import { deliverRepositoryChanges } from './repositories';
@@ -51,7 +52,7 @@ export interface WorkerPool {
   inFlight(): string[];
 }
 
-/** A failure that carries the run's status message (e.g. environment setup): the run FAILS with it. */
+/** A failure that carries the run's status message (environment setup, a spent budget): the run FAILS with it. */
 interface StatusMessageError {
   statusMessage: RunStatusMessage;
 }
@@ -214,6 +215,8 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       else await handleFailure(ctx, claimed, workerId, result.outcome, log);
     } else if (result.error instanceof RunNotOwnedError) {
       log.info('run was taken from this worker while executing');
+    } else if (hasStatusMessage(result.error)) {
+      await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: result.error.statusMessage }, log);
     } else {
       log.error({ err: result.error }, 'runner threw');
       await handleFailure(ctx, claimed, workerId, { state: 'ERROR', statusMessage: RUNNER_CRASHED }, log);
@@ -245,7 +248,12 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
   }
   const run = started.run;
   try {
+    const config = parseConfig(run);
+    const usage = createUsageRecorder(ctx, run, config);
     const plan = await planExecution(ctx, run, workerId);
+    // A run whose own budget or team's is spent (however it was started) spends nothing more; after the
+    // plan, which took its follow-ups, so that failing does not re-queue it for them.
+    await usage.assertWithinBudget();
     const attachments = await loadAttachments(ctx, run);
     const workDir = await createWorkDir(ctx, run, attachments);
     const { env } = await deps.prepareEnvironment(ctx, run, sandbox, controller.signal);
@@ -256,7 +264,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       source: run.source,
       factoryId: run.factory_id,
       deliveryId: run.delivery_id,
-      config: parseConfig(run),
+      config,
       input: plan.input,
       history: plan.history,
       attachments,
@@ -265,7 +273,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       sandbox,
       inbox: createFollowupInbox(ctx, run),
       conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
-      usage: { add: (spent) => addRunUsage(ctx, run.team_id, run.id, spent) },
+      usage,
       artifacts: createArtifactPublisher(ctx, run, workerId),
       signal: controller.signal,
       log,

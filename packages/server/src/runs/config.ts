@@ -6,6 +6,7 @@
 import type { ServerContext } from '../context';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../engine/runners/model-config';
+import { validateRunBudget } from '../budgets/run-budget';
 import { teamHasEnvironment } from './repository';
 
 /** AmbientAgentConfig as a client sends it: the same fields as the resolved one, none filled in yet (unknown fields are dropped). */
@@ -21,6 +22,8 @@ const KNOWN_FIELDS = [
   'max_turns',
   'model_call_timeout_seconds',
   'run_timeout_seconds',
+  'max_tokens',
+  'max_cost',
 ] as const;
 
 /** The requested configuration restricted to the fields this service knows (what is stored as `config`). */
@@ -88,6 +91,7 @@ export interface ResolveOptions {
  * - the limits are always stated (the contract gives them defaults; only the model runner enforces them);
  * - at most MCP_SERVERS_MAX MCP servers and `run_timeout_seconds` up to RUN_TIMEOUT_MAX_SECONDS (refused
  *   when strict; a non-strict start runs with the maximum instead).
+ * - the run's budget (`max_tokens`, `max_cost`: budgets/run-budget.ts), `max_cost` only with a priced model.
  */
 export async function resolveAgentConfig(
   ctx: Pick<ServerContext, 'db' | 'settings'>,
@@ -110,6 +114,10 @@ export async function resolveAgentConfig(
     { runner: settings.runner, defaultModelId: settings.defaultModelId, skillsDir: settings.skillsDir, strict: options.strict ?? true },
   );
   if (settings.runner !== 'model') config.model_id ??= settings.defaultModelId ?? settings.runner;
+  const budgetErrors = options.strict === false ? [] : validateRunBudget(config, settings.modelPrices);
+  if (budgetErrors.length > 0) {
+    throw new InvalidConfigError(`The configuration is invalid: ${budgetErrors.map((e) => `${e.path}: ${e.message}`).join('; ')}.`, budgetErrors);
+  }
   const limits = modelLimits(config);
   // A configuration saved before RUN_TIMEOUT_MAX_SECONDS was lowered (a webhook start, not strict) runs with the maximum.
   limits.run_timeout_seconds = Math.min(limits.run_timeout_seconds, settings.runTimeoutMaxSeconds);

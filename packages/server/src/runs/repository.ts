@@ -76,7 +76,15 @@ export function normalizeRun(row: RunRow): RunRow {
 
 const parseJson = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 export const runStatusMessage = (run: Pick<RunRow, 'status_message'>): RunStatusMessage | null => parseJson<RunStatusMessage>(run.status_message);
-export const runUsage = (run: Pick<RunRow, 'usage'>): TokenUsage | null => parseJson<TokenUsage>(run.usage);
+/** A run's usage as stored: its tokens and, once the server prices models, their cost in micro-dollars (budgets/money.ts). */
+export type StoredUsage = Pick<TokenUsage, 'prompt_tokens' | 'completion_tokens' | 'total_tokens'> & { cost_micros?: number };
+export const runUsage = (run: Pick<RunRow, 'usage'>): StoredUsage | null => parseJson<StoredUsage>(run.usage);
+
+/** The run's usage now (undefined: no such run of the team; null: nothing spent yet). */
+export async function findRunUsage(db: Db, teamId: string, runId: string): Promise<StoredUsage | null | undefined> {
+  const row = await db.selectFrom('runs').select('usage').where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  return row ? runUsage(row) : undefined;
+}
 /** The run's page in the dashboard (RunItem.session_link, and the notifications' data.session_link). */
 export const sessionLinkOf = (publicBaseUrl: string, run: Pick<RunRow, 'session_id'>): string => `${publicBaseUrl}/sessions/${run.session_id}`;
 

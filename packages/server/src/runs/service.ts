@@ -5,6 +5,8 @@
 import type { Kysely } from 'kysely';
 import { listArtifactMeta, type ArtifactMeta } from '../artifacts/repository';
 import { toArtifactItem } from '../artifacts/service';
+import { usdOf } from '../budgets/money';
+import { refuseWhenTeamBudgetSpent } from '../budgets/service';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newRunId, newSessionId } from '../crypto/ids';
@@ -35,8 +37,9 @@ import {
   type RunFilters,
   type RunItemRow,
   type RunListRow,
+  type StoredUsage,
 } from './repository';
-import { isLeasedState, isTerminalState, type RunState } from './states';
+import { isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
 import { acceptFollowup, recordRunCreated, requestCancel } from './transitions';
 
 export const MAX_ATTACHMENTS = 5;
@@ -266,6 +269,7 @@ export async function createRun(
   const metadata = parent?.metadata || input.metadata ? { ...(parent?.metadata ? (JSON.parse(parent.metadata) as RunMetadata) : {}), ...input.metadata } : undefined;
   if (metadata) checkMetadata(metadata);
   const { requested, resolved } = await resolveRequestedConfig(ctx, principal.teamId, input.config, skill);
+  await refuseWhenTeamBudgetSpent(ctx, principal.teamId);
   const title = input.title?.trim() ? input.title : titleFromPrompt(prompt) || 'Untitled run';
 
   const created = await ctx.db.transaction().execute((tx) =>
@@ -404,6 +408,10 @@ export function isoDuration(totalSeconds: number): string {
   return `PT${parts}`;
 }
 
+/** The run's usage on the wire: its cost in USD where it is kept. */
+const toRunUsage = ({ cost_micros, ...tokens }: StoredUsage): Schemas['RunUsage'] =>
+  cost_micros === undefined ? tokens : { ...tokens, cost_usd: usdOf(cost_micros) };
+
 export function toRunItem(
   ctx: Pick<ServerContext, 'settings' | 'clock'>,
   row: RunItemRow,
@@ -437,7 +445,7 @@ export function toRunItem(
     item.attachments = attachments.map((a) => ({ file_name: a.file_name, mime_type: a.mime_type, size: a.size }));
   }
   const usage = runUsage(row);
-  if (usage) item.usage = usage;
+  if (usage) item.usage = toRunUsage(usage);
   // Oz RunItem fields (docs/decisions.md §Oz parity).
   if (row.metadata) item.metadata = JSON.parse(row.metadata) as RunMetadata;
   if (row.parent_run_id) item.parent_run_id = row.parent_run_id;
@@ -531,6 +539,9 @@ export async function createFollowup(ctx: ServerContext, teamId: string, runId: 
   if (message.trim() === '') {
     throw invalidRequest('message must not be blank.', [{ path: '$.message', message: 'must not be blank' }]);
   }
+  // A follow-up that would start a finished run again is a start like any other (budgets/service.ts).
+  const run = await findRun(ctx, teamId, runId);
+  if (run && isFollowupResumeState(run.state)) await refuseWhenTeamBudgetSpent(ctx, teamId);
   const result = await acceptFollowup(ctx, teamId, runId, message);
   if (result.ok) return { run_id: result.run.id, task_id: result.run.id, state: result.run.state as RunState };
   if (result.reason === 'not_found') throw notFound(runId);

@@ -44,6 +44,11 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
     ['last_slot', true], ['last_fired_at', true], ['last_outcome', true], ['last_spawn_error', true], ['skipped_slots', false],
   ],
   team_claims: [['team_id', false], ['last_claimed_at', false]],
+  team_budgets: [['team_id', false], ['max_tokens_per_month', true], ['max_cost_micros_per_month', true], ['updated_at', false]],
+  team_monthly_usage: [
+    ['team_id', false], ['month', false], ['model_id', false], ['prompt_tokens', false], ['completion_tokens', false], ['total_tokens', false],
+    ['cost_micros', false],
+  ],
 };
 
 const now = '2026-11-21T10:00:00.000Z';

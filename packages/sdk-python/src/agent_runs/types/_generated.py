@@ -304,6 +304,22 @@ class AmbientAgentConfig(BaseModel):
     scheduled agent; `422 validation_failed` on a saved automation or definition file).
 
     """
+    max_tokens: Annotated[Optional[int], Field(ge=1)] = None
+    """
+    Extension of this service (not in the Oz API): the most tokens (prompt plus completion, over all
+    the run's model calls, follow-ups included) the run may spend. No model call starts once the
+    run has used this many, and a call whose answer takes the run past it ends the run: `FAILED`
+    with `budget_exceeded`, its `usage` saying what it used. Absent: no limit of its own (the team's
+    monthly budget still applies).
+
+    """
+    max_cost: Annotated[Optional[float], Field(gt=0.0)] = None
+    """
+    Extension of this service (not in the Oz API): the most the run may spend in USD at the
+    operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
+    model: otherwise `400 invalid_request` naming `$.config.max_cost` (`422` on a saved automation).
+
+    """
 
 
 class AmbientAgentConfigHarness(BaseModel):
@@ -1386,6 +1402,24 @@ class ModelInfo(BaseModel):
     ] = None
 
 
+class ModelUsage(BaseModel):
+    """
+    What one model's calls spent.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    model_id: str
+    prompt_tokens: Annotated[int, Field(ge=0)]
+    completion_tokens: Annotated[int, Field(ge=0)]
+    total_tokens: Annotated[int, Field(ge=0)]
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    Present when the server prices models (`0` for a model without a price).
+    """
+
+
 class NotificationAttempt(BaseModel):
     """
     One delivery attempt of an event to a subscription.
@@ -2208,7 +2242,8 @@ class RunItem(BaseModel):
     request_usage: Optional[RunItemRequestUsage] = None
     """
     Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
-    the run has made a model call; this service keeps no credit or dollar costs.
+    the run has made a model call; this service keeps no credits (the cost in USD, where the server
+    prices models, is `usage.cost_usd`).
 
     """
     execution_location: Optional[RunExecutionLocation] = None
@@ -2228,7 +2263,8 @@ class RunItem(BaseModel):
 class RunItemRequestUsage(BaseModel):
     """
     Oz API resource usage. Only `total_tokens` (the same figure as `usage.total_tokens`), present once
-    the run has made a model call; this service keeps no credit or dollar costs.
+    the run has made a model call; this service keeps no credits (the cost in USD, where the server
+    prices models, is `usage.cost_usd`).
 
     """
 
@@ -2357,7 +2393,9 @@ class RunStatusMessage(BaseModel):
     """
     Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
     `model_error`, `repository_unavailable` (a repository of the environment could not be cloned),
-    `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`).
+    `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`),
+    `budget_exceeded` (the run's `config.max_tokens` / `config.max_cost` or its team's monthly budget
+    is spent; `message` says which and what was used, and `retryable` is `false`).
     On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
     could not be pushed or its pull request opened.
 
@@ -2382,6 +2420,13 @@ class RunUsage(BaseModel):
     prompt_tokens: Annotated[int, Field(ge=0)]
     completion_tokens: Annotated[int, Field(ge=0)]
     total_tokens: Annotated[int, Field(ge=0)]
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    Extension of this service: what the tokens cost in USD at the operator's prices (`MODEL_PRICES`),
+    to the micro-dollar, computed as each call is answered. Present when the server prices models;
+    calls to a model without a price add nothing.
+
+    """
 
 
 class SandboxStatus(BaseModel):
@@ -2739,6 +2784,87 @@ class Team(BaseModel):
     `team_…`
     """
     name: str
+
+
+class TeamBudget(BaseModel):
+    """
+    The team's monthly budget and its use in the current calendar month (UTC). A limit is reached when
+    the month's usage is at or over it; the month's usage starts again from zero on the 1st.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    max_tokens_per_month: Annotated[Optional[int], Field(ge=1)] = None
+    """
+    Tokens (prompt plus completion) the team's runs may spend per month; `null` is no limit.
+    """
+    max_cost_usd_per_month: Annotated[Optional[float], Field(gt=0.0)] = None
+    """
+    USD the team's runs may spend per month at the operator's prices; `null` is no limit.
+    """
+    month: Annotated[str, Field(examples=["2026-11"])]
+    """
+    The current month, `YYYY-MM` (UTC).
+    """
+    used_tokens: Annotated[int, Field(ge=0)]
+    """
+    Tokens the team's runs spent this month.
+    """
+    used_cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    What they cost in USD; present when the server prices models.
+    """
+    exceeded: bool
+    """
+    Whether a limit is reached (the team cannot start runs until the next month or a higher limit).
+    """
+    updated_at: Optional[datetime] = None
+    """
+    When an admin last set the budget; `null` when never.
+    """
+
+
+class TeamBudgetUpdate(BaseModel):
+    """
+    The team's monthly budget; an absent or `null` limit is no limit.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    max_tokens_per_month: Annotated[Optional[int], Field(ge=1, le=9007199254740991)] = (
+        None
+    )
+    max_cost_usd_per_month: Annotated[
+        Optional[float], Field(gt=0.0, le=1000000000.0)
+    ] = None
+
+
+class TeamUsage(BaseModel):
+    """
+    The tokens and cost the team's runs spent in one calendar month (UTC), in total and per model.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    month: Annotated[str, Field(examples=["2026-11"])]
+    """
+    `YYYY-MM`.
+    """
+    prompt_tokens: Annotated[int, Field(ge=0)]
+    completion_tokens: Annotated[int, Field(ge=0)]
+    total_tokens: Annotated[int, Field(ge=0)]
+    cost_usd: Annotated[Optional[float], Field(ge=0.0)] = None
+    """
+    Present when the server prices models.
+    """
+    models: list[ModelUsage]
+    """
+    One entry per model used in the month, most tokens first.
+    """
 
 
 class TestAutomationFilterRequest(BaseModel):
@@ -3189,6 +3315,7 @@ __all__ = [
     "MCPWarpServerConfig",
     "MessageRole",
     "ModelInfo",
+    "ModelUsage",
     "NotificationAttempt",
     "NotificationAttemptOutcome",
     "NotificationDisabledReason",
@@ -3253,6 +3380,9 @@ __all__ = [
     "SignatureScheme",
     "Skill",
     "Team",
+    "TeamBudget",
+    "TeamBudgetUpdate",
+    "TeamUsage",
     "TestAutomationFilterRequest",
     "TestDraftFilterRequest",
     "TestFilterResult",

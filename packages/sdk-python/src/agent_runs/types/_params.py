@@ -35,6 +35,7 @@ __all__ = [
     "RunAgentRequestParam",
     "RunAttachmentInputParam",
     "RunFollowupRequestParam",
+    "TeamBudgetUpdateParam",
     "TestAutomationFilterRequestParam",
     "TestDraftFilterRequestParam",
     "TriggerFilterParam",
@@ -357,6 +358,22 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     86400, 24 h; a setting, so not a fixed `maximum` here): a larger value answers `400
     invalid_request` naming `$.config.run_timeout_seconds` (`$.agent_config.run_timeout_seconds` on a
     scheduled agent; `422 validation_failed` on a saved automation or definition file).
+    """
+
+    max_tokens: int
+    """
+    Extension of this service (not in the Oz API): the most tokens (prompt plus completion, over all
+    the run's model calls, follow-ups included) the run may spend. No model call starts once the
+    run has used this many, and a call whose answer takes the run past it ends the run: `FAILED`
+    with `budget_exceeded`, its `usage` saying what it used. Absent: no limit of its own (the team's
+    monthly budget still applies).
+    """
+
+    max_cost: float
+    """
+    Extension of this service (not in the Oz API): the most the run may spend in USD at the
+    operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
+    model: otherwise `400 invalid_request` naming `$.config.max_cost` (`422` on a saved automation).
     """
 
 
@@ -708,3 +725,11 @@ class UpdateNotificationSubscriptionRequestParam(TypedDict, total=False):
 
 class PutSecretRequestParam(TypedDict, total=False):
     value: Required[str]
+
+
+class TeamBudgetUpdateParam(TypedDict, total=False):
+    """The team's monthly budget; an absent or `null` limit is no limit."""
+
+    max_tokens_per_month: Optional[int]
+
+    max_cost_usd_per_month: Optional[float]

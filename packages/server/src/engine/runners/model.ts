@@ -208,6 +208,7 @@ export class ModelRunner implements Runner {
         }
 
         callsThisTurn++;
+        await ctx.usage.assertWithinBudget();
         const answer = await this.#client.complete(
           { model, messages, ...(definitions.length > 0 ? { tools: definitions } : {}) },
           {

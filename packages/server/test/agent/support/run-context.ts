@@ -79,10 +79,13 @@ export class MemoryUsage implements UsageRecorder {
     this.added.push(usage);
   }
 
+  /** No budget here: budgets are tested through the server (test/budgets/). */
+  async assertWithinBudget(): Promise<void> {}
+
   /** The sum of everything added; undefined before the first add. */
   get total(): TokenUsage | undefined {
     if (this.added.length === 0) return undefined;
-    const sum = (key: keyof TokenUsage) => this.added.reduce((n, u) => n + u[key], 0);
+    const sum = (key: 'prompt_tokens' | 'completion_tokens' | 'total_tokens') => this.added.reduce((n, u) => n + u[key], 0);
     return { prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens'), total_tokens: sum('total_tokens') };
   }
 }

@@ -1,0 +1,56 @@
+/**
+ * The run's UsageRecorder (engine/runner.ts): records each model call's tokens and cost on the run and
+ * its team's monthly counters, and enforces the run's own budget and the team's. Whatever makes model
+ * calls for a run (the model runner, the model gateway) calls `assertWithinBudget()` before each call and
+ * `add()` after it; either throws a BudgetExceededError, whose status message the worker ends the run
+ * FAILED with (engine/worker.ts).
+ */
+import type { ServerContext } from '../context';
+import type { ResolvedAgentConfig, RunStatusMessage, TokenUsage, UsageRecorder } from '../engine/runner';
+import { addRunUsage } from '../runs/executions';
+import { findRunUsage, type RunsDeps, type StoredUsage } from '../runs/repository';
+import { spentLimit, type SpentWhen } from './limits';
+import { costMicros, formatUsd } from './money';
+import { runLimits } from './run-budget';
+import { teamBudgetSpent } from './service';
+
+export class BudgetExceededError extends Error {
+  readonly statusMessage: RunStatusMessage;
+  constructor(message: string) {
+    super(message);
+    this.name = 'BudgetExceededError';
+    this.statusMessage = { message, error_code: 'budget_exceeded', retryable: false };
+  }
+}
+
+/** Model calls that name no model are the run's configured one; a run without one is `unknown`. */
+const UNKNOWN_MODEL = 'unknown';
+
+const describeUsage = (usage: StoredUsage | null): string => {
+  const tokens = `${(usage?.total_tokens ?? 0).toLocaleString('en-US')} tokens`;
+  return usage?.cost_micros === undefined ? tokens : `${tokens} (${formatUsd(usage.cost_micros)})`;
+};
+
+export function createUsageRecorder(
+  ctx: RunsDeps & Pick<ServerContext, 'settings'>,
+  run: { id: string; team_id: string },
+  config: ResolvedAgentConfig,
+): UsageRecorder {
+  const enforce = async (usage: StoredUsage | null, when: SpentWhen): Promise<void> => {
+    const own = spentLimit(runLimits(config, usage), when);
+    if (own) throw new BudgetExceededError(own);
+    const team = await teamBudgetSpent(ctx, run.team_id, when);
+    if (team) throw new BudgetExceededError(`${team} The run used ${describeUsage(usage)}.`);
+  };
+  return {
+    async add(spent: TokenUsage, modelId = config.model_id ?? UNKNOWN_MODEL) {
+      const charge = { modelId, costMicros: costMicros(ctx.settings.modelPrices, modelId, spent) };
+      const usage = await addRunUsage(ctx, run.team_id, run.id, spent, charge);
+      if (usage) await enforce(usage, 'passed');
+    },
+    async assertWithinBudget() {
+      const usage = await findRunUsage(ctx.db, run.team_id, run.id);
+      if (usage !== undefined) await enforce(usage, 'reached');
+    },
+  };
+}
