@@ -7,6 +7,7 @@ import { acceptFollowup } from '../../src/runs/transitions';
 import type { RunContext, RunOutcome, Runner } from '../../src/engine/runner';
 import { runWorkDir } from '../../src/engine/worker';
 import { runWorkDirRoot } from '../../src/engine/workdir-retention';
+import { withRunWorkspace } from '../support/sandbox';
 import { testDatabases } from '../support/databases';
 import { createRun, useEngineDatabase, waitFor, waitForState, type EngineTestContext } from './helpers';
 
@@ -92,6 +93,6 @@ describe.each(testDatabases())('run working-directory retention (%s)', (kind) =>
     await waitFor(async () => seen.length === 2);
     await waitForState(ctx, run, ['SUCCEEDED']);
     expect(seen).toEqual([['notes.txt'], ['notes.txt']]);
-    expect(fs.readdirSync(runWorkDir(ctx, run.id)).sort()).toEqual(['notes.txt', 'turn-2.txt']);
+    expect(await withRunWorkspace(ctx, run.id, (dir) => fs.readdirSync(dir).sort())).toEqual(['notes.txt', 'turn-2.txt']);
   });
 });

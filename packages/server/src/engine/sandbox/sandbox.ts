@@ -132,7 +132,8 @@ export function createSandbox(settings: Settings, log: Logger): Sandbox {
     problems.push('setpriv is not installed (package `util-linux`): sandboxed processes would run as host root');
   } else {
     const probe = probeBwrap(bwrap, stateDir, fence, asOwner);
-    if (probe) problems.push(`bubblewrap cannot create a sandbox here: ${probe}`);
+    const hint = owner ? ` (it runs as SANDBOX_HOST_UID ${owner.uid}, which needs search permission, o+x, on each parent of DATA_DIR)` : '';
+    if (probe) problems.push(`bubblewrap cannot create a sandbox here: ${probe}${hint}`);
     available = !probe;
   }
   if (available && config.network !== 'none' && !socat) {
