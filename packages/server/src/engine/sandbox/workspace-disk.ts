@@ -60,7 +60,7 @@ export function detectWorkspaceDisks(dataDir: string, diskBytes: number, owner: 
     async mount(runId, workDir) {
       const image = imageOf(runId);
       ensurePrivateDir(workDir);
-      if (isMountPoint(workDir)) await run('umount', [workDir]); // left mounted by a server that died
+      await unmountIfMounted(workDir); // left mounted by a server that died
       const created = !fs.existsSync(image);
       if (created) await makeImage(image, diskBytes, owner!);
       await run('mount', ['-t', 'ext4', '-o', MOUNT_OPTIONS, image, workDir]);
@@ -72,11 +72,11 @@ export function detectWorkspaceDisks(dataDir: string, diskBytes: number, owner: 
           const stats = fs.statfsSync(workDir);
           return stats.bavail * stats.bsize < FULL_BELOW_BYTES;
         },
-        unmount: () => run('umount', [workDir]).then(() => {}),
+        unmount: () => unmountIfMounted(workDir),
       };
     },
     async discard(runId, workDir) {
-      if (isMountPoint(workDir)) await run('umount', [workDir]);
+      await unmountIfMounted(workDir);
       fs.rmSync(imageOf(runId), { force: true });
     },
   };
@@ -124,6 +124,10 @@ const mkfsArguments = (image: string, owner: HostOwner) => [
   `root_owner=${owner.uid}:${owner.gid},lazy_itable_init=1,lazy_journal_init=1`,
   image,
 ];
+
+async function unmountIfMounted(dir: string): Promise<void> {
+  if (isMountPoint(dir)) await run('umount', [dir]);
+}
 
 function isMountPoint(dir: string): boolean {
   const target = fs.existsSync(dir) ? fs.realpathSync(dir) : dir;
