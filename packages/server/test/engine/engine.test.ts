@@ -71,11 +71,15 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     const { ctx, team } = fx;
     let running = 0;
     let peak = 0;
+    let finished = 0;
     const runner = new ScriptedRunner(async () => {
       running++;
       peak = Math.max(peak, running);
+      // Each run waits for a second one beside it (however long preparing a run takes), unless none is left.
+      await waitFor(async () => running >= 2 || finished >= 5);
       await delay(30);
       running--;
+      finished++;
       return { state: 'SUCCEEDED' };
     });
     const runs = await Promise.all(Array.from({ length: 6 }, () => createRun(ctx, team)));

@@ -4,9 +4,9 @@
  * isolation itself, which skip there and say so.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../../src/context';
+import { isMountPoint } from '../../src/engine/sandbox/workspace-disk';
 import { runWorkDir } from '../../src/engine/worker';
 
 function bubblewrapWorks(): boolean {
@@ -35,13 +35,4 @@ export async function withRunWorkspace<T>(ctx: Pick<ServerContext, 'sandbox' | '
   } finally {
     await workspace.close();
   }
-}
-
-function isMountPoint(dir: string): boolean {
-  if (!fs.existsSync(dir)) return false;
-  const target = fs.realpathSync(dir);
-  return fs
-    .readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .some((line) => line.split(' ')[4] === target);
 }

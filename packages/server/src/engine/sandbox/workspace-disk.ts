@@ -129,7 +129,8 @@ async function unmountIfMounted(dir: string): Promise<void> {
   if (isMountPoint(dir)) await run('umount', [dir]);
 }
 
-function isMountPoint(dir: string): boolean {
+/** Whether something is mounted at `dir` (a run's workspace disk, say). */
+export function isMountPoint(dir: string): boolean {
   const target = fs.existsSync(dir) ? fs.realpathSync(dir) : dir;
   return fs
     .readFileSync('/proc/self/mountinfo', 'utf8')
