@@ -126,7 +126,9 @@ const mkfsArguments = (image: string, owner: HostOwner) => [
 ];
 
 async function unmountIfMounted(dir: string): Promise<void> {
-  if (isMountPoint(dir)) await run('umount', [dir]);
+  if (!isMountPoint(dir)) return;
+  // Busy (the server still reading a file of it): detached now, released by the kernel once let go.
+  await run('umount', [dir]).catch(() => run('umount', ['--lazy', dir]));
 }
 
 /** Whether something is mounted at `dir` (a run's workspace disk, say). */
