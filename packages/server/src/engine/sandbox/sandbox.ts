@@ -191,7 +191,9 @@ abstract class BaseSandbox implements Sandbox {
     const processes = new Set<SandboxedProcess>();
     const openWorkspace = () =>
       fence.openWorkspace().catch((err: unknown) => {
-        const unavailable = new SandboxUnavailableError(`The run's workspace could not be prepared: ${(err as Error).message.slice(0, 300)}`);
+        // The operator's reason, without the host's paths (the message is the team's to read).
+        const reason = (err as Error).message.replaceAll(path.dirname(path.dirname(workDir)), 'DATA_DIR').slice(0, 300);
+        const unavailable = new SandboxUnavailableError(`The run's workspace could not be prepared: ${reason}`);
         fail(unavailable.statusMessage);
         throw unavailable;
       });
