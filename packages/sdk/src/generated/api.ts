@@ -4030,8 +4030,9 @@ export type components = {
         };
         /**
          * @description How the processes a run causes (the command runner, environment setup commands, stdio MCP servers)
-         *     are isolated in this process. `bwrap`: each in a bubblewrap sandbox of its own; `none`
-         *     (`SANDBOX=none`): on the host, for single-tenant development only.
+         *     are isolated in this process. `bwrap`: each in a bubblewrap sandbox of its own, all of a run's
+         *     processes inside one fence (memory, process count, workspace disk); `none` (`SANDBOX=none`): on the
+         *     host, for single-tenant development only.
          */
         SandboxStatus: {
             /** @enum {string} */
@@ -4044,10 +4045,22 @@ export type components = {
              */
             network: "none" | "allowlist" | "open";
             /**
-             * @description How memory and process limits are enforced.
+             * @description How memory and process limits are enforced (a cgroup holds them for a whole run; rlimits per process).
              * @enum {string}
              */
             limits: "cgroup v1" | "cgroup v2" | "rlimit" | "none";
+            /**
+             * @description How `SANDBOX_DISK_MB` is enforced. `loop ext4`: each run's workspace is an ext4 image of that size
+             *     mounted `nosuid,nodev`, and a run that fills it fails `disk_limit`; `rlimit`: only a single file
+             *     is bounded (RLIMIT_FSIZE), the workspace as a whole is not; `none`: no limit.
+             * @enum {string}
+             */
+            disk: "loop ext4" | "rlimit" | "none";
+            /**
+             * @description The unprivileged host uid sandboxed processes run as when the server runs as root
+             *     (`SANDBOX_HOST_UID`); null when they run as the server's own user.
+             */
+            host_uid: number | null;
             /** @description What the operator should fix (a missing package, no writable cgroup). */
             problems: string[];
         };
@@ -7463,3 +7476,4 @@ export const readinessResponseChecksValues: ReadonlyArray<FlattenedDeepRequired<
 export const sandboxStatusModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["mode"]> = ["bwrap", "none"];
 export const sandboxStatusNetworkValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["network"]> = ["none", "allowlist", "open"];
 export const sandboxStatusLimitsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["limits"]> = ["cgroup v1", "cgroup v2", "rlimit", "none"];
+export const sandboxStatusDiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["disk"]> = ["loop ext4", "rlimit", "none"];

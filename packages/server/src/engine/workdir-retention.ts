@@ -16,7 +16,7 @@ import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import { findRunIdsKeepingWorkDirServiceWide } from '../runs/repository';
 import { repositoriesRoot } from './repositories/git';
 
-type RetentionDeps = Pick<ServerContext, 'db' | 'clock' | 'settings'>;
+type RetentionDeps = Pick<ServerContext, 'db' | 'clock' | 'settings' | 'sandbox'>;
 
 /** Ids per lookup query (well under every database's bound-parameter limit). */
 const LOOKUP_BATCH = 500;
@@ -40,7 +40,9 @@ export async function pruneRunWorkDirs(ctx: RetentionDeps): Promise<string[]> {
     const keep = new Set(await findRunIdsKeepingWorkDirServiceWide(ctx.db, batch, cutoff));
     for (const name of batch) {
       if (keep.has(name)) continue;
-      await fs.rm(path.join(root, name), { recursive: true, force: true });
+      const dir = path.join(root, name);
+      await ctx.sandbox.discardWorkspace(name, dir); // its disk: unmounted first, then deleted
+      await fs.rm(dir, { recursive: true, force: true });
       // The run's server-owned git directories (engine/repositories/) go with its checkouts.
       await fs.rm(path.join(repositoriesRoot(ctx), name), { recursive: true, force: true });
       removed.push(name);

@@ -255,7 +255,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
     // plan, which took its follow-ups, so that failing does not re-queue it for them.
     await usage.assertWithinBudget();
     const attachments = await loadAttachments(ctx, run);
-    const workDir = await createWorkDir(ctx, run, attachments);
+    const workDir = await createWorkDir(ctx, run, attachments, sandbox);
     const { env } = await deps.prepareEnvironment(ctx, run, sandbox, controller.signal);
     const runContext: RunContext = {
       runId: run.id,
@@ -373,15 +373,23 @@ export function safeFileName(name: string): string {
 export const runWorkDir = (ctx: Pick<ServerContext, 'settings'>, runId: string): string => path.join(runWorkDirRoot(ctx), runId);
 
 /** `<dataDir>/runs/<runId>`, kept across executions so a resumed run continues in the same files. */
-async function createWorkDir(ctx: ServerContext, run: RunRow, attachments: RunAttachment[]): Promise<string> {
+async function createWorkDir(ctx: ServerContext, run: RunRow, attachments: RunAttachment[], sandbox: RunSandbox): Promise<string> {
   const dir = runWorkDir(ctx, run.id);
+  await sandbox.openWorkspace(); // the run's disk, mounted here (docs/sandbox.md)
   ensurePrivateDir(dir);
+  const owner = sandbox.workspaceOwner;
   for (const a of attachments) {
     // The workspace is the run's: whatever now stands at the name (a symlink to a host file, say) is
     // replaced, never written through — the server writes here with its own rights.
     const file = path.join(dir, safeFileName(a.fileName));
     await fs.rm(file, { recursive: true, force: true });
-    await fs.writeFile(file, a.data, { flag: 'wx', mode: 0o600 });
+    const handle = await fs.open(file, 'wx', 0o600);
+    try {
+      await handle.writeFile(a.data);
+      if (owner) await handle.chown(owner.uid, owner.gid); // the sandbox's host uid reads it
+    } finally {
+      await handle.close();
+    }
   }
   return dir;
 }

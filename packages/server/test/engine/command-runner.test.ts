@@ -121,18 +121,19 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
 
   it('a follow-up sent while the command runs makes it run again with the follow-up on stdin, in the same conversation', async () => {
     const { ctx, team } = fx;
-    start('while [ ! -f go ]; do sleep 0.02; done; rm go; echo "got: $(cat)"');
+    // `waiting` says the command is up, in its mounted workspace: only then does a `go` written here reach it.
+    start('touch waiting; while [ ! -f go ]; do sleep 0.02; done; rm go waiting; echo "got: $(cat)"');
     const run = await createRun(ctx, team, { prompt: 'first' });
     ctx.notifyRunQueued();
     const workDir = path.join(ctx.settings.dataDir, 'runs', run.id);
     await waitForState(ctx, run, ['INPROGRESS']);
     expect(await acceptFollowup(ctx, team, run.id, 'second')).toMatchObject({ ok: true, requeued: false });
-    await waitFor(async () => fs.existsSync(workDir));
+    await waitFor(async () => fs.existsSync(path.join(workDir, 'waiting')));
     fs.writeFileSync(path.join(workDir, 'go'), '');
     // the first execution finishes, the run is re-queued and the command starts again (waiting for the next go)
     await waitFor(async () => {
       const states = (await readEvents(ctx, team, run.id)).filter((e) => e.kind === 'state').map((e) => e.data.state);
-      return states.filter((st) => st === 'INPROGRESS').length === 2 && !fs.existsSync(path.join(workDir, 'go'));
+      return states.filter((st) => st === 'INPROGRESS').length === 2 && fs.existsSync(path.join(workDir, 'waiting')) && !fs.existsSync(path.join(workDir, 'go'));
     });
     fs.writeFileSync(path.join(workDir, 'go'), '');
     await waitForState(ctx, run, ['SUCCEEDED']);

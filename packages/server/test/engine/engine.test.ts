@@ -71,16 +71,15 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     const { ctx, team } = fx;
     let running = 0;
     let peak = 0;
-    let secondStarted!: () => void;
-    const bothWorkersBusy = new Promise<void>((resolve) => (secondStarted = resolve));
+    let finished = 0;
     const runner = new ScriptedRunner(async () => {
       running++;
       peak = Math.max(peak, running);
-      // The first run waits for the second worker (however long a claim takes), so both are seen busy.
-      if (peak >= 2) secondStarted();
-      await bothWorkersBusy;
+      // Each run waits for a second one beside it (however long preparing a run takes), unless none is left.
+      await waitFor(async () => running >= 2 || finished >= 5);
       await delay(30);
       running--;
+      finished++;
       return { state: 'SUCCEEDED' };
     });
     const runs = await Promise.all(Array.from({ length: 6 }, () => createRun(ctx, team)));

@@ -7,6 +7,7 @@ import { acceptFollowup } from '../../src/runs/transitions';
 import type { RunContext, RunOutcome, Runner } from '../../src/engine/runner';
 import { runWorkDir } from '../../src/engine/worker';
 import { runWorkDirRoot } from '../../src/engine/workdir-retention';
+import { withRunWorkspace } from '../support/sandbox';
 import { testDatabases } from '../support/databases';
 import { createRun, useEngineDatabase, waitFor, waitForState, type EngineTestContext } from './helpers';
 
@@ -64,6 +65,23 @@ describe.each(testDatabases())('run working-directory retention (%s)', (kind) =>
     expect(await pruneRunWorkDirs(later(ctx, days + 1))).toEqual([recentFailed.id]);
   });
 
+  it("unmounts a run's workspace disk left mounted (by a server that died mid-run) and deletes its image with the directory", async (test) => {
+    const { ctx, team } = fx;
+    if (ctx.sandbox.status.disk !== 'loop ext4') test.skip(); // only a root server mounts workspace disks
+    const old = toTimestamp(new Date(Date.now() - (ctx.settings.windows.runWorkDirRetentionDays + 1) * DAY_MS));
+    const run = await createRun(ctx, team, { state: 'SUCCEEDED', updated_at: old, completed_at: old });
+    const abandoned = ctx.sandbox.forRun(run.id, runWorkDir(ctx, run.id));
+    await abandoned.openWorkspace();
+    fs.writeFileSync(path.join(runWorkDir(ctx, run.id), 'output.txt'), 'agent output');
+    const image = path.join(ctx.settings.dataDir, 'workspace-disks', `${run.id}.ext4`);
+    expect(fs.existsSync(image)).toBe(true);
+
+    expect(await pruneRunWorkDirs(ctx)).toEqual([run.id]);
+    expect(fs.existsSync(runWorkDir(ctx, run.id))).toBe(false);
+    expect(fs.existsSync(image)).toBe(false);
+    await abandoned.close();
+  });
+
   it('a follow-up to a run whose directory was pruned starts in a fresh directory with its attachments', async () => {
     const { ctx, team } = fx;
     const seen: string[][] = [];
@@ -92,6 +110,6 @@ describe.each(testDatabases())('run working-directory retention (%s)', (kind) =>
     await waitFor(async () => seen.length === 2);
     await waitForState(ctx, run, ['SUCCEEDED']);
     expect(seen).toEqual([['notes.txt'], ['notes.txt']]);
-    expect(fs.readdirSync(runWorkDir(ctx, run.id)).sort()).toEqual(['notes.txt', 'turn-2.txt']);
+    expect(await withRunWorkspace(ctx, run.id, (dir) => fs.readdirSync(dir).sort())).toEqual(['notes.txt', 'turn-2.txt']);
   });
 });

@@ -53,7 +53,7 @@ describe('sandbox availability', () => {
     server = await startTestServer({ env: { SANDBOX: 'none' }, log: captured.log });
     expect(captured.warnings()).toContainEqual(expect.stringContaining('SANDBOX=none'));
     const ready = await apiClient(server.baseUrl).get('/readyz');
-    expect(ready.body.sandbox).toEqual({ mode: 'none', available: true, network: 'allowlist', limits: 'none', problems: [] });
+    expect(ready.body.sandbox).toEqual({ mode: 'none', available: true, network: 'allowlist', limits: 'none', disk: 'none', host_uid: null, problems: [] });
   });
 
   it.skipIf(!sandboxAvailable)('with bubblewrap /readyz reports the sandbox, its network policy and how limits are enforced', async () => {
@@ -70,8 +70,12 @@ describe('DATA_DIR', () => {
     server = undefined;
   });
 
-  it('holds only 0700 directories and 0600 files: database, WAL, secrets key, run workspaces', async () => {
-    const dataDir = path.join(makeTempDir('data-dir-'), 'data');
+  it('holds only 0700 directories and 0600 files: database, WAL, secrets key, run workspaces (as root, 0711 on the way to the workspaces)', async () => {
+    const parent = makeTempDir('data-dir-');
+    // As root, bubblewrap starts as SANDBOX_HOST_UID and must pass through DATA_DIR's parents (docs/sandbox.md).
+    const throughToWorkspaces = sandboxAvailable && process.getuid?.() === 0;
+    if (throughToWorkspaces) fs.chmodSync(parent, 0o711);
+    const dataDir = path.join(parent, 'data');
     server = await startTestServer({
       env: { DATA_DIR: dataDir, DATABASE_URL: `sqlite:${path.join(dataDir, 'db', 'agent-runs.sqlite')}`, SECRETS_KEY: '', RUNNER: 'command', AGENT_COMMAND: 'echo hi > out.txt', SANDBOX: sandboxAvailable ? 'bwrap' : 'none' },
     });
@@ -90,16 +94,21 @@ describe('DATA_DIR', () => {
     };
     modes['.'] = (fs.statSync(dataDir).mode & 0o777).toString(8);
     walk(dataDir);
+    // Search-only, never listable or readable: the directories bubblewrap passes through as the host uid.
+    const traversed = throughToWorkspaces ? ['.', 'runs', 'sandbox', 'sandbox/etc'] : [];
+    const expectedDirMode = (name: string) => (traversed.includes(name) ? '711' : '700');
     expect(modes).toMatchObject({
-      '.': '700',
+      '.': expectedDirMode('.'),
       db: '700',
       'db/agent-runs.sqlite': '600',
       'db/agent-runs.sqlite-wal': '600',
       'secrets.key': '600',
-      runs: '700',
+      runs: expectedDirMode('runs'),
       [`runs/${created.body.run_id as string}`]: '700',
     });
-    const loose = Object.entries(modes).filter(([name, mode]) => (fs.statSync(path.join(dataDir, name)).isDirectory() ? mode !== '700' : mode !== '600' && !name.startsWith('sandbox/etc/')));
+    const loose = Object.entries(modes).filter(([name, mode]) =>
+      fs.statSync(path.join(dataDir, name)).isDirectory() ? mode !== expectedDirMode(name) : mode !== '600' && !name.startsWith('sandbox/etc/'),
+    );
     expect(loose).toEqual([]);
   });
 });

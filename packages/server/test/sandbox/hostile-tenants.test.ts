@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/api-keys/service';
 import { FakeModel } from '../agent/support/fake-model';
 import { testDatabases } from '../support/databases';
-import { sandboxAvailable } from '../support/sandbox';
+import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { restClient, send, type RestClient } from '../webhooks/helpers';
 
@@ -108,7 +108,7 @@ for (const kind of testDatabases()) {
       const other = await runToEnd(member, { prompt: script(`echo "${canary}-other-run" > private.txt; echo wrote`) });
       expect(other.run.state).toBe('SUCCEEDED');
       const otherWorkspace = path.join(dataDir, 'runs', other.runId);
-      expect(fs.readFileSync(path.join(otherWorkspace, 'private.txt'), 'utf8')).toContain('-other-run');
+      expect(await withRunWorkspace(server.ctx, other.runId, (dir) => fs.readFileSync(path.join(dir, 'private.txt'), 'utf8'))).toContain('-other-run');
 
       const { run, output } = await runToEnd(
         member,
@@ -285,7 +285,7 @@ for (const kind of testDatabases()) {
       expect(output).toContain('hello-from-the-allowed-host');
       expect(output).toContain('build log');
       expect(allowed.hits).toContain('GET /ok');
-      expect(fs.readFileSync(path.join(dataDir, 'runs', runId!, 'result.txt'), 'utf8')).toBe('build log\n');
+      expect(await withRunWorkspace(server.ctx, runId!, (dir) => fs.readFileSync(path.join(dir, 'result.txt'), 'utf8'))).toBe('build log\n');
     });
 
     describe("a member's stdio MCP server", () => {

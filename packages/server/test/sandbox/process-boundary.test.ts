@@ -40,6 +40,6 @@ describe('the process boundary', () => {
 
   it('the check itself sees the sandbox module start processes', () => {
     const starters = sourceFiles(sandboxDir).filter((file) => PROCESS_STARTERS.some((pattern) => pattern.test(fs.readFileSync(file, 'utf8'))));
-    expect(starters.map((file) => path.basename(file)).sort()).toEqual(['sandbox.ts', 'supervised-process.ts']);
+    expect(starters.map((file) => path.basename(file)).sort()).toEqual(['sandbox.ts', 'supervised-process.ts', 'workspace-disk.ts']);
   });
 });

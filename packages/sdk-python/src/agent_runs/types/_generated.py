@@ -2432,8 +2432,9 @@ class RunUsage(BaseModel):
 class SandboxStatus(BaseModel):
     """
     How the processes a run causes (the command runner, environment setup commands, stdio MCP servers)
-    are isolated in this process. `bwrap`: each in a bubblewrap sandbox of its own; `none`
-    (`SANDBOX=none`): on the host, for single-tenant development only.
+    are isolated in this process. `bwrap`: each in a bubblewrap sandbox of its own, all of a run's
+    processes inside one fence (memory, process count, workspace disk); `none` (`SANDBOX=none`): on the
+    host, for single-tenant development only.
 
     """
 
@@ -2451,7 +2452,20 @@ class SandboxStatus(BaseModel):
     """
     limits: Literal["cgroup v1", "cgroup v2", "rlimit", "none"]
     """
-    How memory and process limits are enforced.
+    How memory and process limits are enforced (a cgroup holds them for a whole run; rlimits per process).
+    """
+    disk: Literal["loop ext4", "rlimit", "none"]
+    """
+    How `SANDBOX_DISK_MB` is enforced. `loop ext4`: each run's workspace is an ext4 image of that size
+    mounted `nosuid,nodev`, and a run that fills it fails `disk_limit`; `rlimit`: only a single file
+    is bounded (RLIMIT_FSIZE), the workspace as a whole is not; `none`: no limit.
+
+    """
+    host_uid: Optional[int] = None
+    """
+    The unprivileged host uid sandboxed processes run as when the server runs as root
+    (`SANDBOX_HOST_UID`); null when they run as the server's own user.
+
     """
     problems: list[str]
     """

@@ -1,9 +1,10 @@
 /**
- * Memory and process limits of a whole sandbox, through a cgroup of its own (docs/sandbox.md).
+ * Memory and process limits of a whole run, through a cgroup of its own that every process of the run
+ * joins (run-fence.ts, docs/sandbox.md).
  *
- * rlimits cannot do this: RLIMIT_NPROC is not enforced for a process whose real uid outside is root (the
- * sandbox's uid maps to the server's), and RLIMIT_AS is per process and breaks programs that reserve
- * address space. A cgroup counts the whole tree and says afterwards which limit it hit.
+ * rlimits cannot do this: they are per process (RLIMIT_AS, and it breaks programs that reserve address
+ * space) or per user (RLIMIT_NPROC, not enforced at all when the server runs as root without a host uid).
+ * A cgroup counts all of a run's processes and says afterwards which limit it hit.
  *
  * Both layouts are supported: cgroup v2 (the server's own cgroup must allow `pids` and `memory` in its
  * subtree; systemd `Delegate=yes` does) and v1 (the `pids` and `memory` hierarchies). Where neither is
@@ -22,7 +23,7 @@ export interface CgroupLimits {
 
 export type CgroupLimitHit = 'memory_limit' | 'process_limit';
 
-/** One sandbox's cgroup(s). */
+/** One run's cgroup(s). */
 export interface SandboxCgroup {
   /** `cgroup.procs` files the launcher writes its pid into before it execs bubblewrap. */
   readonly procsFiles: string[];

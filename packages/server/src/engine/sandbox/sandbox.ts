@@ -3,7 +3,8 @@
  * servers, and whatever they start — is started here, and nowhere else (docs/sandbox.md).
  *
  *   const sandbox = createSandbox(settings, log);         // once per server: probes bubblewrap, socat, cgroups
- *   const runSandbox = sandbox.forRun(runId, workDir);      // once per execution of a run
+ *   const runSandbox = sandbox.forRun(runId, workDir);      // once per execution of a run: its fence (cgroup, disk)
+ *   await runSandbox.openWorkspace();                       // mounts the workspace disk (spawn does it too)
  *   const proc = runSandbox.spawn({ argv: ['/bin/sh', '-c', cmd], env, stdin: 'pipe', ... });
  *   const exit = await proc.exited;                         // { code, signal, violation? }
  *   runSandbox.failure                                      // the first limit, denial or unavailability: the run FAILS with it
@@ -24,8 +25,10 @@ import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/f
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
 import { startEgressProxy } from '../egress/proxy';
 import { bwrapArguments, egressProxyEnv, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc } from './bwrap';
-import { detectCgroups, type CgroupManager } from './cgroups';
+import { detectCgroups } from './cgroups';
+import { diskLimitViolation, letHostUidThrough, NO_FENCE, openRunFence, type FenceTools, type RunFence } from './run-fence';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
+import { detectWorkspaceDisks, type DiskMode, type HostOwner } from './workspace-disk';
 
 export type { SandboxedProcess, SandboxExit, SandboxViolation } from './supervised-process';
 
@@ -35,8 +38,12 @@ export interface SandboxStatus {
   /** False when `bwrap` is asked for but cannot run here (then runs that need a process fail). */
   available: boolean;
   network: SandboxSettings['network'];
-  /** How memory and process counts are enforced: a cgroup per sandbox, or per-process rlimits only. */
+  /** How memory and process counts are enforced: a cgroup per run, or per-process rlimits only. */
   limits: 'cgroup v1' | 'cgroup v2' | 'rlimit' | 'none';
+  /** How SANDBOX_DISK_MB is enforced: a loop-mounted image per run, or RLIMIT_FSIZE per file. */
+  disk: DiskMode;
+  /** The host uid sandboxed processes run as (SANDBOX_HOST_UID, when the server is root); null: the server's. */
+  host_uid: number | null;
   /** Why the sandbox is unavailable or degraded, for the operator (start-up warning, /readyz). */
   problems: string[];
 }
@@ -83,12 +90,18 @@ export interface RunSandbox {
   readonly failure: SandboxFailure | undefined;
   /** The workspace as the run's processes see it. */
   readonly workspacePath: string;
+  /** Owner the server gives files it writes into the workspace (attachments); undefined: its own. */
+  readonly workspaceOwner: HostOwner | undefined;
+  /** Makes the workspace ready (mounts its disk); before the server writes into it. Rejects with SandboxUnavailableError. */
+  openWorkspace(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface Sandbox {
   readonly status: SandboxStatus;
   forRun(runId: string, workDir: string): RunSandbox;
+  /** Before a run's workspace is deleted (retention): unmounts and deletes its disk. */
+  discardWorkspace(runId: string, workDir: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,19 +111,34 @@ export function createSandbox(settings: Settings, log: Logger): Sandbox {
   const problems: string[] = [];
   if (config.mode === 'none') {
     log.warn('SANDBOX=none: run processes execute on this host with the server\'s rights — single-tenant development only');
-    return new HostSandbox(config, policy, { mode: 'none', available: true, network: config.network, limits: 'none', problems });
+    const status: SandboxStatus = { mode: 'none', available: true, network: config.network, limits: 'none', disk: 'none', host_uid: null, problems };
+    return new HostSandbox(config, policy, status);
   }
   const bwrap = findOnPath('bwrap', config.searchPath);
   const socat = findOnPath('socat', config.searchPath);
+  const setpriv = findOnPath('setpriv', config.searchPath);
   const stateDir = path.join(settings.dataDir, 'sandbox');
-  writeSandboxEtc(path.join(stateDir, 'etc'));
+  const etcDir = path.join(stateDir, 'etc');
+  writeSandboxEtc(etcDir);
   const cgroups = detectCgroups(`agent-runs-${process.pid}`);
+  // As root, sandboxed processes run as an unprivileged host uid, so nothing a run makes is root's on the host.
+  const owner = process.getuid?.() === 0 ? { uid: config.hostUid, gid: config.hostUid } : undefined;
+  const fence: FenceTools = {
+    cgroups,
+    disks: detectWorkspaceDisks(settings.dataDir, config.diskBytes, owner, problems),
+    owner,
+    traversed: owner ? [settings.dataDir, path.join(settings.dataDir, 'runs'), stateDir, etcDir] : [],
+  };
+  const asOwner = owner ? hostUserPrefix(setpriv, owner) : [];
   let available = false;
   if (!bwrap) {
     problems.push('bubblewrap is not installed: install the package `bubblewrap` (or set SANDBOX=none for single-tenant development)');
+  } else if (owner && !setpriv) {
+    problems.push('setpriv is not installed (package `util-linux`): sandboxed processes would run as host root');
   } else {
-    const probe = probeBwrap(bwrap, stateDir);
-    if (probe) problems.push(`bubblewrap cannot create a sandbox here: ${probe}`);
+    const probe = probeBwrap(bwrap, stateDir, fence, asOwner);
+    const hint = owner ? ` (it runs as SANDBOX_HOST_UID ${owner.uid}, which needs search permission, o+x, on each parent of DATA_DIR)` : '';
+    if (probe) problems.push(`bubblewrap cannot create a sandbox here: ${probe}${hint}`);
     available = !probe;
   }
   if (available && config.network !== 'none' && !socat) {
@@ -124,11 +152,22 @@ export function createSandbox(settings: Settings, log: Logger): Sandbox {
     available,
     network: config.network,
     limits: cgroups ? (`cgroup v${cgroups.version}` as const) : 'rlimit',
+    disk: fence.disks.mode,
+    host_uid: owner?.uid ?? null,
     problems,
   };
   for (const problem of problems) log.warn({ sandbox: status.mode }, problem);
-  return new BwrapSandbox(config, policy, status, { bwrap: bwrap ?? 'bwrap', socat, stateDir, cgroups });
+  return new BwrapSandbox(config, policy, status, { bwrap: bwrap ?? 'bwrap', socat, stateDir, fence, asOwner });
 }
+
+/** setpriv drops root for good before bubblewrap starts (about 2 ms). */
+const hostUserPrefix = (setpriv: string | undefined, owner: HostOwner): string[] => [
+  setpriv ?? 'setpriv',
+  `--reuid=${owner.uid}`,
+  `--regid=${owner.gid}`,
+  '--clear-groups',
+  '--',
+];
 
 abstract class BaseSandbox implements Sandbox {
   constructor(
@@ -139,6 +178,7 @@ abstract class BaseSandbox implements Sandbox {
 
   forRun(runId: string, workDir: string): RunSandbox {
     const sandbox = this;
+    const fence = this.fenceFor(runId, workDir);
     let failure: SandboxFailure | undefined;
     const fail = (f: SandboxFailure) => {
       failure ??= f;
@@ -154,16 +194,27 @@ abstract class BaseSandbox implements Sandbox {
       }
     }) as typeof globalThis.fetch;
     const processes = new Set<SandboxedProcess>();
+    const openWorkspace = () =>
+      fence.openWorkspace().catch((err: unknown) => {
+        // The operator's reason, without the host's paths (the message is the team's to read).
+        const reason = (err as Error).message.replaceAll(path.dirname(path.dirname(workDir)), 'DATA_DIR').slice(0, 300);
+        const unavailable = new SandboxUnavailableError(`The run's workspace could not be prepared: ${reason}`);
+        fail(unavailable.statusMessage);
+        throw unavailable;
+      });
     return {
       fetch,
       get failure() {
         return failure;
       },
       workspacePath: this.workspacePath(workDir),
+      workspaceOwner: this.workspaceOwner(),
+      openWorkspace,
       async spawn(request) {
         let proc: SandboxedProcess;
         try {
-          proc = await sandbox.launch(runId, workDir, request);
+          await openWorkspace();
+          proc = await sandbox.launch(runId, workDir, request, fence);
         } catch (err) {
           if (err instanceof SandboxUnavailableError) fail(err.statusMessage);
           throw err;
@@ -178,6 +229,7 @@ abstract class BaseSandbox implements Sandbox {
       async close() {
         for (const proc of processes) proc.terminate();
         await Promise.all([...processes].map((p) => p.exited));
+        await fence.close();
         await guarded.close();
       },
     };
@@ -189,7 +241,10 @@ abstract class BaseSandbox implements Sandbox {
   }
 
   protected abstract workspacePath(workDir: string): string;
-  protected abstract launch(runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess>;
+  protected abstract workspaceOwner(): HostOwner | undefined;
+  protected abstract fenceFor(runId: string, workDir: string): RunFence;
+  protected abstract launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence): Promise<SandboxedProcess>;
+  abstract discardWorkspace(runId: string, workDir: string): Promise<void>;
   abstract close(): Promise<void>;
 }
 
@@ -198,6 +253,16 @@ class HostSandbox extends BaseSandbox {
   protected workspacePath(workDir: string): string {
     return workDir;
   }
+
+  protected workspaceOwner(): undefined {
+    return undefined;
+  }
+
+  protected fenceFor(): RunFence {
+    return NO_FENCE;
+  }
+
+  async discardWorkspace(): Promise<void> {}
 
   protected async launch(_runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess> {
     const [file, ...args] = request.argv as [string, ...string[]];
@@ -209,7 +274,8 @@ class HostSandbox extends BaseSandbox {
       stdin: request.stdin,
       wallTimeMs: request.wallTimeMs,
       outputLimitBytes: request.limitOutput ? this.config.outputBytes : undefined,
-      cgroup: undefined,
+      runLimits: undefined,
+      fileSizeViolation: undefined,
       isolated: false,
       cleanup: async () => {},
     });
@@ -222,7 +288,9 @@ interface BwrapTools {
   bwrap: string;
   socat: string | undefined;
   stateDir: string;
-  cgroups: CgroupManager | undefined;
+  fence: FenceTools;
+  /** The command prefix that starts bubblewrap as the host uid (empty when the server is not root). */
+  asOwner: string[];
 }
 
 class BwrapSandbox extends BaseSandbox {
@@ -241,18 +309,32 @@ class BwrapSandbox extends BaseSandbox {
     return WORKSPACE;
   }
 
-  protected async launch(runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess> {
+  protected workspaceOwner(): HostOwner | undefined {
+    return this.tools.fence.owner;
+  }
+
+  protected fenceFor(runId: string, workDir: string): RunFence {
+    return openRunFence(`${runId.slice(0, 8)}-${randomBytes(4).toString('hex')}`, runId, workDir, this.config, this.tools.fence);
+  }
+
+  discardWorkspace(runId: string, workDir: string): Promise<void> {
+    return this.tools.fence.disks.discard(runId, workDir);
+  }
+
+  protected async launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence): Promise<SandboxedProcess> {
     if (!this.status.available) throw new SandboxUnavailableError(`The run cannot start a process: ${this.status.problems[0] ?? 'the sandbox is unavailable'}.`);
     const { config, tools } = this;
     const id = `${runId.slice(0, 8)}-${randomBytes(4).toString('hex')}`;
     const networked = config.network !== 'none' && tools.socat !== undefined;
     const egressSocket = networked ? path.join(this.#egressSocketDir(), `${id}.sock`) : undefined;
-    const cgroup = createCgroup(tools.cgroups, id, config);
+    const cgrouped = fence.procsFiles.length > 0;
+    const fileSizeLimited = this.status.disk === 'rlimit';
 
     // rlimits inside: CPU time always (SIGXCPU at the soft limit tells it apart); the others back the
-    // cgroup up, or stand in for it where there is none.
+    // run's cgroup and disk up, or stand in for them where there are none.
     const rlimits = [`--cpu=${config.cpuSeconds}:${config.cpuSeconds + 5}`, '--core=0', `--nproc=${config.maxProcesses}`];
-    if (!cgroup) rlimits.push(`--as=${config.memoryBytes}`);
+    if (!cgrouped) rlimits.push(`--as=${config.memoryBytes}`);
+    if (fileSizeLimited) rlimits.push(`--fsize=${config.diskBytes}`);
     const limited = ['/usr/bin/prlimit', ...rlimits, '--', ...request.argv];
     const argv = networked ? withEgressBridge(limited) : limited;
     const env = { ...this.baseEnv(SANDBOX_PATH, WORKSPACE), ...request.env, ...(networked ? egressProxyEnv() : {}) };
@@ -268,24 +350,26 @@ class BwrapSandbox extends BaseSandbox {
             proc?.violate({ error_code: 'egress_denied', message: `egress to ${formatHostPort(host, port)} denied: ${reason}` }),
         })
       : undefined;
-    // The launcher joins the cgroup before bubblewrap forks anything, so nothing escapes the limits.
-    // Bubblewrap's own environment and working directory show in the sandbox's /proc/1: nothing of the host.
-    const [file, args] = cgroup
-      ? ['/bin/sh', ['-c', LAUNCHER, 'sandbox-launcher', ...cgroup.procsFiles, '--', tools.bwrap, ...bwrapArgs]]
-      : [tools.bwrap, bwrapArgs];
+    const owner = tools.fence.owner;
+    if (egressSocket && owner) fs.chownSync(egressSocket, owner.uid, owner.gid); // bubblewrap binds it as the host uid
+    // The launcher joins the run's cgroup (as root) before bubblewrap forks anything, so nothing escapes
+    // the limits; then setpriv drops to the host uid. Bubblewrap's own environment and working directory
+    // show in the sandbox's /proc/1: nothing of the host.
+    const bwrapCommand = [...tools.asOwner, tools.bwrap, ...bwrapArgs];
+    const [file, ...args] = cgrouped ? ['/bin/sh', '-c', LAUNCHER, 'sandbox-launcher', ...fence.procsFiles, '--', ...bwrapCommand] : bwrapCommand;
     proc = launchSupervised({
-      file,
+      file: file!,
       args,
       env: {},
       cwd: '/',
       stdin: request.stdin,
       wallTimeMs: request.wallTimeMs,
       outputLimitBytes: request.limitOutput ? config.outputBytes : undefined,
-      cgroup,
+      runLimits: fence,
+      fileSizeViolation: fileSizeLimited ? diskLimitViolation(config) : undefined,
       isolated: true,
       cleanup: async () => {
         await proxy?.close().catch(() => {});
-        await cgroup?.remove();
       },
     });
     return proc;
@@ -293,37 +377,37 @@ class BwrapSandbox extends BaseSandbox {
 
   /** Unix socket paths are short (108 bytes): the egress sockets live in a private temp dir. */
   #egressSocketDir(): string {
-    this.#socketDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-egress-'));
+    if (!this.#socketDir) {
+      this.#socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-egress-'));
+      const owner = this.tools.fence.owner;
+      if (owner) fs.chownSync(this.#socketDir, owner.uid, owner.gid);
+    }
     return this.#socketDir;
   }
 
   async close(): Promise<void> {
     if (this.#socketDir) fs.rmSync(this.#socketDir, { recursive: true, force: true });
-    this.tools.cgroups?.removeParents();
+    this.tools.fence.cgroups?.removeParents();
   }
 }
 
 /** Writes its pid into each `cgroup.procs` named before `--`, then execs the rest with an empty environment. */
 const LAUNCHER = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec /usr/bin/env -i "$@"';
 
-/** A cgroup for one sandbox; undefined (rlimits only) when the host refuses it. */
-function createCgroup(cgroups: CgroupManager | undefined, id: string, config: SandboxSettings) {
-  try {
-    return cgroups?.create(id, { memoryBytes: config.memoryBytes, maxProcesses: config.maxProcesses });
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Runs `true` in a sandbox once, at start-up (a few milliseconds, so synchronously): undefined when it
  * works, else bubblewrap's complaint (no user namespaces, too old for --disable-userns, …).
  */
-function probeBwrap(bwrap: string, stateDir: string): string | undefined {
+function probeBwrap(bwrap: string, stateDir: string, fence: FenceTools, asOwner: string[]): string | undefined {
   const workDir = path.join(stateDir, 'probe');
   ensurePrivateDir(workDir);
+  if (fence.owner) {
+    letHostUidThrough(fence);
+    fs.chownSync(workDir, fence.owner.uid, fence.owner.gid);
+  }
   const args = bwrapArguments({ workDir, env: { PATH: SANDBOX_PATH }, egressSocket: undefined, etcDir: path.join(stateDir, 'etc'), argv: ['/bin/true'], binds: [] });
-  const probe = spawnSync(bwrap, args, { env: { PATH: '/usr/bin:/bin' }, cwd: workDir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  const [file, ...rest] = [...asOwner, bwrap, ...args];
+  const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (probe.error) return probe.error.message;
   return probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`;
 }

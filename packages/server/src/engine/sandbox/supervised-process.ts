@@ -1,18 +1,24 @@
 /**
  * One process a run started, and everything it starts in turn, watched from the server:
  *
- *   launch (cgroup join → bubblewrap → rlimits → the command) → watch (wall time, output bytes, cgroup
- *   limits, egress denials) → stop (terminate: SIGTERM, SIGKILL after a grace; a limit: SIGKILL at once)
- *   → exit (code, signal, and the limit that ended it) → clean up (cgroup, egress proxy)
+ *   launch (the run's cgroup → host uid → bubblewrap → rlimits → the command) → watch (wall time, output
+ *   bytes, the run's limits, egress denials) → stop (terminate: SIGTERM, SIGKILL after a grace; a limit:
+ *   SIGKILL at once) → exit (code, signal, and the limit that ended it) → clean up (egress proxy)
  *
  * With the start-up probe in sandbox.ts, the only place in the server that starts processes (docs/sandbox.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import type { SandboxCgroup } from './cgroups';
 
-export type SandboxLimitCode = 'run_timeout' | 'memory_limit' | 'process_limit' | 'cpu_time_limit' | 'output_limit' | 'egress_denied';
+export type SandboxLimitCode =
+  | 'run_timeout'
+  | 'memory_limit'
+  | 'process_limit'
+  | 'disk_limit'
+  | 'cpu_time_limit'
+  | 'output_limit'
+  | 'egress_denied';
 
 /** Why the sandbox ended a process (and so the run): the run FAILS with exactly this. */
 export interface SandboxViolation {
@@ -49,6 +55,8 @@ const CLOSE_GRACE_MS = 500;
 const LIMIT_POLL_MS = 100;
 /** Exit status of a process killed by SIGXCPU (RLIMIT_CPU), as bubblewrap's init reports it. */
 const SIGXCPU_STATUS = 128 + 24;
+/** … and by SIGXFSZ (RLIMIT_FSIZE, the disk quota where no workspace disk can be mounted). */
+const SIGXFSZ_STATUS = 128 + 25;
 
 export interface LaunchSpec {
   file: string;
@@ -60,11 +68,13 @@ export interface LaunchSpec {
   wallTimeMs: number;
   /** Output bytes (stdout + stderr) after which the process is stopped; undefined = unlimited. */
   outputLimitBytes: number | undefined;
-  /** The sandbox's own cgroup, when the host offers one; its processes are signalled through it. */
-  cgroup: SandboxCgroup | undefined;
+  /** The limits of the run as a whole (its cgroup, its workspace disk), polled while it runs. */
+  runLimits: { violation(): SandboxViolation | undefined } | undefined;
+  /** What a death by SIGXFSZ means (RLIMIT_FSIZE was set); undefined when no file-size limit applies. */
+  fileSizeViolation: SandboxViolation | undefined;
   /** The PID namespace kills everything when the main process ends; without it (SANDBOX=none) the process group is signalled. */
   isolated: boolean;
-  /** Runs once after exit (egress proxy, cgroup). */
+  /** Runs once after exit (egress proxy). */
   cleanup: () => Promise<void>;
 }
 
@@ -150,19 +160,18 @@ class Supervised implements SandboxedProcess {
     };
     child.stdout?.on('data', countOutput);
     child.stderr?.on('data', countOutput);
-    const checkCgroup = () => {
-      const hit = spec.cgroup?.limitHit();
-      if (hit === 'memory_limit') this.violate({ error_code: 'memory_limit', message: 'stopped: it used more memory than the sandbox allows' });
-      if (hit === 'process_limit') this.violate({ error_code: 'process_limit', message: 'stopped: it started more processes than the sandbox allows' });
+    const checkRunLimits = () => {
+      const violation = spec.runLimits?.violation();
+      if (violation) this.violate(violation);
     };
-    const limitPoll = spec.cgroup ? setInterval(checkCgroup, LIMIT_POLL_MS) : undefined;
+    const limitPoll = spec.runLimits ? setInterval(checkRunLimits, LIMIT_POLL_MS) : undefined;
 
     const { code, signal } = await exit;
     if (!(await settlesWithin(closed, CLOSE_GRACE_MS))) {
       this.#signalTree('SIGKILL'); // background processes still hold the pipes
       await closed;
     }
-    checkCgroup(); // a limit hit just before the end still names itself
+    checkRunLimits(); // a limit hit just before the end still names itself
     this.#exited = true;
     clearTimeout(wallTimer);
     clearInterval(limitPoll);
@@ -170,6 +179,7 @@ class Supervised implements SandboxedProcess {
     if (!this.#violation && spec.isolated && (code === SIGXCPU_STATUS || signal === 'SIGXCPU')) {
       this.#violation = { error_code: 'cpu_time_limit', message: 'stopped after the CPU-time limit' };
     }
+    if (!this.#violation && spec.fileSizeViolation && (code === SIGXFSZ_STATUS || signal === 'SIGXFSZ')) this.#violation = spec.fileSizeViolation;
     if (!spec.isolated) signalGroup(child.pid, 'SIGKILL'); // leave nothing behind
     await spec.cleanup();
     return { code, signal, ...(this.#violation ? { violation: this.#violation } : {}) };
@@ -182,9 +192,9 @@ class Supervised implements SandboxedProcess {
       signalGroup(root, sig);
       return;
     }
-    // Inside its own PID namespace the command has its own session; reach every process directly.
-    const pids = this.spec.cgroup ? this.spec.cgroup.pids() : descendants(root);
-    for (const pid of pids) signal(pid, sig);
+    // Inside its own PID namespace the command has its own session; reach every process directly. (Not
+    // through the cgroup: that is the run's, shared with its other processes.)
+    for (const pid of descendants(root)) signal(pid, sig);
     if (sig === 'SIGKILL') signal(root, sig); // bubblewrap gone → --die-with-parent ends the namespace
   }
 }
