@@ -22,5 +22,5 @@ export type PrepareRunEnvironment = (
 
 export const prepareRunEnvironment: PrepareRunEnvironment = (ctx, run, sandbox, signal) =>
   prepareEnvironmentForRun(ctx, run, sandbox, signal, {
-    beforeSetup: (environment) => checkoutRepositories(ctx, run, path.join(runWorkDirRoot(ctx), run.id), environment, signal),
+    beforeSetup: (environment) => checkoutRepositories(ctx, run, path.join(runWorkDirRoot(ctx), run.id), environment, sandbox, signal),
   });

@@ -210,7 +210,7 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
     } else if (result.kind === 'outcome') {
       if (result.outcome.state === 'SUCCEEDED') {
         const artifacts = createArtifactPublisher(ctx, claimed, workerId);
-        await handleSuccess(ctx, claimed, workerId, await deliverRepositoryChanges(ctx, claimed, runWorkDir(ctx, claimed.id), artifacts, log), log);
+        await handleSuccess(ctx, claimed, workerId, await deliverRepositoryChanges(ctx, claimed, runWorkDir(ctx, claimed.id), sandbox, artifacts, log), log);
       }
       else await handleFailure(ctx, claimed, workerId, result.outcome, log);
     } else if (result.error instanceof RunNotOwnedError) {

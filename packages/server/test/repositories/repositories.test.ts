@@ -16,7 +16,7 @@ import { createApiKey } from '../../src/api-keys/service';
 import { testDatabases } from '../support/databases';
 import { startGitForge, type GitForge } from '../support/git-forge';
 import { apiClient, expectProblem, waitForRunState, type ApiClient } from '../support/http';
-import { sandboxAvailable } from '../support/sandbox';
+import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 
 const TOKEN = 'ghp_repositoriesTestToken0123456789abcdef';
@@ -86,7 +86,6 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     expect(answer.status).toBe(200);
     return (await fetch(answer.body.data.download_url)).text();
   };
-  const workDir = (runId: string) => path.join(server.ctx.settings.dataDir, 'runs', runId);
 
   it('clones github_repos at a branch and repos at a tag before the setup commands, and pushes a run\'s change as its branch with a PULL_REQUEST and a diff; a follow-up pushes again on the same branch', async () => {
     const name = `acme/app`;
@@ -102,9 +101,11 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
 
     const first = await run(env.uid, `cd ${repo} && echo "changed by the agent" >> README.md && git status --short > ../agent-git-status`);
     expect(first.status_message ?? null).toBeNull();
-    expect(fs.readFileSync(path.join(workDir(first.run_id), 'setup-saw-repos'), 'utf8')).toBe('cloned\n');
-    // The agent had an ordinary repository of its own.
-    expect(fs.readFileSync(path.join(workDir(first.run_id), 'agent-git-status'), 'utf8')).toBe(' M README.md\n');
+    await withRunWorkspace(server.ctx, first.run_id, (dir) => {
+      expect(fs.readFileSync(path.join(dir, 'setup-saw-repos'), 'utf8')).toBe('cloned\n');
+      // The agent had an ordinary repository of its own.
+      expect(fs.readFileSync(path.join(dir, 'agent-git-status'), 'utf8')).toBe(' M README.md\n');
+    });
 
     const branch = `agent/${first.run_id.slice(0, 8)}`;
     const log = forge.git(name, ['log', '--format=%an|%s|%b', branch]).trim().split('\n');
@@ -176,8 +177,10 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
       expect(failed.status_message.message).toMatch(/^Repository \S+ could not be checked out: /);
       expect(failed.status_message.message).toMatch(reason);
       expect(failed.status_message.message).not.toContain(TOKEN);
-      expect(fs.existsSync(path.join(workDir(failed.run_id), 'setup-ran'))).toBe(false);
-      expect(fs.existsSync(path.join(workDir(failed.run_id), 'agent-ran'))).toBe(false);
+      await withRunWorkspace(server.ctx, failed.run_id, (dir) => {
+        expect(fs.existsSync(path.join(dir, 'setup-ran'))).toBe(false);
+        expect(fs.existsSync(path.join(dir, 'agent-ran'))).toBe(false);
+      });
       expect((await admin.get(`/agent/environments/${failed.agent_config.environment_id}`)).body.setup_failed).toBe(true);
     }
   });
@@ -233,24 +236,25 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     ].join('\n');
     const done = await run(env.uid, script);
     expect(done.status_message ?? null).toBeNull();
-    const dir = workDir(done.run_id);
 
     // The push went where the server said, with the agent's change (and its .gitattributes, as a file).
     const branch = `agent/${done.run_id.slice(0, 8)}`;
     expect(forge.git(name, ['show', `${branch}:changed.txt`])).toBe('change\n');
     expect(forge.git(name, ['show', `${branch}:.gitattributes`])).toBe('* filter=evil\n');
     expect(forge.pullRequests.some((p) => p.repo === repo)).toBe(true);
-    // What the agent planted is there (a git that read it would have run it)…
-    const planted = fs.readFileSync(path.join(dir, repo, '.git', 'config'), 'utf8');
-    for (const text of ['pwned-fsmonitor', 'insteadOf', 'pwned-filter', 'path = /workspace/evil.gitconfig']) expect(planted).toContain(text);
-    expect(fs.statSync(path.join(dir, repo, '.git', 'hooks', 'pre-push')).mode & 0o111).not.toBe(0);
-    // …and nothing of it ran.
-    expect(fs.readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
-    expect(fs.readdirSync(path.join(dir, repo)).filter((f) => f.startsWith('pwned'))).toEqual([]);
-    // The run saw processes (its own), but the token nowhere: not in its environment, its /proc, any file.
-    expect(fs.readFileSync(path.join(dir, 'seen-proc'), 'utf8')).toContain('/proc/');
-    expect(filesContaining(dir, TOKEN)).toEqual([]);
-    expect(filesContaining(dir, Buffer.from(`x-access-token:${TOKEN}`).toString('base64'))).toEqual([]);
+    await withRunWorkspace(server.ctx, done.run_id, (dir) => {
+      // What the agent planted is there (a git that read it would have run it)…
+      const planted = fs.readFileSync(path.join(dir, repo, '.git', 'config'), 'utf8');
+      for (const text of ['pwned-fsmonitor', 'insteadOf', 'pwned-filter', 'path = /workspace/evil.gitconfig']) expect(planted).toContain(text);
+      expect(fs.statSync(path.join(dir, repo, '.git', 'hooks', 'pre-push')).mode & 0o111).not.toBe(0);
+      // …and nothing of it ran.
+      expect(fs.readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
+      expect(fs.readdirSync(path.join(dir, repo)).filter((f) => f.startsWith('pwned'))).toEqual([]);
+      // The run saw processes (its own), but the token nowhere: not in its environment, its /proc, any file.
+      expect(fs.readFileSync(path.join(dir, 'seen-proc'), 'utf8')).toContain('/proc/');
+      expect(filesContaining(dir, TOKEN)).toEqual([]);
+      expect(filesContaining(dir, Buffer.from(`x-access-token:${TOKEN}`).toString('base64'))).toEqual([]);
+    });
     // Nor did the server write it down beside its own git directories.
     expect(filesContaining(path.join(server.ctx.settings.dataDir, 'repositories', done.run_id), TOKEN)).toEqual([]);
     // It travelled to the forge as Basic auth only.

@@ -15,6 +15,7 @@ import type { ServerContext } from '../../context';
 import type { EnvironmentForRun } from '../../environments/service';
 import { repositoryCheckouts, type RepositoryCheckout } from '../../environments/repositories';
 import type { RunStatusMessage } from '../runner';
+import type { HostOwner, RunSandbox } from '../sandbox';
 import { openGitStep, type GitStep } from './git';
 import { gitTokenFor, readState, repositoryKey, runBranch, workspaceEntry, writeState, type CheckoutState } from './state';
 
@@ -35,29 +36,33 @@ export async function checkoutRepositories(
   run: { id: string; team_id: string },
   workDir: string,
   environment: EnvironmentForRun,
+  sandbox: RunSandbox,
   signal: AbortSignal,
 ): Promise<void> {
   const checkouts = repositoryCheckouts(environment.repositories, ctx.settings.githubBaseUrl);
   if (checkouts.length === 0) return;
   const token = await gitTokenFor(ctx, run.team_id, environment.repositories);
-  const git = openGitStep(ctx, run.id, workDir, token.value, signal);
-  try {
-    for (const checkout of checkouts) {
-      const key = repositoryKey(checkout.path);
-      if (await readState(git, key)) continue;
-      if (token.missing) throw unavailable(checkout, `the team secret ${token.missing} named by the environment does not exist`);
-      await cloneOne(git, run.id, workDir, checkout, key);
-      if (signal.aborted) throw Object.assign(new Error('repository checkout was aborted'), { name: 'AbortError' });
-    }
-  } finally {
-    await git.close();
+  const git = openGitStep(ctx, sandbox, run.id, workDir, token.value, signal);
+  for (const checkout of checkouts) {
+    const key = repositoryKey(checkout.path);
+    if (await readState(git, key)) continue;
+    if (token.missing) throw unavailable(checkout, `the team secret ${token.missing} named by the environment does not exist`);
+    await cloneOne(git, sandbox.workspaceOwner, run.id, workDir, checkout, key);
+    if (signal.aborted) throw Object.assign(new Error('repository checkout was aborted'), { name: 'AbortError' });
+  }
+}
+
+async function chownTree(dir: string, owner: HostOwner): Promise<void> {
+  await fs.lchown(dir, owner.uid, owner.gid);
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    await fs.lchown(path.join(entry.parentPath, entry.name), owner.uid, owner.gid);
   }
 }
 
 const unavailable = (checkout: RepositoryCheckout, why: string) =>
   new RepositoryUnavailableError(`Repository ${checkout.label} could not be checked out: ${why}`);
 
-async function cloneOne(git: GitStep, runId: string, workDir: string, checkout: RepositoryCheckout, key: string): Promise<void> {
+async function cloneOne(git: GitStep, owner: HostOwner | undefined, runId: string, workDir: string, checkout: RepositoryCheckout, key: string): Promise<void> {
   const target = path.join(workDir, checkout.path);
   // The server writes the checkout's directories and the agent's .git with its own rights: never through a link.
   if ((await workspaceEntry(workDir, checkout.path)) !== 'missing') throw unavailable(checkout, `${checkout.path} already exists in the workspace`);
@@ -85,7 +90,11 @@ async function cloneOne(git: GitStep, runId: string, workDir: string, checkout: 
   const baseIsBranch = (await resolve([`refs/heads/${asked}`])) !== undefined;
   const continued = await resolve([`refs/heads/${branch}`]);
 
-  await fs.mkdir(target, { recursive: true, mode: 0o700 });
+  const firstMade = await fs.mkdir(target, { recursive: true, mode: 0o700 });
+  if (owner && firstMade) {
+    // Every directory made here (`vendor/` of `vendor/util`) is the run's, or its git cannot reach the checkout.
+    for (let dir = target; dir.length >= firstMade.length; dir = path.dirname(dir)) await fs.chown(dir, owner.uid, owner.gid);
+  }
   if (continued) await must(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { repository: true });
   else if (baseIsBranch) await must(['symbolic-ref', 'HEAD', `refs/heads/${asked}`], { repository: true });
   else await must(['update-ref', '--no-deref', 'HEAD', baseCommit], { repository: true });
@@ -96,6 +105,8 @@ async function cloneOne(git: GitStep, runId: string, workDir: string, checkout: 
   await fs.cp(gitDir, agentGitDir, { recursive: true });
   const configFile = path.join(agentGitDir, 'config');
   await fs.writeFile(configFile, (await fs.readFile(configFile, 'utf8')).replace(/\bbare = true\b/, 'bare = false'));
+  // The copy is the agent's to change: its processes run as the sandbox's host uid.
+  if (owner) await chownTree(agentGitDir, owner);
 
   const state: CheckoutState = {
     path: checkout.path,

@@ -18,6 +18,7 @@ import { loadEnvironmentForRun } from '../../environments/service';
 import { RunNotOwnedError, type RunRow } from '../../runs/repository';
 import { egressDenialOf } from '../egress/fetch';
 import type { ResolvedAgentConfig, RunStatusMessage } from '../runner';
+import type { RunSandbox } from '../sandbox';
 import { compareUrl, githubApiBase, openGitHubPullRequest } from './forge';
 import { openGitStep, type GitStep } from './git';
 import { gitTokenFor, readState, repositoryKey, workspaceEntry, writeState, type CheckoutState } from './state';
@@ -42,6 +43,7 @@ export async function deliverRepositoryChanges(
   ctx: Deps,
   run: Run,
   workDir: string,
+  sandbox: RunSandbox,
   artifacts: ArtifactPublisher,
   log: Logger,
 ): Promise<RunStatusMessage | undefined> {
@@ -51,7 +53,7 @@ export async function deliverRepositoryChanges(
   const checkouts = repositoryCheckouts(environment?.repositories, ctx.settings.githubBaseUrl);
   if (checkouts.length === 0) return undefined;
   const token = (await gitTokenFor(ctx, run.team_id, environment?.repositories)).value;
-  const git = openGitStep(ctx, run.id, workDir, token);
+  const git = openGitStep(ctx, sandbox, run.id, workDir, token);
   const delivery: DeliveryContext = {
     git,
     run,
@@ -70,8 +72,6 @@ export async function deliverRepositoryChanges(
     if (err instanceof RunNotOwnedError) return undefined;
     log.error({ err }, 'repository delivery failed');
     failures.push('the changes could not be delivered because of an internal error');
-  } finally {
-    await git.close();
   }
   if (failures.length === 0) return undefined;
   return { message: `The run's changes are kept (diff artifact) but not all were delivered: ${failures.join('; ')}`, error_code: 'repository_push_failed', retryable: true };

@@ -13,6 +13,7 @@
  *   through a credential helper that prints `$GIT_TOKEN` (a shell builtin): never in an argument list —
  *   bubblewrap's included —, a file or a configuration.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ServerContext } from '../../context';
 import { ensurePrivateDir } from '../../private-files';
@@ -100,17 +101,17 @@ export interface GitStep {
   redact(text: string): string;
   /** fetch under the run's egress policy (the forge's REST API). */
   readonly fetch: typeof globalThis.fetch;
-  close(): Promise<void>;
 }
 
 export const repositoriesRoot = (ctx: Pick<ServerContext, 'settings'>): string => path.join(ctx.settings.dataDir, 'repositories');
 
 /**
- * A git step for a run: its own RunSandbox (so what git meets — an egress denial — is the step's failure,
- * not the run's), with the run's server-owned git root bound in.
+ * A git step in the run's own sandbox (its fence, its egress policy), with the run's server-owned git
+ * root bound in; the root belongs to the sandbox's host uid, which git runs as.
  */
 export function openGitStep(
-  ctx: Pick<ServerContext, 'settings' | 'sandbox'>,
+  ctx: Pick<ServerContext, 'settings'>,
+  sandbox: RunSandbox,
   runId: string,
   workDir: string,
   token: string | undefined,
@@ -118,7 +119,12 @@ export function openGitStep(
 ): GitStep {
   const hostRoot = path.join(repositoriesRoot(ctx), runId);
   ensurePrivateDir(hostRoot);
-  const sandbox: RunSandbox = ctx.sandbox.forRun(runId, workDir);
+  const owner = sandbox.workspaceOwner;
+  if (owner) {
+    // Search only: the host uid reaches its run's root by path and lists no other run's.
+    fs.chmodSync(repositoriesRoot(ctx), 0o711);
+    fs.chownSync(hostRoot, owner.uid, owner.gid);
+  }
   // SANDBOX=none runs on the host, where the bind does not exist: there the host path is the path.
   const isolated = sandbox.workspacePath !== workDir;
   const rootInside = isolated ? GIT_ROOT_INSIDE : hostRoot;
@@ -154,7 +160,6 @@ export function openGitStep(
       const ok = exit.code === 0 && !exit.violation;
       return { ok, stdout: out, error: ok ? '' : redact(failureText(exit, err)) };
     },
-    close: () => sandbox.close(),
   };
 }
 

@@ -9,3 +9,4 @@ export {
   type SandboxedProcess,
   type SpawnRequest,
 } from './sandbox';
+export type { HostOwner } from './workspace-disk';
