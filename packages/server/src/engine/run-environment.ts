@@ -1,11 +1,13 @@
 /**
  * The worker's "environment" step: prepares the run's working directory from its cloud environment
- * (`config.environment_id`: setup commands, environment variables). The work itself is the agent
- * engineer's engine/environment-setup.ts; a failing setup throws an error carrying `statusMessage`
- * (error_code `environment_setup_failed`) and the worker FAILS the run with it.
+ * (`config.environment_id`): its image first (engine/images/run-image.ts: every later process of the run
+ * runs in it), then its setup commands and variables (engine/environment-setup.ts). A failing step
+ * throws an error carrying `statusMessage` (error_code `image_unavailable` or
+ * `environment_setup_failed`) and the worker FAILS the run with it.
  */
 import type { ServerContext } from '../context';
 import { prepareEnvironmentForRun } from './environment-setup';
+import { prepareRunImage } from './images/run-image';
 import type { RunRow } from '../runs/repository';
 import type { RunSandbox } from './sandbox';
 
@@ -16,4 +18,7 @@ export type PrepareRunEnvironment = (
   signal: AbortSignal,
 ) => Promise<{ env: Record<string, string> }>;
 
-export const prepareRunEnvironment: PrepareRunEnvironment = prepareEnvironmentForRun;
+export const prepareRunEnvironment: PrepareRunEnvironment = async (ctx, run, sandbox, signal) => {
+  await prepareRunImage(ctx, run, sandbox, signal);
+  return prepareEnvironmentForRun(ctx, run, sandbox, signal);
+};

@@ -4,7 +4,8 @@
  * rest as one JSON object (SecretBox), write-only on the wire — answers carry only `env_var_names`.
  *
  * The Oz fields of CloudEnvironmentConfig this service cannot honour are refused by name on create and
- * update (docs/decisions.md §Oz parity); what an answer says about runs (`last_task_created`,
+ * update (docs/decisions.md §Oz parity); `docker_image` must name an image of an allowed registry
+ * (docs/decisions.md §Environment images); what an answer says about runs (`last_task_created`,
  * `setup_failed`) is read from the team's newest run that selected the environment.
  */
 import { toTimestamp } from '../clock';
@@ -13,6 +14,8 @@ import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
 import type { Principal } from '../api-keys/service';
+import { parseImageReference, type ImageReference } from '../engine/images/reference';
+import { createRegistryPolicy } from '../engine/images/registries';
 import { keysetPage } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { newestRunByEnvironment, runStatusMessage } from '../runs/repository';
@@ -31,6 +34,7 @@ import {
 } from './repository';
 
 type Deps = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
+type WriteDeps = Deps & Pick<ServerContext, 'settings'>;
 type Schemas = components['schemas'];
 
 export type CloudEnvironment = Schemas['CloudEnvironment'];
@@ -45,10 +49,14 @@ export interface EnvironmentForRun {
   name: string;
   setupCommands: string[];
   envVars: Record<string, string>;
+  /** The image reference runs start in (docs/sandbox.md §Image root). */
+  dockerImage: string | undefined;
+  /** The team secret with the registry credentials. */
+  registrySecretName: string | undefined;
 }
 
-/** The error code a run that failed setting its environment up records (engine/environment-setup.ts). */
-const SETUP_FAILED_CODE = 'environment_setup_failed';
+/** The error codes of a run that failed setting its environment up (engine/environment-setup.ts, engine/images/). */
+const SETUP_FAILED_CODES = new Set(['environment_setup_failed', 'image_unavailable']);
 
 function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<string, string> {
   return row.env_vars ? (JSON.parse(deps.secrets.decrypt(row.env_vars)) as Record<string, string>) : {};
@@ -64,6 +72,8 @@ const toEnvironmentConfig = (row: EnvironmentRow): components['schemas']['CloudE
   name: row.name,
   ...(row.description ? { description: row.description } : {}),
   setup_commands: JSON.parse(row.setup_commands) as string[],
+  ...(row.docker_image ? { docker_image: row.docker_image } : {}),
+  ...(row.registry_secret_name ? { registry_secret_name: row.registry_secret_name } : {}),
 });
 
 export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow, newest: NewestRun | undefined): CloudEnvironment {
@@ -72,7 +82,7 @@ export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: Environment
     config: toEnvironmentConfig(row),
     last_updated: row.updated_at,
     last_task_run_timestamp: newest?.created_at ?? null,
-    setup_failed: newest?.state === 'FAILED' && runStatusMessage(newest)?.error_code === SETUP_FAILED_CODE,
+    setup_failed: newest?.state === 'FAILED' && SETUP_FAILED_CODES.has(runStatusMessage(newest)?.error_code ?? ''),
     scope: { type: 'Team', uid: row.team_id },
     env_var_names: Object.keys(decryptVars(deps, row)).sort(),
     created_at: row.created_at,
@@ -99,11 +109,18 @@ async function answer(deps: Deps, row: EnvironmentRow): Promise<CloudEnvironment
 
 const refuse = (path: string, detail: string) => invalidRequest(detail, [{ path, message: 'not supported' }]);
 
+/** A docker_image that is an image reference from a registry the operator allows (IMAGE_REGISTRIES). */
+function checkDockerImage(deps: Pick<WriteDeps, 'settings'>, image: string | null | undefined): void {
+  if (image === undefined || image === null) return;
+  const ref = parseImageReference(image);
+  const why = 'error' in ref ? ref.error : undefined;
+  if (why) throw invalidRequest(`docker_image "${image}" is not an image reference: ${why}.`, [{ path: '$.docker_image', message: why }]);
+  const decision = createRegistryPolicy(deps.settings.images.registries).checkName((ref as ImageReference).registry);
+  if (!decision.allowed) throw invalidRequest(`docker_image "${image}" cannot be used: ${decision.reason}.`, [{ path: '$.docker_image', message: decision.reason }]);
+}
+
 /** The Oz CloudEnvironmentConfig fields a request may carry that this service cannot honour (contract: createEnvironment). */
 function refuseUnsupportedOzFields(input: CreateEnvironmentRequest | UpdateEnvironmentRequest): void {
-  if (input.docker_image !== undefined) {
-    throw refuse('$.docker_image', 'docker_image is not supported: runs execute in this server\'s sandbox, not in a container image of their own; install what they need with setup_commands.');
-  }
   if (input.github_repos !== undefined && input.github_repos.length > 0) {
     throw refuse('$.github_repos', 'github_repos is not supported: no repository is cloned for a run here; clone it in setup_commands.');
   }
@@ -115,8 +132,9 @@ function refuseUnsupportedOzFields(input: CreateEnvironmentRequest | UpdateEnvir
 
 const nameTaken = (name: string) => conflict(`An environment named "${name}" already exists in this team.`, { retryable: false });
 
-export async function createEnvironment(deps: Deps, principal: Principal, input: CreateEnvironmentRequest): Promise<CloudEnvironment> {
+export async function createEnvironment(deps: WriteDeps, principal: Principal, input: CreateEnvironmentRequest): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
+  checkDockerImage(deps, input.docker_image);
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const actor = JSON.stringify(actorOf(principal));
@@ -127,6 +145,8 @@ export async function createEnvironment(deps: Deps, principal: Principal, input:
     description: input.description ?? null,
     setup_commands: JSON.stringify(input.setup_commands ?? []),
     env_vars: encryptVars(deps, input.env_vars ?? {}),
+    docker_image: input.docker_image ?? null,
+    registry_secret_name: input.registry_secret_name ?? null,
     creator: actor,
     last_editor: actor,
     created_at: at,
@@ -172,13 +192,16 @@ export async function getEnvironment(deps: Deps, teamId: string, id: string): Pr
 }
 
 /** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay; a null description clears it. */
-export async function updateEnvironment(deps: Deps, principal: Principal, id: string, input: UpdateEnvironmentRequest): Promise<CloudEnvironment> {
+export async function updateEnvironment(deps: WriteDeps, principal: Principal, id: string, input: UpdateEnvironmentRequest): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
+  checkDockerImage(deps, input.docker_image);
   const changes: Parameters<typeof updateEnvironmentRow>[3] = { updated_at: toTimestamp(deps.clock.now()), last_editor: JSON.stringify(actorOf(principal)) };
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description;
   if (input.setup_commands !== undefined) changes.setup_commands = JSON.stringify(input.setup_commands);
   if (input.env_vars !== undefined) changes.env_vars = encryptVars(deps, input.env_vars);
+  if (input.docker_image !== undefined) changes.docker_image = input.docker_image;
+  if (input.registry_secret_name !== undefined) changes.registry_secret_name = input.registry_secret_name;
   let row: EnvironmentRow | undefined;
   try {
     row = await updateEnvironmentRow(deps.db, principal.teamId, id, changes);
@@ -211,5 +234,12 @@ export async function environmentConfigs(
 export async function loadEnvironmentForRun(deps: Pick<Deps, 'db' | 'secrets'>, teamId: string, id: string): Promise<EnvironmentForRun | undefined> {
   const row = await findEnvironment(deps.db, teamId, id);
   if (!row) return undefined;
-  return { id: row.id, name: row.name, setupCommands: JSON.parse(row.setup_commands) as string[], envVars: decryptVars(deps, row) };
+  return {
+    id: row.id,
+    name: row.name,
+    setupCommands: JSON.parse(row.setup_commands) as string[],
+    envVars: decryptVars(deps, row),
+    dockerImage: row.docker_image ?? undefined,
+    registrySecretName: row.registry_secret_name ?? undefined,
+  };
 }

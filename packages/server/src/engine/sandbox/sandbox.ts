@@ -4,6 +4,7 @@
  *
  *   const sandbox = createSandbox(settings, log);         // once per server: probes bubblewrap, socat, cgroups
  *   const runSandbox = sandbox.forRun(runId, workDir);      // once per execution of a run
+ *   runSandbox.useImage(image);                             // the environment's image as the root (optional)
  *   const proc = runSandbox.spawn({ argv: ['/bin/sh', '-c', cmd], env, stdin: 'pipe', ... });
  *   const exit = await proc.exited;                         // { code, signal, violation? }
  *   runSandbox.failure                                      // the first limit, denial or unavailability: the run FAILS with it
@@ -23,7 +24,7 @@ import type { SandboxSettings, Settings } from '../../settings';
 import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/fetch';
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
 import { startEgressProxy } from '../egress/proxy';
-import { bwrapArguments, egressProxyEnv, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc } from './bwrap';
+import { bwrapArguments, egressProxyEnv, HOST_TOOLS, imageHelperTools, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc, type HelperTools } from './bwrap';
 import { detectCgroups, type CgroupManager } from './cgroups';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
 
@@ -66,6 +67,24 @@ export interface SpawnRequest {
   wallTimeMs: number;
   /** Count stdout + stderr against SANDBOX_OUTPUT_BYTES (output the run records). */
   limitOutput: boolean;
+  /**
+   * `run` (default): the run's root — its image when it has one, else the host's system directories.
+   * `host`: the host's system directories even in a run with an image (a server step that needs the
+   * host's tools on the same workspace).
+   */
+  view?: 'run' | 'host';
+}
+
+/** An unpacked image as a run's root file system (docs/sandbox.md §Image root). */
+export interface ImageRoot {
+  /** Host path of the image's root file system (read-only, shared by every run on its digest). */
+  rootfs: string;
+  /** The image's Env: PATH and the rest, under the run's own variables. */
+  env: Record<string, string>;
+  /** The image's WorkingDir (processes still start in /workspace; see docs/sandbox.md). */
+  workingDir: string;
+  /** Called once when the run's sandbox closes: the image is no longer in use by it. */
+  release?(): void;
 }
 
 /** The sandbox of one execution of one run. */
@@ -78,6 +97,10 @@ export interface RunSandbox {
   readonly failure: SandboxFailure | undefined;
   /** The workspace as the run's processes see it. */
   readonly workspacePath: string;
+  /** From now on, processes with the `run` view start in this image; released when the sandbox closes. */
+  useImage(image: ImageRoot): void;
+  /** The run's image, when it has one. */
+  readonly image: ImageRoot | undefined;
   close(): Promise<void>;
 }
 
@@ -149,16 +172,24 @@ abstract class BaseSandbox implements Sandbox {
       }
     }) as typeof globalThis.fetch;
     const processes = new Set<SandboxedProcess>();
+    let image: ImageRoot | undefined;
     return {
       fetch,
       get failure() {
         return failure;
       },
+      get image() {
+        return image;
+      },
+      useImage(next) {
+        image?.release?.();
+        image = next;
+      },
       workspacePath: this.workspacePath(workDir),
       async spawn(request) {
         let proc: SandboxedProcess;
         try {
-          proc = await sandbox.launch(runId, workDir, request);
+          proc = await sandbox.launch(runId, workDir, request, request.view === 'host' ? undefined : image);
         } catch (err) {
           if (err instanceof SandboxUnavailableError) fail(err.statusMessage);
           throw err;
@@ -174,6 +205,7 @@ abstract class BaseSandbox implements Sandbox {
         for (const proc of processes) proc.terminate();
         await Promise.all([...processes].map((p) => p.exited));
         await guarded.close();
+        image?.release?.();
       },
     };
   }
@@ -184,7 +216,7 @@ abstract class BaseSandbox implements Sandbox {
   }
 
   protected abstract workspacePath(workDir: string): string;
-  protected abstract launch(runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess>;
+  protected abstract launch(runId: string, workDir: string, request: SpawnRequest, image: ImageRoot | undefined): Promise<SandboxedProcess>;
   abstract close(): Promise<void>;
 }
 
@@ -194,7 +226,8 @@ class HostSandbox extends BaseSandbox {
     return workDir;
   }
 
-  protected async launch(_runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess> {
+  protected async launch(_runId: string, workDir: string, request: SpawnRequest, image: ImageRoot | undefined): Promise<SandboxedProcess> {
+    if (image) throw new SandboxUnavailableError('The run\'s environment has a docker_image, which needs SANDBOX=bwrap: SANDBOX=none runs processes on this host.');
     const [file, ...args] = request.argv as [string, ...string[]];
     return launchSupervised({
       file,
@@ -222,6 +255,7 @@ interface BwrapTools {
 
 class BwrapSandbox extends BaseSandbox {
   #socketDir: string | undefined;
+  #helperTools: HelperTools | undefined;
 
   constructor(
     config: SandboxSettings,
@@ -236,7 +270,7 @@ class BwrapSandbox extends BaseSandbox {
     return WORKSPACE;
   }
 
-  protected async launch(runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess> {
+  protected async launch(runId: string, workDir: string, request: SpawnRequest, image: ImageRoot | undefined): Promise<SandboxedProcess> {
     if (!this.status.available) throw new SandboxUnavailableError(`The run cannot start a process: ${this.status.problems[0] ?? 'the sandbox is unavailable'}.`);
     const { config, tools } = this;
     const id = `${runId.slice(0, 8)}-${randomBytes(4).toString('hex')}`;
@@ -248,10 +282,14 @@ class BwrapSandbox extends BaseSandbox {
     // cgroup up, or stand in for it where there is none.
     const rlimits = [`--cpu=${config.cpuSeconds}:${config.cpuSeconds + 5}`, '--core=0', `--nproc=${config.maxProcesses}`];
     if (!cgroup) rlimits.push(`--as=${config.memoryBytes}`);
-    const limited = ['/usr/bin/prlimit', ...rlimits, '--', ...request.argv];
-    const argv = networked ? withEgressBridge(limited) : limited;
-    const env = { ...this.baseEnv(SANDBOX_PATH, WORKSPACE), ...request.env, ...(networked ? egressProxyEnv() : {}) };
-    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir: path.join(tools.stateDir, 'etc'), argv });
+    // In an image the host's helpers (prlimit, socat, sh) run from their own read-only binds.
+    const helpers = image ? this.#imageHelpers() : HOST_TOOLS;
+    const limited = [...helpers.command('prlimit'), ...rlimits, '--', ...request.argv];
+    const argv = networked ? withEgressBridge(limited, helpers) : limited;
+    const rootEnv = image ? { ...image.env, ...this.baseEnv(image.env.PATH ?? SANDBOX_PATH, WORKSPACE) } : this.baseEnv(SANDBOX_PATH, WORKSPACE);
+    const env = { ...rootEnv, ...request.env, ...(networked ? egressProxyEnv() : {}) };
+    const etcDir = path.join(tools.stateDir, 'etc');
+    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir, argv, image: image && { rootfs: image.rootfs, helpers } });
 
     let proc: SandboxedProcess | undefined;
     // Listening before the process starts: its first request must find the proxy.
@@ -284,6 +322,12 @@ class BwrapSandbox extends BaseSandbox {
       },
     });
     return proc;
+  }
+
+  /** The host's helper programs and the libraries they load, found once (ldd) when a run first uses an image. */
+  #imageHelpers(): HelperTools {
+    this.#helperTools ??= resolveImageHelpers(this.config.searchPath);
+    return this.#helperTools;
   }
 
   /** Unix socket paths are short (108 bytes): the egress sockets live in a private temp dir. */
@@ -321,6 +365,30 @@ function probeBwrap(bwrap: string, stateDir: string): string | undefined {
   const probe = spawnSync(bwrap, args, { env: { PATH: '/usr/bin:/bin' }, cwd: workDir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (probe.error) return probe.error.message;
   return probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`;
+}
+
+/**
+ * The helpers a sandbox runs before the run's own program (prlimit, and for the egress bridge sh, socat,
+ * grep, sleep), with every library they load, for binding into an image that has none of them. They run
+ * through the host's dynamic loader, so the image's own libc never meets the host's binaries.
+ */
+function resolveImageHelpers(searchPath: string): HelperTools {
+  const programs: Record<string, string> = {};
+  const libraries = new Set<string>();
+  let loader: string | undefined;
+  for (const name of ['prlimit', 'sh', 'socat', 'grep', 'sleep']) {
+    const found = findOnPath(name, searchPath);
+    if (!found) continue;
+    programs[name] = fs.realpathSync(found);
+    const ldd = spawnSync('ldd', [programs[name]], { env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8', timeout: 10_000 });
+    for (const line of (ldd.stdout ?? '').split('\n')) {
+      const lib = /=>\s+(\/\S+)/.exec(line)?.[1] ?? /^\s*(\/\S*ld-linux\S*)/.exec(line)?.[1];
+      if (!lib) continue;
+      if (/ld-linux|ld64|ld-musl/.test(path.basename(lib))) loader = fs.realpathSync(lib);
+      else libraries.add(fs.realpathSync(lib) + '\0' + path.basename(lib));
+    }
+  }
+  return imageHelperTools(programs, [...libraries].map((entry) => entry.split('\0') as [string, string]), loader);
 }
 
 function findOnPath(name: string, searchPath: string): string | undefined {
