@@ -9,6 +9,7 @@
  *   registry.blobFetches(digestOfLayer)                             // how often a blob was served
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -122,7 +123,7 @@ export function buildTestImage(spec: TestImageSpec = {}): TestImage {
     const blobDir = path.join(rootfs, 'opt', 'random');
     fs.mkdirSync(blobDir, { recursive: true });
     const chunk = 4 * 1024 * 1024;
-    for (let i = 0, left = spec.randomBytes; left > 0; i++, left -= chunk) fs.writeFileSync(path.join(blobDir, `r${i}`), execFileSync('head', ['-c', String(Math.min(chunk, left)), '/dev/urandom']));
+    for (let i = 0, left = spec.randomBytes; left > 0; i++, left -= chunk) fs.writeFileSync(path.join(blobDir, `r${i}`), randomBytes(Math.min(chunk, left)));
   }
   umoci('insert', '--image', `${layout}:${tag}`, rootfs, '/');
   for (const layer of spec.extraLayers ?? []) umoci('raw', 'add-layer', '--image', `${layout}:${tag}`, layer);

@@ -146,7 +146,7 @@ export function createImageCache(settings: { dataDir: string; images: ImageSetti
     let total = entries.reduce((sum, e) => sum + e.bytes, 0);
     for (const entry of entries) {
       if (total <= settings.images.cacheBytes) break;
-      if (entry.hex === keep || inUse.has(entry.hex) || inFlight.has(`sha256:${entry.hex}`)) continue;
+      if (entry.hex === keep || inUse.has(entry.hex)) continue;
       await fs.rm(entryDir(entry.hex), { recursive: true, force: true });
       total -= entry.bytes;
     }
@@ -188,10 +188,15 @@ export function createImageCache(settings: { dataDir: string; images: ImageSetti
         if (!flight) {
           const listeners = new Set<(p: PullProgress) => void>();
           const notify = (p: PullProgress) => listeners.forEach((listener) => listener(p));
-          const done = pull(ref, digest, totalBytes, authFile, notify).finally(() => inFlight.delete(digest));
+          // The waiters get the entry once the cache is back under its size (evict keeps this entry).
+          const done = pull(ref, digest, totalBytes, authFile, notify)
+            .then(async (meta) => {
+              await evict(hex);
+              return meta;
+            })
+            .finally(() => inFlight.delete(digest));
           flight = { done, listeners };
           inFlight.set(digest, flight);
-          void done.then(() => evict(hex), () => {});
         }
         if (request.onProgress) flight.listeners.add(request.onProgress);
         try {
