@@ -11,11 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/api-keys/service';
 import { testDatabases } from '../support/databases';
 import { buildTestImage, imageToolsAvailable, pushTestImage, startTestRegistry, type TestImage, type TestRegistry } from '../support/registry';
 import { sandboxAvailable } from '../support/sandbox';
-import { startTestServer, type TestServer } from '../support/server';
+import { defaultTeamMemberKey, startTestServer, type TestServer } from '../support/server';
 import { restClient, type RestClient } from '../webhooks/helpers';
 
 const TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
@@ -58,9 +57,7 @@ for (const kind of testDatabases()) {
         },
       });
       admin = restClient(server, server.adminKey);
-      const team = await server.ctx.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
-      const key = await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.id, name: 'member', role: 'member', createdBy: 'operator' });
-      member = restClient(server, key.api_key);
+      member = restClient(server, await defaultTeamMemberKey(server));
     }, 60_000);
 
     afterAll(async () => {
@@ -110,17 +107,12 @@ for (const kind of testDatabases()) {
         ].join('\n'),
       );
       expect(run.state, JSON.stringify(run)).toBe('SUCCEEDED');
-      expect(output).toContain(`marker=${marker} setup=${marker}`);
-      expect(output).toContain('no-host-node');
-      expect(output).toContain('no-host-libc');
-      expect(output).toContain('hello-from-image-tool');
-      expect(output).toContain('path=/opt/tools:/bin greeting=from-image cwd=/workspace uid=1000');
-      expect(output).toContain('root-read-only');
-      expect(output).toContain('tmp-writable');
+      const said = [`marker=${marker} setup=${marker}`, 'no-host-node', 'no-host-libc', 'hello-from-image-tool', 'root-read-only', 'tmp-writable'];
+      for (const line of [...said, 'path=/opt/tools:/bin greeting=from-image cwd=/workspace uid=1000']) expect(output).toContain(line);
       expect(run.image_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(await server.ctx.images.entries()).toContain(run.image_digest);
-      const said = events.map((e) => e.status_message?.message as string | undefined).filter(Boolean);
-      expect(said).toContain(`running in image ${publicRef} (${run.image_digest})`);
+      const statuses = events.map((e) => e.status_message?.message as string | undefined).filter(Boolean);
+      expect(statuses).toContain(`running in image ${publicRef} (${run.image_digest})`);
       expect((await admin.get(`/agent/environments/${env}`)).body.setup_failed).toBe(false);
     }, 60_000);
 
