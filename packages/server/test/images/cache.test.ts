@@ -1,7 +1,7 @@
 /**
  * The image cache and the sandbox's views, against a real loopback registry (engine/images/cache.ts,
  * docs/sandbox.md §Image root): least-recently-used eviction beyond IMAGE_CACHE_MB never removes an image
- * in use; pull progress counts the bytes written up to the manifest's total; the credentials file is gone
+ * in use; two acquires of one digest at once pull it once; pull progress counts the bytes written up to the manifest's total; the credentials file is gone
  * after the pull; a process with the `host` view of a run with an image sees the host's tools and the
  * same workspace.
  */
@@ -69,6 +69,17 @@ describe.skipIf(!sandboxAvailable || !imageToolsAvailable)('the image cache', ()
     a.release();
     again.release();
     c.release();
+  }, 60_000);
+
+  it('two acquires of one digest at once share one pull (single-flight)', async () => {
+    const image = buildTestImage({ files: { 'etc/d': 'd' }, randomBytes: 8 * 1024 * 1024 });
+    images.push(image);
+    const ref = reference(pushTestImage(image, registry, 'lru/d:1'));
+    const [first, second] = await Promise.all([cache.acquire({ reference: ref }), cache.acquire({ reference: ref })]);
+    expect(second.rootfs).toBe(first.rootfs);
+    for (const layer of image.layers()) expect(registry.blobFetches(layer)).toBe(1);
+    first.release();
+    second.release();
   }, 60_000);
 
   it("a process with the host view in a run with an image sees the host's tools and the same workspace", async () => {
