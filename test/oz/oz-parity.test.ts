@@ -220,7 +220,7 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     });
     const byDefault = (await oz.get('/agent/environments')) as { environments: Array<{ config: { name: string } }> };
     expect(byDefault.environments[0]!.config.name).toBe('oz-env-a'); // most recently updated first
-    const refused = await oz.post('/agent/environments', { body: { name: 'oz-env-img', docker_image: 'ubuntu:latest' } }).catch((e: unknown) => e);
+    const refused = await oz.post('/agent/environments', { body: { name: 'oz-env-img', docker_image: '10.1.2.3:5000/ubuntu:latest' } }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).error).toMatchObject({ errors: [{ path: '$.docker_image' }] });
   });

@@ -284,7 +284,7 @@ def test_admin_resources_round_trip(client: AgentRuns) -> None:
     assert client.agent.environments.update(env.uid, description="d").config.description == "d"
     assert env.uid in [e.uid for e in client.agent.environments.list(sort_by="name")]
     with pytest.raises(BadRequestError) as info:
-        client.agent.environments.create(name=unique("py-env"), docker_image="ubuntu:latest")
+        client.agent.environments.create(name=unique("py-env"), docker_image="10.1.2.3:5000/ubuntu:latest")
     assert info.value.errors and info.value.errors[0]["path"] == "$.docker_image"
     client.agent.environments.delete(env.uid)
     with pytest.raises(NotFoundError):

@@ -10,6 +10,7 @@ import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
 import type { ModelCatalog } from './engine/runners/model-list';
+import type { ImageCache } from './engine/images/cache';
 import type { Sandbox } from './engine/sandbox';
 import type { NotificationOutbox } from './notifications/outbox';
 import type { EventStreamSlots } from './runs/event-stream-slots';
@@ -32,6 +33,8 @@ export interface ServerContext {
   modelCatalog: ModelCatalog;
   /** Where every process a run causes is started (engine/sandbox). */
   sandbox: Sandbox;
+  /** The unpacked environment images of this server, pulled once per digest (engine/images/cache.ts). */
+  images: ImageCache;
   /** Run-event listeners (SSE), in-flight executions (cancel) and run notices between processes (runs/signals.ts). */
   runSignals: RunSignals;
   /** Open SSE streams per API key (SSE_STREAMS_PER_KEY), run and team streams together (runs/event-stream-slots.ts). */

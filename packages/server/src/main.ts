@@ -24,6 +24,7 @@ import { listenForNotifications, type NotificationListener } from './db/notifica
 import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
 import { ModelCatalog } from './engine/runners/model-list';
+import { createImageCache } from './engine/images/cache';
 import { createSandbox } from './engine/sandbox';
 import { createExpressServer } from './http/express-server';
 import { limitConnectionsPerAddress, listenerOptions } from './http/connection-limits';
@@ -105,6 +106,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       matcherCache: new MatcherCache(),
       modelCatalog: new ModelCatalog(settings, clock, log),
       sandbox,
+      images: createImageCache(settings),
       runSignals,
       notificationOutbox: new NotificationOutbox(settings, runSignals),
       eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),

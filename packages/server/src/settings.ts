@@ -52,6 +52,8 @@ export interface Settings {
   logLevel: string;
   /** How every process a run causes is isolated (docs/sandbox.md). */
   sandbox: SandboxSettings;
+  /** Environment images (docs/sandbox.md §Image root). */
+  images: ImageSettings;
   /** Listener protection against slow and greedy clients. */
   connections: {
     /** Time a client has to send a request's headers (node:http headersTimeout). */
@@ -183,6 +185,18 @@ export interface ModelPrice {
   output_per_mtok: number;
 }
 export type ModelPrices = ReadonlyMap<string, ModelPrice>;
+export interface ImageSettings {
+  /**
+   * IMAGE_REGISTRIES: the registries images may come from (`host`, `host:port`, an exact IP with a port;
+   * `http://…` for a registry spoken to over plain HTTP). `none` allows none.
+   */
+  registries: string[];
+  /** IMAGE_CACHE_MB: unpacked images kept under DATA_DIR/images beyond those in use, least recently used evicted. */
+  cacheBytes: number;
+}
+
+/** Public registries a run's image may come from unless the operator says otherwise. */
+export const DEFAULT_IMAGE_REGISTRIES = ['docker.io', 'ghcr.io', 'quay.io', 'gcr.io', 'public.ecr.aws', 'registry.gitlab.com'];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -340,6 +354,10 @@ export function loadSettings(env: Env = process.env): Settings {
       searchPath: optional(env, 'PATH') ?? '/usr/local/bin:/usr/bin:/bin',
       lang: optional(env, 'LANG') ?? 'C.UTF-8',
       term: optional(env, 'TERM') ?? 'dumb',
+    },
+    images: {
+      registries: optional(env, 'IMAGE_REGISTRIES') === 'none' ? [] : optional(env, 'IMAGE_REGISTRIES') ? list(env, 'IMAGE_REGISTRIES') : DEFAULT_IMAGE_REGISTRIES,
+      cacheBytes: integer(env, 'IMAGE_CACHE_MB', 10 * 1024, 0) * 1024 * 1024,
     },
     connections: {
       headersTimeoutSeconds: integer(env, 'HTTP_HEADERS_TIMEOUT_SECONDS', 10, 1),

@@ -702,11 +702,12 @@ export type paths = {
          *     otherwise). `env_vars` values are write-only: answers list only their names.
          *
          *     The body is the Oz API's `CloudEnvironmentConfig`, flat: `name`, `description`, `setup_commands`
-         *     are honoured; `failure_session_retention_minutes` is accepted without effect (a failed run's
-         *     working directory is kept by the server's retention setting and a follow-up continues it); the
-         *     fields this service cannot honour answer `400 invalid_request` naming them: `docker_image` (runs
-         *     execute in this server's sandbox, not in a container image of their own) and `providers` (no cloud
-         *     identity federation).
+         *     and `docker_image` are honoured (with this service's extension `registry_secret_name`);
+         *     `failure_session_retention_minutes` is accepted without effect (a failed run's working directory
+         *     is kept by the server's retention setting and a follow-up continues it); the field this service
+         *     cannot honour answers `400 invalid_request` naming it: `providers` (no cloud identity federation).
+         *     A `docker_image` that is no image reference, or whose registry the operator does not allow
+         *     (`IMAGE_REGISTRIES`), answers `400 invalid_request` naming `$.docker_image`.
          *
          *     **Repositories.** `github_repos` (Oz) and the extension `repos` (any git URL over http(s): GitLab,
          *     Gitea, self-hosted) are cloned into the run's workspace before the setup commands run, at `ref`
@@ -2340,12 +2341,13 @@ export type components = {
             message: string;
             /**
              * @description Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
-             *     `model_error`, `repository_unavailable` (a repository of the environment could not be cloned),
-             *     `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`),
-             *     `budget_exceeded` (the run's `config.max_tokens` / `config.max_cost` or its team's monthly budget
-             *     is spent; `message` says which and what was used, and `retryable` is `false`).
-             *     On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
-             *     could not be pushed or its pull request opened.
+             *     `model_error`, `image_unavailable` (the environment's `docker_image` could not be resolved,
+             *     pulled or unpacked; the message names the image and why), `repository_unavailable` (a
+             *     repository of the environment could not be cloned), `blocked_timeout` (the run's question went
+             *     unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`), `budget_exceeded` (the run's `config.max_tokens` /
+             *     `config.max_cost` or its team's monthly budget is spent; `message` says which and what was used,
+             *     and `retryable` is `false`). On a `SUCCEEDED` run, `repository_push_failed`: the work is kept
+             *     (diff artifact) but a branch could not be pushed or its pull request opened.
              */
             error_code?: string;
             /** @description Whether a follow-up or a new run may succeed. */
@@ -2718,6 +2720,12 @@ export type components = {
             conversation_id?: string;
             /** @description The factory the run belongs to (dispatched or started by an automation). */
             factory_uid?: string;
+            /**
+             * @description This service's extension: the digest (`sha256:…`) of the environment's `docker_image` the run
+             *     ran on, set when its image is ready (before the setup commands); absent for a run without an
+             *     image. The run's events say it too (a state event whose `status_message` names the image).
+             */
+            image_digest?: string;
             /** @description The automation that started the run. */
             automation_id?: string;
             /** @description The webhook delivery that started the run. */
@@ -2986,8 +2994,8 @@ export type components = {
         };
         /**
          * @description A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
-         *     extensions (Oz clients ignore them); `docker_image`, `github_repos` and `providers` never appear
-         *     (this service refuses them on input).
+         *     extensions (Oz clients ignore them); `providers` never appears (this service refuses it on
+         *     input).
          */
         CloudEnvironment: {
             /** @description The environment's ID (`env_…`); what a run's `config.environment_id` names. */
@@ -3007,8 +3015,8 @@ export type components = {
             /**
              * @description Whether the newest run that selected this environment failed while setting it up (state
              *     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
-             *     environment was deleted before the run started; or `repository_unavailable`: a repository could
-             *     not be cloned).
+             *     environment was deleted before the run started; `repository_unavailable`: a repository could
+             *     not be cloned; or `image_unavailable`: its `docker_image` could not be pulled).
              */
             setup_failed: boolean;
             /** @description Oz API ownership scope. Always `{type: Team, uid: <team id>}`. */
@@ -3031,6 +3039,20 @@ export type components = {
             description?: string;
             /** @description Shell commands run (`/bin/sh -c`, in the run's sandbox) before the agent starts. */
             setup_commands: string[];
+            /**
+             * @description The container image every process of a run in this environment runs in (its root file
+             *     system, read-only, with `/workspace` writable; docs/sandbox.md §Image root): `name:tag`,
+             *     `registry/name:tag` or `…@sha256:…` (Docker Hub when no registry is named, `latest` when no
+             *     tag). Absent: the server's own system directories. A tag is resolved to a digest when a run
+             *     starts; the run records the digest it ran on (`RunItem.image_digest`).
+             */
+            docker_image?: string;
+            /**
+             * @description This service's extension: the team secret holding the registry credentials for
+             *     `docker_image` (`user:password`, or a bare token sent as the password of user `token`).
+             *     Used only by the server to pull; never visible inside a run.
+             */
+            registry_secret_name?: string;
             /** @description Oz API. GitHub repositories cloned into each run's workspace; absent when none. */
             github_repos?: components["schemas"]["GitHubRepository"][];
             /** @description Extension. Repositories by git URL; absent when none. */
@@ -3082,8 +3104,10 @@ export type components = {
             env_vars?: {
                 [key: string]: string;
             };
-            /** @description Oz API. Refused with `400 invalid_request` (see `createEnvironment`). */
+            /** @description Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`). */
             docker_image?: string;
+            /** @description The team secret with the registry credentials (see `CloudEnvironmentConfig.registry_secret_name`). */
+            registry_secret_name?: string;
             /** @description Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`). */
             github_repos?: components["schemas"]["GitHubRepository"][];
             /**
@@ -3114,8 +3138,10 @@ export type components = {
             env_vars?: {
                 [key: string]: string;
             };
-            /** @description Oz API. Refused with `400 invalid_request` (see `createEnvironment`). */
-            docker_image?: string;
+            /** @description Oz API. Replaces the image; `null` removes it (runs use the server's system directories). */
+            docker_image?: string | null;
+            /** @description Replaces the registry secret's name; `null` removes it (the registry is read anonymously). */
+            registry_secret_name?: string | null;
             /** @description Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`). */
             github_repos?: components["schemas"]["GitHubRepository"][];
             /**

@@ -76,6 +76,7 @@ export interface RunsTable {
   schedule_id: string | null; // the scheduled agent that started it (kept after the schedule is deleted)
   schedule: JsonText | null; // ScheduleInfo as it was when the run started
   usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens, cost_micros?} (budgets/usage.ts)
+  image_digest: string | null; // sha256:… of the environment image it ran on
   event_seq: number; // last event sequence number; incremented atomically per event
   lease_owner: string | null;
   lease_expires_at: Timestamp | null;
@@ -257,6 +258,8 @@ export interface EnvironmentsTable {
   creator: JsonText | null; // RunCreatorInfo of the API key that created it (null before Oz parity)
   last_editor: JsonText | null; // RunCreatorInfo of the API key that changed it last
   repositories: JsonText | null; // EnvironmentRepositories (environments/repositories.ts); null = none
+  docker_image: string | null; // the image reference runs start in (docs/sandbox.md §Image root)
+  registry_secret_name: string | null; // team secret with the registry credentials
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,13 +1,15 @@
 /**
  * The worker's "environment" step: prepares the run's working directory from its cloud environment
- * (`config.environment_id`: repositories checked out (engine/repositories/), then setup commands,
- * environment variables). The work itself is the agent
- * engineer's engine/environment-setup.ts; a failing setup throws an error carrying `statusMessage`
- * (error_code `environment_setup_failed`) and the worker FAILS the run with it.
+ * (`config.environment_id`): its image first (engine/images/run-image.ts: every later process of the run
+ * runs in it), then its repositories checked out (engine/repositories/), then its setup commands and
+ * variables (engine/environment-setup.ts). A failing step throws an error carrying `statusMessage`
+ * (error_code `image_unavailable`, `repository_unavailable` or `environment_setup_failed`) and the worker
+ * FAILS the run with it.
  */
 import path from 'node:path';
 import type { ServerContext } from '../context';
 import { prepareEnvironmentForRun } from './environment-setup';
+import { prepareRunImage } from './images/run-image';
 import type { RunRow } from '../runs/repository';
 import { checkoutRepositories } from './repositories';
 import type { RunSandbox } from './sandbox';
@@ -20,7 +22,9 @@ export type PrepareRunEnvironment = (
   signal: AbortSignal,
 ) => Promise<{ env: Record<string, string> }>;
 
-export const prepareRunEnvironment: PrepareRunEnvironment = (ctx, run, sandbox, signal) =>
-  prepareEnvironmentForRun(ctx, run, sandbox, signal, {
+export const prepareRunEnvironment: PrepareRunEnvironment = async (ctx, run, sandbox, signal) => {
+  await prepareRunImage(ctx, run, sandbox, signal);
+  return prepareEnvironmentForRun(ctx, run, sandbox, signal, {
     beforeSetup: (environment) => checkoutRepositories(ctx, run, path.join(runWorkDirRoot(ctx), run.id), environment, sandbox, signal),
   });
+};

@@ -4,7 +4,8 @@
  * rest as one JSON object (SecretBox), write-only on the wire — answers carry only `env_var_names`.
  *
  * The Oz fields of CloudEnvironmentConfig this service cannot honour are refused by name on create and
- * update (docs/decisions.md §Oz parity); what an answer says about runs (`last_task_created`,
+ * update (docs/decisions.md §Oz parity); `docker_image` must name an image of an allowed registry
+ * (docs/decisions.md §Environment images); what an answer says about runs (`last_task_created`,
  * `setup_failed`) is read from the team's newest run that selected the environment.
  */
 import { toTimestamp } from '../clock';
@@ -13,6 +14,8 @@ import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
 import type { Principal } from '../api-keys/service';
+import { parseImageReference, type ImageReference } from '../engine/images/reference';
+import { createRegistryPolicy } from '../engine/images/registries';
 import { keysetPage } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { newestRunByEnvironment, runStatusMessage } from '../runs/repository';
@@ -33,6 +36,7 @@ import {
 import { mergeRepositories, parseRepositories, repositoryConfigFields, type EnvironmentRepositories, type RepositoryFields } from './repositories';
 
 type Deps = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
+type WriteDeps = Deps & Pick<ServerContext, 'settings'>;
 type Schemas = components['schemas'];
 
 export type CloudEnvironment = Schemas['CloudEnvironment'];
@@ -48,10 +52,17 @@ export interface EnvironmentForRun {
   setupCommands: string[];
   envVars: Record<string, string>;
   repositories: EnvironmentRepositories | undefined;
+  /** The image reference runs start in (docs/sandbox.md §Image root). */
+  dockerImage: string | undefined;
+  /** The team secret with the registry credentials. */
+  registrySecretName: string | undefined;
 }
 
-/** The error codes of a run that failed setting its environment up: a setup command (engine/environment-setup.ts), a repository's checkout (engine/repositories/). */
-const SETUP_FAILED_CODES = new Set(['environment_setup_failed', 'repository_unavailable']);
+/**
+ * The error codes of a run that failed setting its environment up: a setup command
+ * (engine/environment-setup.ts), a repository's checkout (engine/repositories/), its image (engine/images/).
+ */
+const SETUP_FAILED_CODES = new Set(['environment_setup_failed', 'repository_unavailable', 'image_unavailable']);
 
 function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<string, string> {
   return row.env_vars ? (JSON.parse(deps.secrets.decrypt(row.env_vars)) as Record<string, string>) : {};
@@ -68,6 +79,8 @@ const toEnvironmentConfig = (row: EnvironmentRow): components['schemas']['CloudE
   ...(row.description ? { description: row.description } : {}),
   setup_commands: JSON.parse(row.setup_commands) as string[],
   ...repositoryConfigFields(parseRepositories(row.repositories)),
+  ...(row.docker_image ? { docker_image: row.docker_image } : {}),
+  ...(row.registry_secret_name ? { registry_secret_name: row.registry_secret_name } : {}),
 });
 
 export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow, newest: NewestRun | undefined): CloudEnvironment {
@@ -103,11 +116,18 @@ async function answer(deps: Deps, row: EnvironmentRow): Promise<CloudEnvironment
 
 const refuse = (path: string, detail: string) => invalidRequest(detail, [{ path, message: 'not supported' }]);
 
+/** A docker_image that is an image reference from a registry the operator allows (IMAGE_REGISTRIES). */
+function checkDockerImage(deps: Pick<WriteDeps, 'settings'>, image: string | null | undefined): void {
+  if (image === undefined || image === null) return;
+  const ref = parseImageReference(image);
+  const why = 'error' in ref ? ref.error : undefined;
+  if (why) throw invalidRequest(`docker_image "${image}" is not an image reference: ${why}.`, [{ path: '$.docker_image', message: why }]);
+  const decision = createRegistryPolicy(deps.settings.images.registries).checkName((ref as ImageReference).registry);
+  if (!decision.allowed) throw invalidRequest(`docker_image "${image}" cannot be used: ${decision.reason}.`, [{ path: '$.docker_image', message: decision.reason }]);
+}
+
 /** The Oz CloudEnvironmentConfig fields a request may carry that this service cannot honour (contract: createEnvironment). */
 function refuseUnsupportedOzFields(input: CreateEnvironmentRequest | UpdateEnvironmentRequest): void {
-  if (input.docker_image !== undefined) {
-    throw refuse('$.docker_image', 'docker_image is not supported: runs execute in this server\'s sandbox, not in a container image of their own; install what they need with setup_commands.');
-  }
   const provider = Object.keys(input.providers ?? {})[0];
   if (provider !== undefined) {
     throw refuse(`$.providers.${provider}`, `providers.${provider} is not supported: this service has no cloud identity federation; give credentials as env_vars.`);
@@ -128,8 +148,9 @@ async function repositoriesColumn(deps: Deps, teamId: string, previous: string |
 
 const nameTaken = (name: string) => conflict(`An environment named "${name}" already exists in this team.`, { retryable: false });
 
-export async function createEnvironment(deps: Deps, principal: Principal, input: CreateEnvironmentRequest): Promise<CloudEnvironment> {
+export async function createEnvironment(deps: WriteDeps, principal: Principal, input: CreateEnvironmentRequest): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
+  checkDockerImage(deps, input.docker_image);
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const actor = JSON.stringify(actorOf(principal));
@@ -141,6 +162,8 @@ export async function createEnvironment(deps: Deps, principal: Principal, input:
     setup_commands: JSON.stringify(input.setup_commands ?? []),
     env_vars: encryptVars(deps, input.env_vars ?? {}),
     repositories: await repositoriesColumn(deps, principal.teamId, undefined, input),
+    docker_image: input.docker_image ?? null,
+    registry_secret_name: input.registry_secret_name ?? null,
     creator: actor,
     last_editor: actor,
     created_at: at,
@@ -186,8 +209,9 @@ export async function getEnvironment(deps: Deps, teamId: string, id: string): Pr
 }
 
 /** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay; a null description clears it. */
-export async function updateEnvironment(deps: Deps, principal: Principal, id: string, input: UpdateEnvironmentRequest): Promise<CloudEnvironment> {
+export async function updateEnvironment(deps: WriteDeps, principal: Principal, id: string, input: UpdateEnvironmentRequest): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
+  checkDockerImage(deps, input.docker_image);
   const changes: Parameters<typeof updateEnvironmentRow>[3] = { updated_at: toTimestamp(deps.clock.now()), last_editor: JSON.stringify(actorOf(principal)) };
   if (input.name !== undefined) changes.name = input.name;
   if (input.description !== undefined) changes.description = input.description;
@@ -198,6 +222,8 @@ export async function updateEnvironment(deps: Deps, principal: Principal, id: st
     if (!current) throw notFound(id);
     changes.repositories = await repositoriesColumn(deps, principal.teamId, current.repositories, input);
   }
+  if (input.docker_image !== undefined) changes.docker_image = input.docker_image;
+  if (input.registry_secret_name !== undefined) changes.registry_secret_name = input.registry_secret_name;
   let row: EnvironmentRow | undefined;
   try {
     row = await updateEnvironmentRow(deps.db, principal.teamId, id, changes);
@@ -236,5 +262,7 @@ export async function loadEnvironmentForRun(deps: Pick<Deps, 'db' | 'secrets'>, 
     setupCommands: JSON.parse(row.setup_commands) as string[],
     envVars: decryptVars(deps, row),
     repositories: parseRepositories(row.repositories),
+    dockerImage: row.docker_image ?? undefined,
+    registrySecretName: row.registry_secret_name ?? undefined,
   };
 }

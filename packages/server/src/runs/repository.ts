@@ -47,6 +47,7 @@ const RUN_ITEM_COLUMNS = [
   'parent_run_id',
   'schedule',
   'usage',
+  'image_digest',
   'created_at',
   'updated_at',
   'started_at',

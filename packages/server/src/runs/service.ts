@@ -357,6 +357,7 @@ export async function insertQueuedRun(
     creator_display_name: input.creator.display_name,
     creator_email: input.creator.email ?? null,
     status_message: null,
+    image_digest: null,
     session_id: newSessionId(),
     config: input.requestedConfig ? JSON.stringify(input.requestedConfig) : null,
     resolved_config: JSON.stringify(input.resolvedConfig),
@@ -439,6 +440,7 @@ export function toRunItem(
   item.available_skills = advertisedSkills(item.agent_config);
   item.conversation_id = conversationIdFor(row.id);
   if (row.factory_id) item.factory_uid = row.factory_id;
+  if (row.image_digest) item.image_digest = row.image_digest;
   if (row.automation_id) item.automation_id = row.automation_id;
   if (row.delivery_id) item.delivery_id = row.delivery_id;
   if (attachments.length > 0) {

@@ -26,17 +26,18 @@ const admin = (teamId: string): Principal => ({ teamId, keyId: 'key_env_setup_te
 
 describe.each(testDatabases())('environment setup (%s)', (kind) => {
   let t: TestDatabase;
-  let deps: { db: TestDatabase['db']; clock: typeof systemClock; secrets: SecretBox; log: pino.Logger };
+  let deps: { db: TestDatabase['db']; clock: typeof systemClock; secrets: SecretBox; log: pino.Logger; settings: ReturnType<typeof loadSettings> };
   let teamId: string;
   let workDir: string;
   let sandbox: RunSandbox;
 
   beforeEach(async () => {
     t = await kind.create();
-    deps = { db: t.db, clock: systemClock, secrets: new SecretBox(randomBytes(32)), log: pino({ level: 'silent' }) };
+    const settings = loadSettings({ DATA_DIR: t.dataDir, SANDBOX: testSandboxMode });
+    deps = { db: t.db, clock: systemClock, secrets: new SecretBox(randomBytes(32)), log: pino({ level: 'silent' }), settings };
     teamId = (await createTeam(t.db, systemClock, `team-${randomBytes(3).toString('hex')}`)).id;
     workDir = makeTempDir('env-setup-');
-    sandbox = createSandbox(loadSettings({ DATA_DIR: t.dataDir, SANDBOX: testSandboxMode }), deps.log).forRun(randomBytes(8).toString('hex'), workDir);
+    sandbox = createSandbox(settings, deps.log).forRun(randomBytes(8).toString('hex'), workDir);
   });
   afterEach(async () => {
     await sandbox.close();

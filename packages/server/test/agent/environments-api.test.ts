@@ -93,9 +93,8 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
       expect((await call(admin.apiKey, 'DELETE', `/agent/environments/${id}`)).status).toBe(404);
     });
 
-    it('refuses, naming the field, the Oz config fields it cannot honour: docker_image, providers', async () => {
+    it('refuses, naming the field, the Oz config field it cannot honour: providers', async () => {
       const cases: Array<[Record<string, unknown>, string]> = [
-        [{ name: 'img', docker_image: 'ubuntu:latest' }, '$.docker_image'],
         [{ name: 'gcp', providers: { gcp: { project_number: '1', workload_identity_federation_pool_id: 'p', workload_identity_federation_provider_id: 'q' } } }, '$.providers.gcp'],
       ];
       for (const [body, path] of cases) {
@@ -104,11 +103,31 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
         expect(res.body.errors, path).toEqual([{ path, message: 'not supported' }]);
         expect(res.body.detail, path).toContain(path.slice(2).split('.')[0]);
       }
-      const env = (await call(admin.apiKey, 'POST', '/agent/environments', { name: 'later-image' })).body;
-      const patched = await call(admin.apiKey, 'PATCH', `/agent/environments/${env.uid}`, { docker_image: 'node:20' });
+    });
+
+    it('keeps docker_image and registry_secret_name; refuses a docker_image that is no reference or from a registry not allowed', async () => {
+      const created = await call(admin.apiKey, 'POST', '/agent/environments', { name: 'img', docker_image: 'ubuntu:latest', registry_secret_name: 'HUB' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.config).toMatchObject({ docker_image: 'ubuntu:latest', registry_secret_name: 'HUB' });
+      const cleared = await call(admin.apiKey, 'PATCH', `/agent/environments/${created.body.uid}`, { docker_image: null, registry_secret_name: null });
+      expect(cleared.body.config.docker_image).toBeUndefined();
+      expect(cleared.body.config.registry_secret_name).toBeUndefined();
+      const cases: Array<[string, string]> = [
+        ['Ubuntu:latest', 'is not an image reference'],
+        ['ubuntu@sha256:abc', 'is not an image reference'],
+        ['10.1.2.3:5000/team/x:1', 'registry 10.1.2.3:5000 is not allowed'],
+        ['registry.example.com/team/x:1', 'registry registry.example.com is not allowed'],
+      ];
+      for (const [image, why] of cases) {
+        const res = await call(admin.apiKey, 'POST', '/agent/environments', { name: 'bad-img', docker_image: image });
+        expect(res.status, image).toBe(400);
+        expect(res.body.errors[0].path, image).toBe('$.docker_image');
+        expect(res.body.detail, image).toContain(why);
+      }
+      const patched = await call(admin.apiKey, 'PATCH', `/agent/environments/${created.body.uid}`, { docker_image: '169.254.169.254/x:1' });
       expect(patched.status).toBe(400);
-      expect(patched.body.errors).toEqual([{ path: '$.docker_image', message: 'not supported' }]);
-      expect((await call(admin.apiKey, 'GET', `/agent/environments?sort_by=name`)).body.environments.map((e: { config: { name: string } }) => e.config.name)).not.toContain('img');
+      expect(patched.body.errors[0].path).toBe('$.docker_image');
+      expect((await call(admin.apiKey, 'GET', `/agent/environments?sort_by=name`)).body.environments.map((e: { config: { name: string } }) => e.config.name)).not.toContain('bad-img');
     });
 
     it('pages most recently updated first by default, by name with sort_by=name; a cursor holds to its sort', async () => {

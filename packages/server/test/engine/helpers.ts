@@ -11,6 +11,7 @@ import { EventStreamSlots } from '../../src/runs/event-stream-slots';
 import { RunSignals } from '../../src/runs/signals';
 import { NotificationOutbox } from '../../src/notifications/outbox';
 import { recordRunCreated } from '../../src/runs/transitions';
+import { createImageCache } from '../../src/engine/images/cache';
 import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -45,6 +46,7 @@ export function makeContext(
     matcherCache: new MatcherCache(),
     modelCatalog: new ModelCatalog(settings, clock, log),
     sandbox: createSandbox(settings, log),
+    images: createImageCache(settings),
     runSignals,
     notificationOutbox: new NotificationOutbox(settings, runSignals),
     eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
@@ -83,6 +85,7 @@ export async function createRun(
     creator_display_name: 'test key',
     creator_email: null,
     status_message: null,
+    image_digest: null,
     session_id: randomUUID(),
     config: null,
     resolved_config: null,

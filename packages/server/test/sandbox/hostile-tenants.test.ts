@@ -17,7 +17,7 @@ import { createApiKey } from '../../src/api-keys/service';
 import { FakeModel } from '../agent/support/fake-model';
 import { testDatabases } from '../support/databases';
 import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
-import { startTestServer, type TestServer } from '../support/server';
+import { defaultTeamMemberKey, startTestServer, type TestServer } from '../support/server';
 import { restClient, send, type RestClient } from '../webhooks/helpers';
 
 const TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
@@ -73,9 +73,7 @@ for (const kind of testDatabases()) {
       // What SQLite deployments keep beside the database: the key that decrypts every team's secrets.
       fs.writeFileSync(path.join(dataDir, 'secrets.key'), `${canary}\n`, { mode: 0o600 });
       admin = restClient(server, server.adminKey);
-      const team = await server.ctx.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
-      const key = await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.id, name: 'member', role: 'member', createdBy: 'operator' });
-      member = restClient(server, key.api_key);
+      member = restClient(server, await defaultTeamMemberKey(server));
     }, 60_000);
 
     afterAll(async () => {

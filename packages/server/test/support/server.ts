@@ -80,6 +80,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A member key of the team `default` (the one `adminKey` administers): a tenant's user next to its admin. */
+export async function defaultTeamMemberKey(server: TestServer): Promise<string> {
+  const team = await server.ctx.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
+  return (await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.id, name: 'member', role: 'member', createdBy: 'operator' })).api_key;
+}
+
 export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
   const { sharing } = overrides;
   // The server migrates on start, exactly as in production.

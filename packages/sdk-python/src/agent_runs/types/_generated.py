@@ -499,8 +499,8 @@ class Automation(BaseModel):
 class CloudEnvironment(BaseModel):
     """
     A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
-    extensions (Oz clients ignore them); `docker_image`, `github_repos` and `providers` never appear
-    (this service refuses them on input).
+    extensions (Oz clients ignore them); `providers` never appears (this service refuses it on
+    input).
 
     """
 
@@ -525,8 +525,8 @@ class CloudEnvironment(BaseModel):
     """
     Whether the newest run that selected this environment failed while setting it up (state
     `FAILED`, `status_message.error_code` `environment_setup_failed`: a setup command failed, or the
-    environment was deleted before the run started; or `repository_unavailable`: a repository could
-    not be cloned).
+    environment was deleted before the run started; `repository_unavailable`: a repository could
+    not be cloned; or `image_unavailable`: its `docker_image` could not be pulled).
 
     """
     scope: CloudEnvironmentScope
@@ -558,6 +558,22 @@ class CloudEnvironmentConfig(BaseModel):
     setup_commands: list[str]
     """
     Shell commands run (`/bin/sh -c`, in the run's sandbox) before the agent starts.
+    """
+    docker_image: Optional[str] = None
+    """
+    The container image every process of a run in this environment runs in (its root file
+    system, read-only, with `/workspace` writable; docs/sandbox.md §Image root): `name:tag`,
+    `registry/name:tag` or `…@sha256:…` (Docker Hub when no registry is named, `latest` when no
+    tag). Absent: the server's own system directories. A tag is resolved to a digest when a run
+    starts; the run records the digest it ran on (`RunItem.image_digest`).
+
+    """
+    registry_secret_name: Optional[str] = None
+    """
+    This service's extension: the team secret holding the registry credentials for
+    `docker_image` (`user:password`, or a bare token sent as the password of user `token`).
+    Used only by the server to pull; never visible inside a run.
+
     """
     github_repos: Optional[list[GitHubRepository]] = None
     """
@@ -661,9 +677,15 @@ class CreateEnvironmentRequest(BaseModel):
     """
     Variable name → value (write-only).
     """
-    docker_image: Optional[str] = None
+    docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
-    Oz API. Refused with `400 invalid_request` (see `createEnvironment`).
+    Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`).
+    """
+    registry_secret_name: Annotated[
+        Optional[str], Field(max_length=200, min_length=1)
+    ] = None
+    """
+    The team secret with the registry credentials (see `CloudEnvironmentConfig.registry_secret_name`).
     """
     github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = (
         None
@@ -2199,6 +2221,15 @@ class RunItem(BaseModel):
     """
     The factory the run belongs to (dispatched or started by an automation).
     """
+    image_digest: Annotated[Optional[str], Field(pattern="^sha256:[0-9a-f]{64}$")] = (
+        None
+    )
+    """
+    This service's extension: the digest (`sha256:…`) of the environment's `docker_image` the run
+    ran on, set when its image is ready (before the setup commands); absent for a run without an
+    image. The run's events say it too (a state event whose `status_message` names the image).
+
+    """
     automation_id: Optional[str] = None
     """
     The automation that started the run.
@@ -2392,12 +2423,13 @@ class RunStatusMessage(BaseModel):
     error_code: Optional[str] = None
     """
     Machine-readable reason for `FAILED`/`ERROR`, for example `run_timeout`, `max_turns_exceeded`,
-    `model_error`, `repository_unavailable` (a repository of the environment could not be cloned),
-    `blocked_timeout` (the run's question went unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`),
-    `budget_exceeded` (the run's `config.max_tokens` / `config.max_cost` or its team's monthly budget
-    is spent; `message` says which and what was used, and `retryable` is `false`).
-    On a `SUCCEEDED` run, `repository_push_failed`: the work is kept (diff artifact) but a branch
-    could not be pushed or its pull request opened.
+    `model_error`, `image_unavailable` (the environment's `docker_image` could not be resolved,
+    pulled or unpacked; the message names the image and why), `repository_unavailable` (a
+    repository of the environment could not be cloned), `blocked_timeout` (the run's question went
+    unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`), `budget_exceeded` (the run's `config.max_tokens` /
+    `config.max_cost` or its team's monthly budget is spent; `message` says which and what was used,
+    and `retryable` is `false`). On a `SUCCEEDED` run, `repository_push_failed`: the work is kept
+    (diff artifact) but a branch could not be pushed or its pull request opened.
 
     """
     retryable: Optional[bool] = None
@@ -2995,9 +3027,15 @@ class UpdateEnvironmentRequest(BaseModel):
     """
     Replaces all variables (write-only values).
     """
-    docker_image: Optional[str] = None
+    docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
-    Oz API. Refused with `400 invalid_request` (see `createEnvironment`).
+    Oz API. Replaces the image; `null` removes it (runs use the server's system directories).
+    """
+    registry_secret_name: Annotated[
+        Optional[str], Field(max_length=200, min_length=1)
+    ] = None
+    """
+    Replaces the registry secret's name; `null` removes it (the registry is read anonymously).
     """
     github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = (
         None

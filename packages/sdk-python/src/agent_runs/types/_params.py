@@ -82,7 +82,10 @@ class CreateEnvironmentRequestParam(TypedDict, total=False):
     """Variable name → value (write-only)."""
 
     docker_image: str
-    """Oz API. Refused with `400 invalid_request` (see `createEnvironment`)."""
+    """Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`)."""
+
+    registry_secret_name: str
+    """The team secret with the registry credentials (see `CloudEnvironmentConfig.registry_secret_name`)."""
 
     github_repos: Sequence[GitHubRepositoryParam]
     """Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`)."""
@@ -120,8 +123,11 @@ class UpdateEnvironmentRequestParam(TypedDict, total=False):
     env_vars: Dict[str, str]
     """Replaces all variables (write-only values)."""
 
-    docker_image: str
-    """Oz API. Refused with `400 invalid_request` (see `createEnvironment`)."""
+    docker_image: Optional[str]
+    """Oz API. Replaces the image; `null` removes it (runs use the server's system directories)."""
+
+    registry_secret_name: Optional[str]
+    """Replaces the registry secret's name; `null` removes it (the registry is read anonymously)."""
 
     github_repos: Sequence[GitHubRepositoryParam]
     """Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`)."""

@@ -147,6 +147,8 @@ export function openGitStep(
         wallTimeMs: GIT_COMMAND_TIMEOUT_MS,
         limitOutput: false,
         binds: isolated ? [{ hostPath: hostRoot, sandboxPath: GIT_ROOT_INSIDE }] : [],
+        // The host's git, whatever the run's image holds.
+        view: 'host',
       });
       proc.stdin?.on('error', () => {}); // a git that exits before reading
       proc.stdin?.end(`${token ?? ''}\n`);

@@ -6,6 +6,7 @@ export {
   type SandboxExit,
   type SandboxFailure,
   type SandboxStatus,
+  type ImageRoot,
   type SandboxedProcess,
   type SpawnRequest,
 } from './sandbox';

@@ -5,6 +5,7 @@
  *   const sandbox = createSandbox(settings, log);         // once per server: probes bubblewrap, socat, cgroups
  *   const runSandbox = sandbox.forRun(runId, workDir);      // once per execution of a run: its fence (cgroup, disk)
  *   await runSandbox.openWorkspace();                       // mounts the workspace disk (spawn does it too)
+ *   runSandbox.useImage(image);                             // the environment's image as the root (optional)
  *   const proc = runSandbox.spawn({ argv: ['/bin/sh', '-c', cmd], env, stdin: 'pipe', ... });
  *   const exit = await proc.exited;                         // { code, signal, violation? }
  *   runSandbox.failure                                      // the first limit, denial or unavailability: the run FAILS with it
@@ -24,7 +25,7 @@ import type { SandboxSettings, Settings } from '../../settings';
 import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/fetch';
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
 import { startEgressProxy } from '../egress/proxy';
-import { bwrapArguments, egressProxyEnv, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc } from './bwrap';
+import { bwrapArguments, egressProxyEnv, HOST_TOOLS, imageHelperTools, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc, type HelperTools } from './bwrap';
 import { detectCgroups } from './cgroups';
 import { diskLimitViolation, letHostUidThrough, NO_FENCE, openRunFence, type FenceTools, type RunFence } from './run-fence';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
@@ -78,6 +79,24 @@ export interface SpawnRequest {
    * engine/repositories/git.ts). With SANDBOX=none the process sees the host, so `hostPath` itself.
    */
   binds?: Array<{ hostPath: string; sandboxPath: string }>;
+  /**
+   * `run` (default): the run's root — its image when it has one, else the host's system directories.
+   * `host`: the host's system directories even in a run with an image (a server step that needs the
+   * host's tools on the same workspace).
+   */
+  view?: 'run' | 'host';
+}
+
+/** An unpacked image as a run's root file system (docs/sandbox.md §Image root). */
+export interface ImageRoot {
+  /** Host path of the image's root file system (read-only, shared by every run on its digest). */
+  rootfs: string;
+  /** The image's Env: PATH and the rest, under the run's own variables. */
+  env: Record<string, string>;
+  /** The image's WorkingDir (processes still start in /workspace; see docs/sandbox.md). */
+  workingDir: string;
+  /** Called once when the run's sandbox closes: the image is no longer in use by it. */
+  release?(): void;
 }
 
 /** The sandbox of one execution of one run. */
@@ -94,6 +113,10 @@ export interface RunSandbox {
   readonly workspaceOwner: HostOwner | undefined;
   /** Makes the workspace ready (mounts its disk); before the server writes into it. Rejects with SandboxUnavailableError. */
   openWorkspace(): Promise<void>;
+  /** From now on, processes with the `run` view start in this image; released when the sandbox closes. */
+  useImage(image: ImageRoot): void;
+  /** The run's image, when it has one. */
+  readonly image: ImageRoot | undefined;
   close(): Promise<void>;
 }
 
@@ -202,10 +225,18 @@ abstract class BaseSandbox implements Sandbox {
         fail(unavailable.statusMessage);
         throw unavailable;
       });
+    let image: ImageRoot | undefined;
     return {
       fetch,
       get failure() {
         return failure;
+      },
+      get image() {
+        return image;
+      },
+      useImage(next) {
+        image?.release?.();
+        image = next;
       },
       workspacePath: this.workspacePath(workDir),
       workspaceOwner: this.workspaceOwner(),
@@ -214,7 +245,7 @@ abstract class BaseSandbox implements Sandbox {
         let proc: SandboxedProcess;
         try {
           await openWorkspace();
-          proc = await sandbox.launch(runId, workDir, request, fence);
+          proc = await sandbox.launch(runId, workDir, request, fence, request.view === 'host' ? undefined : image);
         } catch (err) {
           if (err instanceof SandboxUnavailableError) fail(err.statusMessage);
           throw err;
@@ -231,6 +262,7 @@ abstract class BaseSandbox implements Sandbox {
         await Promise.all([...processes].map((p) => p.exited));
         await fence.close();
         await guarded.close();
+        image?.release?.();
       },
     };
   }
@@ -243,7 +275,7 @@ abstract class BaseSandbox implements Sandbox {
   protected abstract workspacePath(workDir: string): string;
   protected abstract workspaceOwner(): HostOwner | undefined;
   protected abstract fenceFor(runId: string, workDir: string): RunFence;
-  protected abstract launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence): Promise<SandboxedProcess>;
+  protected abstract launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence, image: ImageRoot | undefined): Promise<SandboxedProcess>;
   abstract discardWorkspace(runId: string, workDir: string): Promise<void>;
   abstract close(): Promise<void>;
 }
@@ -264,7 +296,8 @@ class HostSandbox extends BaseSandbox {
 
   async discardWorkspace(): Promise<void> {}
 
-  protected async launch(_runId: string, workDir: string, request: SpawnRequest): Promise<SandboxedProcess> {
+  protected async launch(_runId: string, workDir: string, request: SpawnRequest, _fence: RunFence, image: ImageRoot | undefined): Promise<SandboxedProcess> {
+    if (image) throw new SandboxUnavailableError('The run\'s environment has a docker_image, which needs SANDBOX=bwrap: SANDBOX=none runs processes on this host.');
     const [file, ...args] = request.argv as [string, ...string[]];
     return launchSupervised({
       file,
@@ -295,6 +328,7 @@ interface BwrapTools {
 
 class BwrapSandbox extends BaseSandbox {
   #socketDir: string | undefined;
+  #helperTools: HelperTools | undefined;
 
   constructor(
     config: SandboxSettings,
@@ -321,7 +355,7 @@ class BwrapSandbox extends BaseSandbox {
     return this.tools.fence.disks.discard(runId, workDir);
   }
 
-  protected async launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence): Promise<SandboxedProcess> {
+  protected async launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence, image: ImageRoot | undefined): Promise<SandboxedProcess> {
     if (!this.status.available) throw new SandboxUnavailableError(`The run cannot start a process: ${this.status.problems[0] ?? 'the sandbox is unavailable'}.`);
     const { config, tools } = this;
     const id = `${runId.slice(0, 8)}-${randomBytes(4).toString('hex')}`;
@@ -335,10 +369,14 @@ class BwrapSandbox extends BaseSandbox {
     const rlimits = [`--cpu=${config.cpuSeconds}:${config.cpuSeconds + 5}`, '--core=0', `--nproc=${config.maxProcesses}`];
     if (!cgrouped) rlimits.push(`--as=${config.memoryBytes}`);
     if (fileSizeLimited) rlimits.push(`--fsize=${config.diskBytes}`);
-    const limited = ['/usr/bin/prlimit', ...rlimits, '--', ...request.argv];
-    const argv = networked ? withEgressBridge(limited) : limited;
-    const env = { ...this.baseEnv(SANDBOX_PATH, WORKSPACE), ...request.env, ...(networked ? egressProxyEnv() : {}) };
-    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir: path.join(tools.stateDir, 'etc'), argv, binds: request.binds ?? [] });
+    // In an image the host's helpers (prlimit, socat, sh) run from their own read-only binds.
+    const helpers = image ? this.#imageHelpers() : HOST_TOOLS;
+    const limited = [...helpers.command('prlimit'), ...rlimits, '--', ...request.argv];
+    const argv = networked ? withEgressBridge(limited, helpers) : limited;
+    const rootEnv = image ? { ...image.env, ...this.baseEnv(image.env.PATH ?? SANDBOX_PATH, WORKSPACE) } : this.baseEnv(SANDBOX_PATH, WORKSPACE);
+    const env = { ...rootEnv, ...request.env, ...(networked ? egressProxyEnv() : {}) };
+    const etcDir = path.join(tools.stateDir, 'etc');
+    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir, argv, binds: request.binds ?? [], image: image && { rootfs: image.rootfs, helpers } });
 
     let proc: SandboxedProcess | undefined;
     // Listening before the process starts: its first request must find the proxy.
@@ -373,6 +411,12 @@ class BwrapSandbox extends BaseSandbox {
       },
     });
     return proc;
+  }
+
+  /** The host's helper programs and the libraries they load, found once (ldd) when a run first uses an image. */
+  #imageHelpers(): HelperTools {
+    this.#helperTools ??= resolveImageHelpers(this.config.searchPath);
+    return this.#helperTools;
   }
 
   /** Unix socket paths are short (108 bytes): the egress sockets live in a private temp dir. */
@@ -410,6 +454,30 @@ function probeBwrap(bwrap: string, stateDir: string, fence: FenceTools, asOwner:
   const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (probe.error) return probe.error.message;
   return probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`;
+}
+
+/**
+ * The helpers a sandbox runs before the run's own program (prlimit, and for the egress bridge sh, socat,
+ * grep, sleep), with every library they load, for binding into an image that has none of them. They run
+ * through the host's dynamic loader, so the image's own libc never meets the host's binaries.
+ */
+function resolveImageHelpers(searchPath: string): HelperTools {
+  const programs: Record<string, string> = {};
+  const libraries = new Set<string>();
+  let loader: string | undefined;
+  for (const name of ['prlimit', 'sh', 'socat', 'grep', 'sleep']) {
+    const found = findOnPath(name, searchPath);
+    if (!found) continue;
+    programs[name] = fs.realpathSync(found);
+    const ldd = spawnSync('ldd', [programs[name]], { env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8', timeout: 10_000 });
+    for (const line of (ldd.stdout ?? '').split('\n')) {
+      const lib = /=>\s+(\/\S+)/.exec(line)?.[1] ?? /^\s*(\/\S*ld-linux\S*)/.exec(line)?.[1];
+      if (!lib) continue;
+      if (/ld-linux|ld64|ld-musl/.test(path.basename(lib))) loader = fs.realpathSync(lib);
+      else libraries.add(fs.realpathSync(lib) + '\0' + path.basename(lib));
+    }
+  }
+  return imageHelperTools(programs, [...libraries].map((entry) => entry.split('\0') as [string, string]), loader);
 }
 
 function findOnPath(name: string, searchPath: string): string | undefined {

@@ -41,6 +41,7 @@ class Environments(SyncAPIResource):
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        registry_secret_name: Union[str, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
@@ -50,13 +51,15 @@ class Environments(SyncAPIResource):
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> CloudEnvironment:
         """Create an environment (createEnvironment, admin), answered in the Oz ``CloudEnvironment`` shape.
-        ``env_vars`` values are write-only; ``docker_image``, ``github_repos`` and ``providers`` are refused (400)."""
+        ``env_vars`` values are write-only; ``docker_image`` (with ``registry_secret_name``, a team secret holding
+        the registry credentials) is the image runs start in; ``github_repos`` and ``providers`` are refused (400)."""
         return self._post(
             "/agent/environments",
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
-                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "docker_image": docker_image, "registry_secret_name": registry_secret_name,
+                    "github_repos": github_repos, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
@@ -115,7 +118,8 @@ class Environments(SyncAPIResource):
         description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
-        docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        docker_image: Union[str, None, NotGiven] = NOT_GIVEN,
+        registry_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
@@ -130,7 +134,8 @@ class Environments(SyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
-                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "docker_image": docker_image, "registry_secret_name": registry_secret_name,
+                    "github_repos": github_repos, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
@@ -176,6 +181,7 @@ class AsyncEnvironments(AsyncAPIResource):
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        registry_secret_name: Union[str, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
@@ -190,7 +196,8 @@ class AsyncEnvironments(AsyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
-                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "docker_image": docker_image, "registry_secret_name": registry_secret_name,
+                    "github_repos": github_repos, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
@@ -249,7 +256,8 @@ class AsyncEnvironments(AsyncAPIResource):
         description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
-        docker_image: Union[str, NotGiven] = NOT_GIVEN,
+        docker_image: Union[str, None, NotGiven] = NOT_GIVEN,
+        registry_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
@@ -264,7 +272,8 @@ class AsyncEnvironments(AsyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
-                    "docker_image": docker_image, "github_repos": github_repos, "providers": providers,
+                    "docker_image": docker_image, "registry_secret_name": registry_secret_name,
+                    "github_repos": github_repos, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
