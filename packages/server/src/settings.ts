@@ -33,6 +33,8 @@ export interface Settings {
   modelBaseUrl: string | undefined;
   modelApiKey: string | undefined;
   defaultModelId: string | undefined;
+  /** Where the model gateway forwards each protocol with the operator's keys (engine/gateway; docs/decisions.md §The model gateway). */
+  modelProviders: ModelProviders;
   skillsDir: string | undefined;
   /** Vite's build of packages/dashboard (index.html, assets/…), served at `/` (http/dashboard.ts). */
   dashboardDir: string;
@@ -156,6 +158,19 @@ export interface SandboxSettings {
   term: string;
 }
 
+export type ModelProviderName = 'openai' | 'anthropic' | 'gemini';
+export interface ModelProvider {
+  /**
+   * Where the operator's traffic goes, with the operator's key (none: a provider that needs none); undefined
+   * when the operator configured no such provider. OpenAI's base ends in `/v1` (as MODEL_BASE_URL),
+   * Anthropic's and Gemini's are the host roots their SDKs take.
+   */
+  operator: { baseUrl: string; apiKey: string | undefined } | undefined;
+  /** Where a team's own key (harness_auth_secrets) goes: the provider's URL setting or its public API, never MODEL_BASE_URL. */
+  teamBaseUrl: string;
+}
+export type ModelProviders = Record<ModelProviderName, ModelProvider>;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export class SettingsError extends Error {}
@@ -203,6 +218,28 @@ function roles(env: Env): ReadonlySet<ProcessRole> {
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/**
+ * The gateway's providers. OpenAI-compatible traffic goes to OPENAI_BASE_URL/OPENAI_API_KEY, and without
+ * either to MODEL_BASE_URL/MODEL_API_KEY (the built-in agent's provider); the others to theirs when set.
+ */
+function modelProviders(env: Env): ModelProviders {
+  const provider = (prefix: string, publicUrl: string, fallback?: { baseUrl: string; apiKey: string | undefined }): ModelProvider => {
+    const ownUrl = optional(env, `${prefix}_BASE_URL`);
+    const apiKey = optional(env, `${prefix}_API_KEY`);
+    if (ownUrl !== undefined && !/^https?:\/\/[^/]/.test(ownUrl)) throw new SettingsError(`${prefix}_BASE_URL must be an http:// or https:// URL, got "${ownUrl}"`);
+    const teamBaseUrl = trimSlash(ownUrl ?? publicUrl);
+    const operator = ownUrl !== undefined || apiKey !== undefined ? { baseUrl: teamBaseUrl, apiKey } : fallback;
+    return { operator, teamBaseUrl };
+  };
+  const modelBaseUrl = optional(env, 'MODEL_BASE_URL');
+  const modelProvider = modelBaseUrl ? { baseUrl: trimSlash(modelBaseUrl), apiKey: optional(env, 'MODEL_API_KEY') } : undefined;
+  return {
+    openai: provider('OPENAI', 'https://api.openai.com/v1', modelProvider),
+    anthropic: provider('ANTHROPIC', 'https://api.anthropic.com'),
+    gemini: provider('GEMINI', 'https://generativelanguage.googleapis.com'),
+  };
+}
 
 /** Resolves `sqlite:<relative path>` against the repository root; leaves other URLs alone. */
 function normalizeDatabaseUrl(url: string): string {
@@ -256,6 +293,7 @@ export function loadSettings(env: Env = process.env): Settings {
     modelBaseUrl,
     modelApiKey: optional(env, 'MODEL_API_KEY'),
     defaultModelId: optional(env, 'DEFAULT_MODEL_ID'),
+    modelProviders: modelProviders(env),
     skillsDir: optional(env, 'SKILLS_DIR') ? path.resolve(repositoryRoot, env.SKILLS_DIR as string) : undefined,
     dashboardDir: path.resolve(repositoryRoot, optional(env, 'DASHBOARD_DIR') ?? 'packages/dashboard/dist'),
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),

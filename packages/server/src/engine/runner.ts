@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { components } from '../generated/api';
 import type { ArtifactPublisher } from '../artifacts/service';
+import type { ExecutionGateway } from './gateway/gateway';
 import type { RunSandbox } from './sandbox';
 
 // What runners record and report is what the API answers: these are the contract's own shapes.
@@ -34,7 +35,15 @@ export type McpServerConfig = McpStdioServerConfig | Schemas['MCPHttpServerConfi
 /** AmbientAgentConfig with the engine's defaults filled in: the fields the engine knows (runs/config.ts KNOWN_FIELDS). */
 export type ResolvedAgentConfig = Pick<
   Schemas['AmbientAgentConfig'],
-  'name' | 'model_id' | 'base_prompt' | 'environment_id' | 'skill_spec' | 'max_turns' | 'model_call_timeout_seconds' | 'run_timeout_seconds'
+  | 'name'
+  | 'model_id'
+  | 'base_prompt'
+  | 'environment_id'
+  | 'skill_spec'
+  | 'max_turns'
+  | 'model_call_timeout_seconds'
+  | 'run_timeout_seconds'
+  | 'harness_auth_secrets'
 > & { mcp_servers?: Record<string, McpServerConfig> };
 
 export interface RunAttachment {
@@ -66,7 +75,12 @@ export interface UsageRecorder {
    * Adds tokens just spent to the run's usage, at once: a client sees the usage so far while the run
    * works, and tokens spent before a cancel (or a crash) stay accounted for.
    */
-  add(usage: TokenUsage): Promise<void>;
+  add(usage: TokenUsage, modelId?: string): Promise<void>;
+  /**
+   * Called by the model gateway before it forwards a request; rejects (with a `statusMessage`) when the run
+   * may not spend more, and the gateway answers the caller with its protocol's quota error.
+   */
+  assertWithinBudget(): Promise<void>;
 }
 
 export interface RunContext {
@@ -90,6 +104,8 @@ export interface RunContext {
   inbox: FollowupInbox;
   conversation: ConversationWriter;
   usage: UsageRecorder;
+  /** This execution's model gateway access (engine/gateway): absent where no gateway runs (unit tests). */
+  modelGateway?: ExecutionGateway;
   /** Publishes what the run produced (docs/decisions.md §Artifacts); the runner records the outcome in the conversation. */
   artifacts: ArtifactPublisher;
   /** Aborted when the run is cancelled or the server shuts down. */

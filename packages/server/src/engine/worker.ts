@@ -20,7 +20,9 @@ import { addRunUsage, claimNextRun, extendLease, finishExecution, leaseExpiry, p
 import { findRun, listAttachments, RunNotOwnedError, type RunRow } from '../runs/repository';
 import { abortKindOf, RunAbortedError } from '../runs/signals';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
-import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
+import { harnessAuthKeys } from './gateway/team-keys';
+import type { ExecutionGateway } from './gateway/gateway';
+import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage, UsageRecorder } from './runner';
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
 import { ensurePrivateDir } from '../private-files';
@@ -181,7 +183,7 @@ interface ExecutionDeps {
 }
 
 type Prepared =
-  | { kind: 'ready'; runContext: RunContext }
+  | { kind: 'ready'; runContext: RunContext; modelGateway: ExecutionGateway }
   | { kind: 'gone' }
   | { kind: 'failed'; statusMessage: RunStatusMessage };
 
@@ -192,8 +194,9 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
   const unregister = ctx.runSignals.registerInFlight(claimed.id, controller);
   const heartbeat = startHeartbeat(ctx, claimed, workerId, deps.heartbeatIntervalMs, controller, log);
   const sandbox = ctx.sandbox.forRun(claimed.id, runWorkDir(ctx, claimed.id));
+  let prepared: Prepared | undefined;
   try {
-    const prepared = await prepare(ctx, claimed, sandbox, deps, log);
+    prepared = await prepare(ctx, claimed, sandbox, deps, log);
     if (prepared.kind === 'gone') return;
     if (prepared.kind === 'failed') {
       await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
@@ -215,6 +218,8 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       await handleFailure(ctx, claimed, workerId, { state: 'ERROR', statusMessage: RUNNER_CRASHED }, log);
     }
   } finally {
+    // The execution's gateway keys stop working before its processes are gone.
+    if (prepared?.kind === 'ready') prepared.modelGateway.close();
     await sandbox.close();
     heartbeat.stop();
     unregister();
@@ -245,6 +250,12 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
     const attachments = await loadAttachments(ctx, run);
     const workDir = await createWorkDir(ctx, run, attachments);
     const { env } = await deps.prepareEnvironment(ctx, run, sandbox, controller.signal);
+    const config = parseConfig(run);
+    const usage: UsageRecorder = {
+      add: (spent) => addRunUsage(ctx, run.team_id, run.id, spent),
+      assertWithinBudget: async () => {},
+    };
+    const modelGateway = ctx.modelGateway.open({ runId: run.id, usage, teamKeys: await harnessAuthKeys(ctx, run.team_id, config), log });
     const runContext: RunContext = {
       runId: run.id,
       teamId: run.team_id,
@@ -252,7 +263,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       source: run.source,
       factoryId: run.factory_id,
       deliveryId: run.delivery_id,
-      config: parseConfig(run),
+      config,
       input: plan.input,
       history: plan.history,
       attachments,
@@ -261,12 +272,13 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       sandbox,
       inbox: createFollowupInbox(ctx, run),
       conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
-      usage: { add: (spent) => addRunUsage(ctx, run.team_id, run.id, spent) },
+      usage,
+      modelGateway,
       artifacts: createArtifactPublisher(ctx, run, workerId),
       signal: controller.signal,
       log,
     };
-    return { kind: 'ready', runContext };
+    return { kind: 'ready', runContext, modelGateway };
   } catch (err) {
     if (err instanceof RunNotOwnedError || controller.signal.aborted) {
       if (abortKindOf(controller.signal) === 'shutdown') await releaseForShutdown(ctx, run, workerId, log);

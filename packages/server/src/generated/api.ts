@@ -2367,10 +2367,20 @@ export type components = {
                 [key: string]: unknown;
             };
             /**
-             * @description Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
-             *     other than `oz`, which is refused.
+             * @description Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+             *     run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+             *     forwards that provider's requests with the team's key instead of the operator's; the key itself
+             *     never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+             *     secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
              */
             harness_auth_secrets?: {
+                /** @description Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests. */
+                codex_auth_secret_name?: string;
+                /** @description Oz API. A team secret holding an Anthropic API key, for Messages requests. */
+                claude_auth_secret_name?: string;
+                /** @description Extension. A team secret holding a Gemini API key, for generateContent requests. */
+                gemini_auth_secret_name?: string;
+            } & {
                 [key: string]: unknown;
             };
             /** @description Oz API. Accepted without effect, as `computer_use_enabled` (this service has no computer use). */

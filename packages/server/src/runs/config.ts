@@ -21,6 +21,7 @@ const KNOWN_FIELDS = [
   'max_turns',
   'model_call_timeout_seconds',
   'run_timeout_seconds',
+  'harness_auth_secrets',
 ] as const;
 
 /** The requested configuration restricted to the fields this service knows (what is stored as `config`). */

@@ -219,10 +219,13 @@ class AmbientAgentConfig(BaseModel):
     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
 
     """
-    harness_auth_secrets: Optional[dict[str, Any]] = None
+    harness_auth_secrets: Optional[AmbientAgentConfigHarnessAuthSecrets] = None
     """
-    Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
-    other than `oz`, which is refused.
+    Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+    run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+    forwards that provider's requests with the team's key instead of the operator's; the key itself
+    never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+    secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
 
     """
     computer_use_model_id: Optional[str] = None
@@ -291,6 +294,33 @@ class AmbientAgentConfigHarness(BaseModel):
     type: Optional[str] = None
     model_id: Optional[str] = None
     reasoning_level: Optional[str] = None
+
+
+class AmbientAgentConfigHarnessAuthSecrets(BaseModel):
+    """
+    Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+    run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+    forwards that provider's requests with the team's key instead of the operator's; the key itself
+    never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+    secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    codex_auth_secret_name: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests.
+    """
+    claude_auth_secret_name: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    Oz API. A team secret holding an Anthropic API key, for Messages requests.
+    """
+    gemini_auth_secret_name: Annotated[Optional[str], Field(min_length=1)] = None
+    """
+    Extension. A team secret holding a Gemini API key, for generateContent requests.
+    """
 
 
 class AmbientAgentConfigInferenceProviders(BaseModel):
@@ -2958,6 +2988,7 @@ __all__ = [
     "AgentListVariant",
     "AmbientAgentConfig",
     "AmbientAgentConfigHarness",
+    "AmbientAgentConfigHarnessAuthSecrets",
     "AmbientAgentConfigInferenceProviders",
     "AmbientAgentConfigInferenceProvidersAws",
     "AmbientAgentConfigSessionSharing",

@@ -85,6 +85,8 @@ export interface ChatClientOptions {
   baseUrl: string;
   apiKey?: string;
   retry?: Partial<RetryPolicy>;
+  /** How requests are sent (the model gateway's in-process fetch); default the global fetch. */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface CompleteOptions {
@@ -126,6 +128,7 @@ export class ChatCompletionsClient {
       // Without MODEL_API_KEY the provider gets no Authorization header at all (the client's way to omit it).
       ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
       maxRetries: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       // Failures reach the run's log and status message through ModelError, not the client's console logger.
       logLevel: 'off',
     });

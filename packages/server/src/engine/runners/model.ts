@@ -97,6 +97,10 @@ export class ModelRunner implements Runner {
     });
   }
 
+  #gatewayClient(gateway: NonNullable<RunContext['modelGateway']>['client']): ChatCompletionsClient {
+    return new ChatCompletionsClient({ ...gateway, ...(this.#options.retry ? { retry: this.#options.retry } : {}) });
+  }
+
   async run(ctx: RunContext): Promise<RunOutcome> {
     const limits = modelLimits(ctx.config);
 
@@ -120,6 +124,8 @@ export class ModelRunner implements Runner {
           failure('ERROR', status('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true));
 
     let mcp = McpSession.empty();
+    // The model calls go through the model gateway where the engine runs one (metered, budget-checked there).
+    const client = ctx.modelGateway ? this.#gatewayClient(ctx.modelGateway.client) : this.#client;
     try {
       const model = ctx.config.model_id ?? this.#options.defaultModelId;
       if (!model) {
@@ -200,7 +206,7 @@ export class ModelRunner implements Runner {
         }
 
         callsThisTurn++;
-        const answer = await this.#client.complete(
+        const answer = await client.complete(
           { model, messages, ...(definitions.length > 0 ? { tools: definitions } : {}) },
           {
             signal,
@@ -209,7 +215,8 @@ export class ModelRunner implements Runner {
               ctx.log.warn({ attempt, delayMs, status: error.status, err: error.message }, 'model call failed; retrying'),
           },
         );
-        if (answer.usage) await ctx.usage.add(answer.usage);
+        // Through the gateway, the gateway has counted it.
+        if (answer.usage && !ctx.modelGateway) await ctx.usage.add(answer.usage, model);
 
         const prepared = await Promise.all(answer.toolCalls.map((call) => tools.prepare(call)));
         const blocks: ContentBlock[] = [];

@@ -22,7 +22,7 @@ import { ensurePrivateDir } from '../../private-files';
 import type { SandboxSettings, Settings } from '../../settings';
 import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/fetch';
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
-import { startEgressProxy } from '../egress/proxy';
+import { startEgressProxy, type EgressProxyOptions } from '../egress/proxy';
 import { bwrapArguments, egressProxyEnv, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc } from './bwrap';
 import { detectCgroups, type CgroupManager } from './cgroups';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
@@ -87,7 +87,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export function createSandbox(settings: Settings, log: Logger): Sandbox {
+/** `modelGateway`: what a sandbox's egress proxy serves at the gateway's reserved host (engine/gateway). */
+export function createSandbox(settings: Settings, log: Logger, modelGateway?: EgressProxyOptions['modelGateway']): Sandbox {
   const config = settings.sandbox;
   const policy = createEgressPolicy(config);
   const problems: string[] = [];
@@ -122,7 +123,7 @@ export function createSandbox(settings: Settings, log: Logger): Sandbox {
     problems,
   };
   for (const problem of problems) log.warn({ sandbox: status.mode }, problem);
-  return new BwrapSandbox(config, policy, status, { bwrap: bwrap ?? 'bwrap', socat, stateDir, cgroups });
+  return new BwrapSandbox(config, policy, status, { bwrap: bwrap ?? 'bwrap', socat, stateDir, cgroups, modelGateway });
 }
 
 abstract class BaseSandbox implements Sandbox {
@@ -218,6 +219,7 @@ interface BwrapTools {
   socat: string | undefined;
   stateDir: string;
   cgroups: CgroupManager | undefined;
+  modelGateway: EgressProxyOptions['modelGateway'];
 }
 
 class BwrapSandbox extends BaseSandbox {
@@ -259,6 +261,7 @@ class BwrapSandbox extends BaseSandbox {
       ? await startEgressProxy({
           policy: this.policy,
           socketPath: egressSocket,
+          ...(tools.modelGateway ? { modelGateway: tools.modelGateway } : {}),
           onDenied: ({ host, port, reason }) =>
             proc?.violate({ error_code: 'egress_denied', message: `egress to ${formatHostPort(host, port)} denied: ${reason}` }),
         })

@@ -79,6 +79,8 @@ export class MemoryUsage implements UsageRecorder {
     this.added.push(usage);
   }
 
+  async assertWithinBudget(): Promise<void> {}
+
   /** The sum of everything added; undefined before the first add. */
   get total(): TokenUsage | undefined {
     if (this.added.length === 0) return undefined;
