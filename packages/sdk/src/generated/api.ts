@@ -2375,11 +2375,11 @@ export type components = {
              */
             harness_auth_secrets?: {
                 /** @description Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests. */
-                codex_auth_secret_name?: string;
+                codex_auth_secret_name?: components["schemas"]["SecretName"];
                 /** @description Oz API. A team secret holding an Anthropic API key, for Messages requests. */
-                claude_auth_secret_name?: string;
+                claude_auth_secret_name?: components["schemas"]["SecretName"];
                 /** @description Extension. A team secret holding a Gemini API key, for generateContent requests. */
-                gemini_auth_secret_name?: string;
+                gemini_auth_secret_name?: components["schemas"]["SecretName"];
             } & {
                 [key: string]: unknown;
             };

@@ -309,15 +309,15 @@ class AmbientAgentConfigHarnessAuthSecrets(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    codex_auth_secret_name: Annotated[Optional[str], Field(min_length=1)] = None
+    codex_auth_secret_name: Optional[SecretName] = None
     """
     Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests.
     """
-    claude_auth_secret_name: Annotated[Optional[str], Field(min_length=1)] = None
+    claude_auth_secret_name: Optional[SecretName] = None
     """
     Oz API. A team secret holding an Anthropic API key, for Messages requests.
     """
-    gemini_auth_secret_name: Annotated[Optional[str], Field(min_length=1)] = None
+    gemini_auth_secret_name: Optional[SecretName] = None
     """
     Extension. A team secret holding a Gemini API key, for generateContent requests.
     """
