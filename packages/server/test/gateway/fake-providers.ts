@@ -105,6 +105,18 @@ export class FakeProviders {
   #server: http.Server;
   url = '';
 
+  /** The settings that point the gateway's three providers here, with these operator keys. */
+  providerSettings(keys: { openai: string; anthropic: string; gemini: string }): Record<string, string> {
+    return {
+      OPENAI_BASE_URL: `${this.url}/v1`,
+      OPENAI_API_KEY: keys.openai,
+      ANTHROPIC_BASE_URL: this.url,
+      ANTHROPIC_API_KEY: keys.anthropic,
+      GEMINI_BASE_URL: this.url,
+      GEMINI_API_KEY: keys.gemini,
+    };
+  }
+
   private constructor() {
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
   }

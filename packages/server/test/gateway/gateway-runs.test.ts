@@ -47,16 +47,7 @@ for (const kind of testDatabases()) {
       fake = await FakeProviders.start();
       server = await startTestServer({
         database: kind,
-        env: {
-          RUNNER: 'command',
-          AGENT_COMMAND,
-          OPENAI_BASE_URL: `${fake.url}/v1`,
-          OPENAI_API_KEY: OPERATOR.openai,
-          ANTHROPIC_BASE_URL: fake.url,
-          ANTHROPIC_API_KEY: OPERATOR.anthropic,
-          GEMINI_BASE_URL: fake.url,
-          GEMINI_API_KEY: OPERATOR.gemini,
-        },
+        env: { RUNNER: 'command', AGENT_COMMAND, ...fake.providerSettings(OPERATOR) },
       });
       client = restClient(server, server.adminKey);
     }, 60_000);

@@ -48,15 +48,7 @@ const denials: EgressDenial[] = [];
 
 beforeAll(async () => {
   fake = await FakeProviders.start();
-  const settings = loadSettings({
-    DATABASE_URL: 'sqlite::memory:',
-    OPENAI_BASE_URL: `${fake.url}/v1`,
-    OPENAI_API_KEY: OPERATOR.openai,
-    ANTHROPIC_BASE_URL: fake.url,
-    ANTHROPIC_API_KEY: OPERATOR.anthropic,
-    GEMINI_BASE_URL: fake.url,
-    GEMINI_API_KEY: OPERATOR.gemini,
-  });
+  const settings = loadSettings({ DATABASE_URL: 'sqlite::memory:', ...fake.providerSettings(OPERATOR) });
   gateway = createModelGateway(settings, pino({ level: 'silent' }));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-'));
   socketPath = path.join(dir, 'proxy.sock');
