@@ -201,7 +201,8 @@ export class ChatCompletionsClient {
       if (err instanceof APIConnectionError) throw new ModelError('unavailable', `the model request failed: ${describe(err)}`);
       if (err instanceof APIError && err.status !== undefined) {
         const message = `the model provider answered ${short(err.message)}`;
-        if (!isRetryableStatus(err.status)) throw new ModelError('rejected', message, err.status);
+        // A 429 `insufficient_quota` (out of credit, or the model gateway's budget refusal) does not pass by waiting.
+        if (!isRetryableStatus(err.status) || err.code === 'insufficient_quota') throw new ModelError('rejected', message, err.status);
         const retryAfterMs = parseRetryAfter(err.headers?.get('retry-after'));
         throw new ModelError(err.status === 429 ? 'rate_limited' : 'unavailable', message, err.status, retryAfterMs);
       }
