@@ -38,8 +38,8 @@ function chatAnswer(body: { model?: string; stream?: boolean; stream_options?: {
     };
   }
   const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
-  const events = [{ data: chunk({ role: 'assistant', content: 'Hello' }) }, { data: chunk({ content: ' there' }) }, { data: chunk({}, 'stop') }];
-  if (body.stream_options?.include_usage) events.push({ data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [], usage } as never });
+  const events: Array<{ data: unknown }> = [{ data: chunk({ role: 'assistant', content: 'Hello' }) }, { data: chunk({ content: ' there' }) }, { data: chunk({}, 'stop') }];
+  if (body.stream_options?.include_usage) events.push({ data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [], usage } });
   events.push({ data: '[DONE]' });
   return { type: 'text/event-stream', parts: sse(events) };
 }

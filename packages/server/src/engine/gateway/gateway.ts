@@ -155,9 +155,9 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     let meter: UsageMeter | undefined;
     let recorded = false;
     const record = () => {
-      if (recorded || !meter) return;
+      if (recorded) return;
       recorded = true;
-      const spent = meter.finish();
+      const spent = meter?.finish();
       grant.log.debug({ provider: route.provider, path: route.upstreamPath, model, status: res.statusCode, usage: spent }, 'model gateway request');
       if (spent) {
         grant.usage.add(spent, model).catch((err: unknown) => grant.log.warn({ err: (err as Error).message }, 'model gateway usage not recorded'));

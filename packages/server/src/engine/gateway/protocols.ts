@@ -44,11 +44,12 @@ export function presentedKey(headers: http.IncomingHttpHeaders, query: URLSearch
   return bearer ?? header('x-api-key') ?? header('x-goog-api-key') ?? (query.get('key') || undefined);
 }
 
-// RFC 9110 §7.6.1 hop-by-hop headers, the caller's credentials (replaced by the provider's), and what would
-// identify the operator's account or make the answer unreadable for metering (compression).
+// RFC 9110 §7.6.1 hop-by-hop headers, what the gateway sets itself (the whole body is sent at once: no
+// `expect`), the caller's credentials (replaced by the provider's), and what would identify the operator's
+// account or make the answer unreadable for metering (compression).
 const DROPPED_REQUEST_HEADERS = new Set([
   'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-connection', 'proxy-authorization',
-  'host', 'content-length', 'accept-encoding', 'cookie',
+  'host', 'content-length', 'expect', 'accept-encoding', 'cookie',
   'authorization', 'x-api-key', 'x-goog-api-key', 'openai-organization', 'openai-project',
 ]);
 const DROPPED_RESPONSE_HEADERS = new Set([
