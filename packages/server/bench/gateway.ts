@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
   onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
   const socketPath = path.join(dir, 'egress.sock');
-  const proxy = await startEgressProxy({ policy: createEgressPolicy({ network: 'allowlist', allowedHosts: [] }), socketPath, modelGateway: gateway });
+  const proxy = await startEgressProxy({ policy: createEgressPolicy({ network: 'allowlist', allowedHosts: [] }), socketPath, modelGateway: gateway.entranceFor('bench') });
   onCleanup(() => proxy.close());
   let counted = 0;
   const usage = { add: async (_spent: TokenUsage) => void counted++, assertWithinBudget: async () => {} };

@@ -53,7 +53,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-'));
   socketPath = path.join(dir, 'proxy.sock');
   // The policy refuses loopback: only the gateway route can reach the fake provider.
-  proxy = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath, modelGateway: gateway, onDenied: (d) => denials.push(d) });
+  proxy = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath, modelGateway: gateway.entranceFor('run-1'), onDenied: (d) => denials.push(d) });
 });
 afterAll(async () => {
   await proxy?.close();
@@ -79,11 +79,11 @@ function read(res: http.IncomingMessage): Promise<Answer> {
 }
 
 /** An absolute-form request through the proxy, as curl and other HTTP_PROXY clients send plain http. */
-function viaProxy(method: string, pathAndQuery: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+function viaProxy(method: string, pathAndQuery: string, headers: Record<string, string>, body?: unknown, through = socketPath): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request({
-      socketPath,
+      socketPath: through,
       method,
       path: `http://model-gateway.internal${pathAndQuery}`,
       headers: { host: 'model-gateway.internal', ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -224,6 +224,25 @@ describe('the model gateway through the egress proxy', () => {
     const gemini = await viaProxy('POST', `/v1beta/models/g:generateContent?key=${key}`, {}, {});
     expect(JSON.parse(gemini.body)).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it("refuses a run's key through another run's proxy and the built-in agent's key from a sandbox", async () => {
+    const { access } = open();
+    const otherSocket = path.join(dir, 'other-run.sock');
+    const other = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath: otherSocket, modelGateway: gateway.entranceFor('run-2') });
+    try {
+      const before = fake.requests.length;
+      const elsewhere = await viaProxy('POST', '/v1/chat/completions', { authorization: `Bearer ${access.env.OPENAI_API_KEY}` }, { model: 'm', messages: [] }, otherSocket);
+      expect(elsewhere.status).toBe(401);
+      const agentKey = await viaProxy('POST', '/v1/chat/completions', { authorization: `Bearer ${access.client.apiKey}` }, { model: 'm', messages: [] });
+      expect(agentKey.status).toBe(401);
+      expect(fake.requests.length).toBe(before);
+      const own = await viaProxy('POST', '/v1/chat/completions', { authorization: `Bearer ${access.env.OPENAI_API_KEY}` }, { model: 'm', messages: [] });
+      expect(own.status).toBe(200);
+    } finally {
+      await other.close();
+      access.close();
+    }
   });
 
   it('answers a budget refusal with each protocol quota error before forwarding', async () => {

@@ -16,7 +16,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ModelGateway } from '../gateway/gateway';
+import type { GatewayEntrance } from '../gateway/gateway';
 import { formatHostPort, type EgressPolicy } from './policy';
 
 export interface EgressDenial {
@@ -34,7 +34,7 @@ export interface EgressProxyOptions {
   /** Time allowed to open the upstream TCP connection before answering 502 (default 10 s). */
   connectTimeoutMs?: number;
   /** The in-process model gateway, served at its reserved host name (port 80) instead of any network (engine/gateway). */
-  modelGateway?: Pick<ModelGateway, 'host' | 'handle' | 'accept'>;
+  modelGateway?: GatewayEntrance;
 }
 
 export interface EgressProxy {

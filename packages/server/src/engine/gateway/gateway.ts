@@ -37,6 +37,8 @@ interface Upstream {
 
 interface Grant {
   runId: string;
+  /** Where the key may be used: the run's own sandboxes (its egress proxies), or only in process (the built-in agent). */
+  from: 'sandbox' | 'in-process';
   usage: UsageRecorder;
   upstream(provider: ModelProviderName): Upstream | undefined;
   log: Logger;
@@ -59,12 +61,17 @@ export interface ExecutionGateway {
   close(): void;
 }
 
-export interface ModelGateway {
+/** The gateway as one run's egress proxy serves it: only that run's sandbox keys work through it. */
+export interface GatewayEntrance {
   readonly host: string;
   /** Serves one request (the egress proxy's absolute-form `http://model-gateway.internal/…`). */
   handle(req: http.IncomingMessage, res: http.ServerResponse): void;
   /** Serves a connection (a CONNECT tunnel to the gateway's host) as HTTP/1.1; `head` is what was read past the CONNECT. */
   accept(socket: Duplex, head: Buffer): void;
+}
+
+export interface ModelGateway {
+  entranceFor(runId: string): GatewayEntrance;
   open(options: ExecutionGatewayOptions): ExecutionGateway;
   close(): Promise<void>;
 }
@@ -120,7 +127,9 @@ function refusalMessage(err: unknown): string | undefined {
 export function createModelGateway(settings: Pick<Settings, 'modelProviders' | 'modelBaseUrl' | 'modelApiKey'>, log: Logger): ModelGateway {
   const keys = new GatewayKeys<Grant>();
   const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-  const server = http.createServer((req, res) => gateway.handle(req, res));
+  // The run whose sandbox a tunnelled connection comes from; the unix socket's connections have none.
+  const tunnelRuns = new WeakMap<object, string>();
+  const server = http.createServer((req, res) => handle(req, res, tunnelRuns.get(req.socket)));
   server.on('clientError', (_err, socket) => socket.destroy());
   let socketDir: string | undefined;
   let listening: Promise<Agent> | undefined;
@@ -188,7 +197,8 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     request.end(body);
   }
 
-  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /** `sandboxRun`: the run whose egress proxy the request came through; undefined in process. */
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse, sandboxRun: string | undefined): Promise<void> {
     // Origin-form (unix socket, CONNECT tunnel) and absolute-form (HTTP_PROXY) alike.
     const url = new URL(req.url ?? '/', GATEWAY_URL);
     const method = req.method ?? '';
@@ -198,7 +208,9 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     if (!route) {
       return answer(res, gatewayError('openai', 'not_found', `the model gateway serves no ${method} ${url.pathname} (see docs/sandbox.md for its routes)`));
     }
-    const grant = keys.find(presentedKey(req.headers, url.searchParams));
+    const found = keys.find(presentedKey(req.headers, url.searchParams));
+    // A key works only where it was given: a run's sandbox key through that run's proxies, the agent's in process.
+    const grant = found && (sandboxRun === undefined ? found.from === 'in-process' : found.from === 'sandbox' && found.runId === sandboxRun) ? found : undefined;
     if (!grant) {
       const message = 'the API key is not a live model gateway key: each execution of a run has its own, which stops working when the execution ends';
       return answer(res, gatewayError(route.provider, 'unauthenticated', message));
@@ -223,17 +235,24 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     forward(req, res, route, grant, upstream, prepared.body, prepared.model, url.search);
   }
 
-  const gateway: ModelGateway = {
-    host: MODEL_GATEWAY_HOST,
-    handle(req, res) {
-      serve(req, res).catch((err: unknown) => {
-        log.error({ err }, 'model gateway request failed');
-        answer(res, gatewayError('openai', 'unavailable', 'the model gateway failed'));
-      });
-    },
-    accept(socket, head) {
-      if (head.length > 0) socket.unshift(head);
-      server.emit('connection', socket);
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, sandboxRun: string | undefined): void {
+    serve(req, res, sandboxRun).catch((err: unknown) => {
+      log.error({ err }, 'model gateway request failed');
+      answer(res, gatewayError('openai', 'unavailable', 'the model gateway failed'));
+    });
+  }
+
+  return {
+    entranceFor(runId) {
+      return {
+        host: MODEL_GATEWAY_HOST,
+        handle: (req, res) => handle(req, res, runId),
+        accept(socket, head) {
+          tunnelRuns.set(socket, runId);
+          if (head.length > 0) socket.unshift(head);
+          server.emit('connection', socket);
+        },
+      };
     },
     open(options) {
       const teamOrOperator = (provider: ModelProviderName): Upstream | undefined => {
@@ -242,8 +261,8 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
       };
       const builtIn = settings.modelBaseUrl ? { baseUrl: settings.modelBaseUrl.replace(/\/+$/, ''), apiKey: settings.modelApiKey } : undefined;
       const grant = { runId: options.runId, usage: options.usage, log: options.log };
-      const processKey = keys.mint({ ...grant, upstream: teamOrOperator });
-      const agentKey = keys.mint({ ...grant, upstream: (provider) => (provider === 'openai' ? builtIn : undefined) });
+      const processKey = keys.mint({ ...grant, from: 'sandbox', upstream: teamOrOperator });
+      const agentKey = keys.mint({ ...grant, from: 'in-process', upstream: (provider) => (provider === 'openai' ? builtIn : undefined) });
       return {
         env: {
           OPENAI_BASE_URL: `${GATEWAY_URL}/v1`,
@@ -272,5 +291,4 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
       if (socketDir) fs.rmSync(socketDir, { recursive: true, force: true });
     },
   };
-  return gateway;
 }

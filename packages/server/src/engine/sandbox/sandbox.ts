@@ -22,7 +22,8 @@ import { ensurePrivateDir } from '../../private-files';
 import type { SandboxSettings, Settings } from '../../settings';
 import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/fetch';
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
-import { startEgressProxy, type EgressProxyOptions } from '../egress/proxy';
+import { startEgressProxy } from '../egress/proxy';
+import type { ModelGateway } from '../gateway/gateway';
 import { bwrapArguments, egressProxyEnv, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc } from './bwrap';
 import { detectCgroups, type CgroupManager } from './cgroups';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
@@ -87,8 +88,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** `modelGateway`: what a sandbox's egress proxy serves at the gateway's reserved host (engine/gateway). */
-export function createSandbox(settings: Settings, log: Logger, modelGateway?: EgressProxyOptions['modelGateway']): Sandbox {
+/** `modelGateway`: what a run's egress proxy serves at the gateway's reserved host (engine/gateway). */
+export function createSandbox(settings: Settings, log: Logger, modelGateway?: Pick<ModelGateway, 'entranceFor'>): Sandbox {
   const config = settings.sandbox;
   const policy = createEgressPolicy(config);
   const problems: string[] = [];
@@ -219,7 +220,7 @@ interface BwrapTools {
   socat: string | undefined;
   stateDir: string;
   cgroups: CgroupManager | undefined;
-  modelGateway: EgressProxyOptions['modelGateway'];
+  modelGateway: Pick<ModelGateway, 'entranceFor'> | undefined;
 }
 
 class BwrapSandbox extends BaseSandbox {
@@ -261,7 +262,7 @@ class BwrapSandbox extends BaseSandbox {
       ? await startEgressProxy({
           policy: this.policy,
           socketPath: egressSocket,
-          ...(tools.modelGateway ? { modelGateway: tools.modelGateway } : {}),
+          ...(tools.modelGateway ? { modelGateway: tools.modelGateway.entranceFor(runId) } : {}),
           onDenied: ({ host, port, reason }) =>
             proc?.violate({ error_code: 'egress_denied', message: `egress to ${formatHostPort(host, port)} denied: ${reason}` }),
         })
