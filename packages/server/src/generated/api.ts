@@ -2469,9 +2469,11 @@ export type components = {
             size: number;
         };
         /**
-         * @description Token usage of the run so far, over all its executions (follow-ups add to it). Updated as soon as
-         *     each model call is answered, so it grows while the run works; tokens spent before a cancel stay
-         *     counted. Absent until the first model call is answered.
+         * @description Token usage of the run so far, over all its executions (follow-ups add to it): the built-in agent's
+         *     model calls and those the run's processes make through the server's model gateway, each counted
+         *     from its provider's own usage fields. Updated as soon as each model call is answered, so it grows
+         *     while the run works; tokens spent before a cancel stay counted. Absent until the first model call
+         *     is answered.
          */
         RunUsage: {
             prompt_tokens: number;

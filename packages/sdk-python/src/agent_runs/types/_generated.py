@@ -2258,9 +2258,11 @@ class RunStatusMessage(BaseModel):
 
 class RunUsage(BaseModel):
     """
-    Token usage of the run so far, over all its executions (follow-ups add to it). Updated as soon as
-    each model call is answered, so it grows while the run works; tokens spent before a cancel stay
-    counted. Absent until the first model call is answered.
+    Token usage of the run so far, over all its executions (follow-ups add to it): the built-in agent's
+    model calls and those the run's processes make through the server's model gateway, each counted
+    from its provider's own usage fields. Updated as soon as each model call is answered, so it grows
+    while the run works; tokens spent before a cancel stay counted. Absent until the first model call
+    is answered.
 
     """
 
