@@ -280,3 +280,30 @@ describe('the model gateway through the egress proxy', () => {
     access.close();
   });
 });
+
+describe('the gateway providers (settings)', () => {
+  it('serves OpenAI-compatible traffic from MODEL_BASE_URL when OPENAI_* are unset, and sends team keys only to the public API', () => {
+    const { modelProviders } = loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: 'http://127.0.0.1:11434/v1/', MODEL_API_KEY: 'sk-model' });
+    expect(modelProviders.openai).toEqual({ operator: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-model' }, teamBaseUrl: 'https://api.openai.com/v1' });
+    expect(modelProviders.anthropic).toEqual({ operator: undefined, teamBaseUrl: 'https://api.anthropic.com' });
+    const own = loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_API_KEY: 'sk-openai' }).modelProviders.openai;
+    expect(own).toEqual({ operator: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai' }, teamBaseUrl: 'https://api.openai.com/v1' });
+    expect(() => loadSettings({ DATABASE_URL: 'sqlite::memory:', ANTHROPIC_BASE_URL: 'api.anthropic.com' })).toThrow(/ANTHROPIC_BASE_URL must be an http/);
+  });
+
+  it('answers 400 naming the setting for a provider the operator did not configure', async () => {
+    const bare = createModelGateway(loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: `${fake.url}/v1` }), pino({ level: 'silent' }));
+    const otherSocket = path.join(dir, 'bare.sock');
+    const other = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath: otherSocket, modelGateway: bare.entranceFor('run-1') });
+    const access = bare.open({ runId: 'run-1', usage: new RecordingUsage(), teamKeys: {}, log: pino({ level: 'silent' }) });
+    try {
+      const answer = await viaProxy('POST', '/v1/messages', { 'x-api-key': access.env.ANTHROPIC_API_KEY! }, { model: 'm', max_tokens: 1, messages: [] }, otherSocket);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).error.message).toContain('ANTHROPIC_API_KEY');
+    } finally {
+      access.close();
+      await other.close();
+      await bare.close();
+    }
+  });
+});
