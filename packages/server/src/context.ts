@@ -9,6 +9,7 @@ import type { Clock } from './clock';
 import type { Database } from './db/tables';
 import type { Dialect } from './db/dialect';
 import type { SecretBox } from './crypto/secret-box';
+import type { ModelGateway } from './engine/gateway/gateway';
 import type { ModelCatalog } from './engine/runners/model-list';
 import type { ImageCache } from './engine/images/cache';
 import type { Sandbox } from './engine/sandbox';
@@ -31,6 +32,8 @@ export interface ServerContext {
   matcherCache: MatcherCache;
   /** The models GET /agent/models lists, the provider's list kept between requests (engine/runners/model-list.ts). */
   modelCatalog: ModelCatalog;
+  /** The model gateway the run's processes and the built-in agent reach models through (engine/gateway). */
+  modelGateway: ModelGateway;
   /** Where every process a run causes is started (engine/sandbox). */
   sandbox: Sandbox;
   /** The unpacked environment images of this server, pulled once per digest (engine/images/cache.ts). */

@@ -25,6 +25,7 @@ import { migrateToLatest } from './db/migrate';
 import { startEngine, type Engine, type EngineOptions } from './engine/index';
 import { ModelCatalog } from './engine/runners/model-list';
 import { createImageCache } from './engine/images/cache';
+import { createModelGateway, type ModelGateway } from './engine/gateway/gateway';
 import { createSandbox } from './engine/sandbox';
 import { createExpressServer } from './http/express-server';
 import { limitConnectionsPerAddress, listenerOptions } from './http/connection-limits';
@@ -83,13 +84,16 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   let notificationDelivery: NotificationDelivery | undefined;
   let notifications: NotificationListener | undefined;
   let startedSandbox: ReturnType<typeof createSandbox> | undefined;
+  let startedGateway: ModelGateway | undefined;
   // Listeners already open when a later step fails: closed again so the caller's error is the whole story.
   const opened: http.Server[] = [];
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
 
-    const sandbox = createSandbox(settings, log);
+    const modelGateway = createModelGateway(settings, log);
+    startedGateway = modelGateway;
+    const sandbox = createSandbox(settings, log, modelGateway);
     startedSandbox = sandbox;
     const secrets = createSecretBox(settings);
     // An unreadable NOTIFICATIONS_ALLOWED_HOSTS entry stops the start here, not the first subscription later.
@@ -105,6 +109,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       webhookSecretCache: new WebhookSecretCache(secrets),
       matcherCache: new MatcherCache(),
       modelCatalog: new ModelCatalog(settings, clock, log),
+      modelGateway,
       sandbox,
       images: createImageCache(settings),
       runSignals,
@@ -215,6 +220,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         // retry and find a Duplicate: nothing accepted is lost).
         await ingress?.drain();
         await sandbox.close();
+        await modelGateway.close();
         await database.close();
         log.info('stopped');
       })());
@@ -239,6 +245,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     await notificationDelivery?.stop().catch(() => {});
     await notifications?.stop().catch(() => {});
     await startedSandbox?.close().catch(() => {});
+    await startedGateway?.close().catch(() => {});
     await database.close();
     throw err;
   }

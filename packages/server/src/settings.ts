@@ -37,6 +37,8 @@ export interface Settings {
   defaultModelId: string | undefined;
   /** MODEL_PRICES: USD per million tokens by model id (docs/decisions.md §Budgets and usage); empty = no costs. */
   modelPrices: ModelPrices;
+  /** Where the model gateway forwards each protocol with the operator's keys (engine/gateway; docs/decisions.md §The model gateway). */
+  modelProviders: ModelProviders;
   skillsDir: string | undefined;
   /** Vite's build of packages/dashboard (index.html, assets/…), served at `/` (http/dashboard.ts). */
   dashboardDir: string;
@@ -197,6 +199,18 @@ export interface ImageSettings {
 
 /** Public registries a run's image may come from unless the operator says otherwise. */
 export const DEFAULT_IMAGE_REGISTRIES = ['docker.io', 'ghcr.io', 'quay.io', 'gcr.io', 'public.ecr.aws', 'registry.gitlab.com'];
+export type ModelProviderName = 'openai' | 'anthropic' | 'gemini';
+export interface ModelProvider {
+  /**
+   * Where the operator's traffic goes, with the operator's key (none: a provider that needs none); undefined
+   * when the operator configured no such provider. OpenAI's base ends in `/v1` (as MODEL_BASE_URL),
+   * Anthropic's and Gemini's are the host roots their SDKs take.
+   */
+  operator: { baseUrl: string; apiKey: string | undefined } | undefined;
+  /** Where a team's own key (harness_auth_secrets) goes: the provider's URL setting or its public API, never MODEL_BASE_URL. */
+  teamBaseUrl: string;
+}
+export type ModelProviders = Record<ModelProviderName, ModelProvider>;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -280,6 +294,28 @@ function modelPrices(env: Env): ModelPrices {
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
+/**
+ * The gateway's providers. OpenAI-compatible traffic goes to OPENAI_BASE_URL/OPENAI_API_KEY, and without
+ * either to MODEL_BASE_URL/MODEL_API_KEY (the built-in agent's provider); the others to theirs when set.
+ */
+function modelProviders(env: Env): ModelProviders {
+  const provider = (prefix: string, publicUrl: string, fallback?: { baseUrl: string; apiKey: string | undefined }): ModelProvider => {
+    const ownUrl = optional(env, `${prefix}_BASE_URL`);
+    const apiKey = optional(env, `${prefix}_API_KEY`);
+    if (ownUrl !== undefined && !/^https?:\/\/[^/]/.test(ownUrl)) throw new SettingsError(`${prefix}_BASE_URL must be an http:// or https:// URL, got "${ownUrl}"`);
+    const teamBaseUrl = trimSlash(ownUrl ?? publicUrl);
+    const operator = ownUrl !== undefined || apiKey !== undefined ? { baseUrl: teamBaseUrl, apiKey } : fallback;
+    return { operator, teamBaseUrl };
+  };
+  const modelBaseUrl = optional(env, 'MODEL_BASE_URL');
+  const modelProvider = modelBaseUrl ? { baseUrl: trimSlash(modelBaseUrl), apiKey: optional(env, 'MODEL_API_KEY') } : undefined;
+  return {
+    openai: provider('OPENAI', 'https://api.openai.com/v1', modelProvider),
+    anthropic: provider('ANTHROPIC', 'https://api.anthropic.com'),
+    gemini: provider('GEMINI', 'https://generativelanguage.googleapis.com'),
+  };
+}
+
 /** Resolves `sqlite:<relative path>` against the repository root; leaves other URLs alone. */
 function normalizeDatabaseUrl(url: string): string {
   if (!url.startsWith('sqlite:') || url === 'sqlite::memory:') return url;
@@ -334,6 +370,7 @@ export function loadSettings(env: Env = process.env): Settings {
     modelApiKey: optional(env, 'MODEL_API_KEY'),
     defaultModelId: optional(env, 'DEFAULT_MODEL_ID'),
     modelPrices: modelPrices(env),
+    modelProviders: modelProviders(env),
     skillsDir: optional(env, 'SKILLS_DIR') ? path.resolve(repositoryRoot, env.SKILLS_DIR as string) : undefined,
     dashboardDir: path.resolve(repositoryRoot, optional(env, 'DASHBOARD_DIR') ?? 'packages/dashboard/dist'),
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),

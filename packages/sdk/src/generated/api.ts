@@ -2474,10 +2474,20 @@ export type components = {
                 [key: string]: unknown;
             };
             /**
-             * @description Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
-             *     other than `oz`, which is refused.
+             * @description Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+             *     run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+             *     forwards that provider's requests with the team's key instead of the operator's; the key itself
+             *     never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+             *     secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
              */
             harness_auth_secrets?: {
+                /** @description Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests. */
+                codex_auth_secret_name?: components["schemas"]["SecretName"];
+                /** @description Oz API. A team secret holding an Anthropic API key, for Messages requests. */
+                claude_auth_secret_name?: components["schemas"]["SecretName"];
+                /** @description Extension. A team secret holding a Gemini API key, for generateContent requests. */
+                gemini_auth_secret_name?: components["schemas"]["SecretName"];
+            } & {
                 [key: string]: unknown;
             };
             /** @description Oz API. Accepted without effect, as `computer_use_enabled` (this service has no computer use). */
@@ -2583,9 +2593,11 @@ export type components = {
             size: number;
         };
         /**
-         * @description Token usage of the run so far, over all its executions (follow-ups add to it). Updated as soon as
-         *     each model call is answered, so it grows while the run works; tokens spent before a cancel stay
-         *     counted. Absent until the first model call is answered.
+         * @description Token usage of the run so far, over all its executions (follow-ups add to it): the built-in agent's
+         *     model calls and those the run's processes make through the server's model gateway, each counted
+         *     from its provider's own usage fields. Updated as soon as each model call is answered, so it grows
+         *     while the run works; tokens spent before a cancel stay counted. Absent until the first model call
+         *     is answered.
          */
         RunUsage: {
             prompt_tokens: number;

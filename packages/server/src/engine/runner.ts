@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { components } from '../generated/api';
 import type { ArtifactPublisher } from '../artifacts/service';
+import type { ExecutionGateway } from './gateway/gateway';
 import type { RunSandbox } from './sandbox';
 
 // What runners record and report is what the API answers: these are the contract's own shapes.
@@ -44,6 +45,7 @@ export type ResolvedAgentConfig = Pick<
   | 'run_timeout_seconds'
   | 'max_tokens'
   | 'max_cost'
+  | 'harness_auth_secrets'
 > & { mcp_servers?: Record<string, McpServerConfig> };
 
 export interface RunAttachment {
@@ -79,7 +81,11 @@ export interface UsageRecorder {
    * its team past the monthly one.
    */
   add(usage: TokenUsage, modelId?: string): Promise<void>;
-  /** Throws a BudgetExceededError when the run's budget or its team's is spent: call it before each model call. */
+  /**
+   * Throws a BudgetExceededError (with a `statusMessage`) when the run's budget or its team's is spent: the
+   * model runner calls it before each model call, the model gateway before it forwards a request (and
+   * answers the caller with its protocol's quota error).
+   */
   assertWithinBudget(): Promise<void>;
 }
 
@@ -104,6 +110,8 @@ export interface RunContext {
   inbox: FollowupInbox;
   conversation: ConversationWriter;
   usage: UsageRecorder;
+  /** This execution's model gateway access (engine/gateway): absent where no gateway runs (unit tests). */
+  modelGateway?: ExecutionGateway;
   /** Publishes what the run produced (docs/decisions.md §Artifacts); the runner records the outcome in the conversation. */
   artifacts: ArtifactPublisher;
   /** Aborted when the run is cancelled or the server shuts down. */

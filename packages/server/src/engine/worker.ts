@@ -22,6 +22,8 @@ import { findRun, listAttachments, RunNotOwnedError, type RunRow } from '../runs
 import { abortKindOf, RunAbortedError } from '../runs/signals';
 import { deliverRepositoryChanges } from './repositories';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
+import { harnessAuthKeys } from './gateway/team-keys';
+import type { ExecutionGateway } from './gateway/gateway';
 import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
@@ -183,7 +185,7 @@ interface ExecutionDeps {
 }
 
 type Prepared =
-  | { kind: 'ready'; runContext: RunContext }
+  | { kind: 'ready'; runContext: RunContext; modelGateway: ExecutionGateway }
   | { kind: 'gone' }
   | { kind: 'failed'; statusMessage: RunStatusMessage };
 
@@ -194,8 +196,9 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
   const unregister = ctx.runSignals.registerInFlight(claimed.id, controller);
   const heartbeat = startHeartbeat(ctx, claimed, workerId, deps.heartbeatIntervalMs, controller, log);
   const sandbox = ctx.sandbox.forRun(claimed.id, runWorkDir(ctx, claimed.id));
+  let prepared: Prepared | undefined;
   try {
-    const prepared = await prepare(ctx, claimed, sandbox, deps, log);
+    prepared = await prepare(ctx, claimed, sandbox, deps, log);
     if (prepared.kind === 'gone') return;
     if (prepared.kind === 'failed') {
       await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
@@ -222,6 +225,8 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       await handleFailure(ctx, claimed, workerId, { state: 'ERROR', statusMessage: RUNNER_CRASHED }, log);
     }
   } finally {
+    // The execution's gateway keys stop working before its processes are gone.
+    if (prepared?.kind === 'ready') prepared.modelGateway.close();
     await sandbox.close();
     heartbeat.stop();
     unregister();
@@ -257,6 +262,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
     const attachments = await loadAttachments(ctx, run);
     const workDir = await createWorkDir(ctx, run, attachments, sandbox);
     const { env } = await deps.prepareEnvironment(ctx, run, sandbox, controller.signal);
+    const modelGateway = ctx.modelGateway.open({ runId: run.id, usage, teamKeys: await harnessAuthKeys(ctx, run.team_id, config), log });
     const runContext: RunContext = {
       runId: run.id,
       teamId: run.team_id,
@@ -274,11 +280,12 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       inbox: createFollowupInbox(ctx, run),
       conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
       usage,
+      modelGateway,
       artifacts: createArtifactPublisher(ctx, run, workerId),
       signal: controller.signal,
       log,
     };
-    return { kind: 'ready', runContext };
+    return { kind: 'ready', runContext, modelGateway };
   } catch (err) {
     if (err instanceof RunNotOwnedError || controller.signal.aborted) {
       if (abortKindOf(controller.signal) === 'shutdown') await releaseForShutdown(ctx, run, workerId, log);

@@ -24,6 +24,7 @@ const KNOWN_FIELDS = [
   'run_timeout_seconds',
   'max_tokens',
   'max_cost',
+  'harness_auth_secrets',
 ] as const;
 
 /** The requested configuration restricted to the fields this service knows (what is stored as `config`). */

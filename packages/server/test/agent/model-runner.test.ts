@@ -190,6 +190,13 @@ describe('model runner: retries and failures', () => {
     expect(outcome).toMatchObject({ state: 'ERROR', statusMessage: { error_code: 'model_rate_limited', retryable: true } });
   });
 
+  it('fails with model_request_rejected without retrying a 429 insufficient_quota (no credit left, or a budget refusal)', async () => {
+    model.reply(status(429, { error: { message: 'The run used its budget.', type: 'insufficient_quota', code: 'insufficient_quota' } }));
+    const outcome = await runner().run(testRun().ctx);
+    expect(outcome).toMatchObject({ state: 'FAILED', statusMessage: { message: expect.stringContaining('The run used its budget.'), error_code: 'model_request_rejected', retryable: false } });
+    expect(model.requests).toHaveLength(1);
+  });
+
   it.each([401, 400, 404])('fails with model_request_rejected (not retryable) on %i without retrying', async (code) => {
     model.reply(status(code, { error: { message: 'The model `nope` does not exist or you do not have access to it.' } }));
     const outcome = await runner().run(testRun().ctx);

@@ -12,6 +12,7 @@ import { RunSignals } from '../../src/runs/signals';
 import { NotificationOutbox } from '../../src/notifications/outbox';
 import { recordRunCreated } from '../../src/runs/transitions';
 import { createImageCache } from '../../src/engine/images/cache';
+import { createModelGateway } from '../../src/engine/gateway/gateway';
 import { createSandbox } from '../../src/engine/sandbox';
 import { loadSettings, type Settings } from '../../src/settings';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -34,6 +35,7 @@ export function makeContext(
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const secrets = {} as SecretBox;
   const runSignals = new RunSignals();
+  const modelGateway = createModelGateway(settings, log);
   const clock = options.clock ?? new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
   const ctx: EngineTestContext = {
     settings,
@@ -45,7 +47,8 @@ export function makeContext(
     webhookSecretCache: new WebhookSecretCache(secrets),
     matcherCache: new MatcherCache(),
     modelCatalog: new ModelCatalog(settings, clock, log),
-    sandbox: createSandbox(settings, log),
+    modelGateway,
+    sandbox: createSandbox(settings, log, modelGateway),
     images: createImageCache(settings),
     runSignals,
     notificationOutbox: new NotificationOutbox(settings, runSignals),

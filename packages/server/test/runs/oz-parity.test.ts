@@ -157,14 +157,13 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
       expect(automation.body.errors).toEqual([{ path: '$.config.mcp_servers.linear.warp_id', message: 'not supported' }]);
     });
 
-    it('accepts, without effect, what has no meaning here: computer_use_model_id, credential_strategy, harness_auth_secrets, empty sharing, stores and providers', async () => {
+    it('accepts, without effect, what has no meaning here: computer_use_model_id, credential_strategy, empty sharing, stores and providers', async () => {
       const res = await api.post('/agent/runs', {
         prompt: 'p',
         config: {
           computer_use_model_id: 'x',
           credential_strategy: 'CREATOR',
           harness: { type: 'oz', model_id: 'm', reasoning_level: 'high' },
-          harness_auth_secrets: { claude_auth_secret_name: 'S' },
           session_sharing: {},
           memory_stores: [],
           inference_providers: { aws: { disabled: true } },

@@ -244,10 +244,13 @@ class AmbientAgentConfig(BaseModel):
     `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
 
     """
-    harness_auth_secrets: Optional[dict[str, Any]] = None
+    harness_auth_secrets: Optional[AmbientAgentConfigHarnessAuthSecrets] = None
     """
-    Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
-    other than `oz`, which is refused.
+    Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+    run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+    forwards that provider's requests with the team's key instead of the operator's; the key itself
+    never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+    secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
 
     """
     computer_use_model_id: Optional[str] = None
@@ -342,6 +345,33 @@ class AmbientAgentConfigHarness(BaseModel):
     type: Optional[str] = None
     model_id: Optional[str] = None
     reasoning_level: Optional[str] = None
+
+
+class AmbientAgentConfigHarnessAuthSecrets(BaseModel):
+    """
+    Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+    run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+    forwards that provider's requests with the team's key instead of the operator's; the key itself
+    never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+    secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    codex_auth_secret_name: Optional[SecretName] = None
+    """
+    Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests.
+    """
+    claude_auth_secret_name: Optional[SecretName] = None
+    """
+    Oz API. A team secret holding an Anthropic API key, for Messages requests.
+    """
+    gemini_auth_secret_name: Optional[SecretName] = None
+    """
+    Extension. A team secret holding a Gemini API key, for generateContent requests.
+    """
 
 
 class AmbientAgentConfigInferenceProviders(BaseModel):
@@ -2440,9 +2470,11 @@ class RunStatusMessage(BaseModel):
 
 class RunUsage(BaseModel):
     """
-    Token usage of the run so far, over all its executions (follow-ups add to it). Updated as soon as
-    each model call is answered, so it grows while the run works; tokens spent before a cancel stay
-    counted. Absent until the first model call is answered.
+    Token usage of the run so far, over all its executions (follow-ups add to it): the built-in agent's
+    model calls and those the run's processes make through the server's model gateway, each counted
+    from its provider's own usage fields. Updated as soon as each model call is answered, so it grows
+    while the run works; tokens spent before a cancel stay counted. Absent until the first model call
+    is answered.
 
     """
 
@@ -3291,6 +3323,7 @@ __all__ = [
     "AgentListVariant",
     "AmbientAgentConfig",
     "AmbientAgentConfigHarness",
+    "AmbientAgentConfigHarnessAuthSecrets",
     "AmbientAgentConfigInferenceProviders",
     "AmbientAgentConfigInferenceProvidersAws",
     "AmbientAgentConfigSessionSharing",

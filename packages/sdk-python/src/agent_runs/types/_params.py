@@ -8,6 +8,7 @@ from typing import Dict, Optional, Sequence, Union
 from typing_extensions import Literal, Required, TypedDict
 
 __all__ = [
+    "AmbientAgentConfigHarnessAuthSecretsParam",
     "AmbientAgentConfigHarnessParam",
     "AmbientAgentConfigInferenceProvidersAwsParam",
     "AmbientAgentConfigInferenceProvidersParam",
@@ -201,6 +202,25 @@ class AmbientAgentConfigHarnessParam(TypedDict, total=False):
     reasoning_level: str
 
 
+class AmbientAgentConfigHarnessAuthSecretsParam(TypedDict, total=False):
+    """
+    Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+    run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+    forwards that provider's requests with the team's key instead of the operator's; the key itself
+    never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+    secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
+    """
+
+    codex_auth_secret_name: str
+    """Oz API. A team secret holding an OpenAI API key, for Chat Completions and Responses requests."""
+
+    claude_auth_secret_name: str
+    """Oz API. A team secret holding an Anthropic API key, for Messages requests."""
+
+    gemini_auth_secret_name: str
+    """Extension. A team secret holding a Gemini API key, for generateContent requests."""
+
+
 class AmbientAgentConfigSessionSharingParam(TypedDict, total=False):
     """
     Oz API: anyone-with-link access to the run's shared session. This service has no link sharing (a
@@ -309,10 +329,13 @@ class AmbientAgentConfigParam(TypedDict, total=False):
     `Glob {pattern, path?}` and `Grep {pattern, path?, glob?, output_mode?, -i?}` (category `search`).
     """
 
-    harness_auth_secrets: Dict[str, object]
+    harness_auth_secrets: AmbientAgentConfigHarnessAuthSecretsParam
     """
-    Oz API: secrets for a third-party harness. Accepted without effect: they apply only to a harness
-    other than `oz`, which is refused.
+    Oz API: the team's own provider keys, by the names of team secrets (`PUT /secrets/{name}`). The
+    run's processes reach models through this server's model gateway (docs/sandbox.md), which then
+    forwards that provider's requests with the team's key instead of the operator's; the key itself
+    never enters the sandbox. The built-in agent keeps the operator's provider. A name the team has no
+    secret for ends the run `FAILED` with `error_code` `harness_auth_secret_not_found` when it starts.
     """
 
     computer_use_model_id: str

@@ -16,6 +16,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { GatewayEntrance } from '../gateway/gateway';
 import { formatHostPort, type EgressPolicy } from './policy';
 
 export interface EgressDenial {
@@ -32,6 +33,8 @@ export interface EgressProxyOptions {
   onDenied?: (denial: EgressDenial) => void;
   /** Time allowed to open the upstream TCP connection before answering 502 (default 10 s). */
   connectTimeoutMs?: number;
+  /** The in-process model gateway, served at its reserved host name (port 80) instead of any network (engine/gateway). */
+  modelGateway?: GatewayEntrance;
 }
 
 export interface EgressProxy {
@@ -111,7 +114,8 @@ function rawAnswer(socket: Duplex, status: number, body: string): void {
 }
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  const { policy, socketPath, onDenied } = options;
+  const { policy, socketPath, onDenied, modelGateway } = options;
+  const isGateway = (host: string, port: number) => modelGateway !== undefined && port === 80 && host.toLowerCase() === modelGateway.host;
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const sockets = new Set<Duplex>();
   let closing = false;
@@ -154,6 +158,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     const target = parseAuthority(req.url);
     if (!target) return rawAnswer(client, 400, 'CONNECT needs host:port');
+    if (isGateway(target.host, target.port)) {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      return modelGateway!.accept(client, head);
+    }
     void vet(policy, target.host, target.port).then((verdict) => {
       if (client.destroyed) return;
       if (!verdict.ok) {
@@ -198,6 +206,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     const host = url.hostname.replace(/^\[|\]$/g, ''); // same bare form as CONNECT's, for onDenied
     const port = Number(url.port) || 80;
+    if (isGateway(host, port)) return modelGateway!.handle(req, res);
     void vet(policy, host, port).then((verdict) => {
       if (res.destroyed) return;
       if (!verdict.ok) return answer(verdict.status, verdict.status === 403 ? denied(host, port, verdict.reason) : verdict.reason);

@@ -3,7 +3,8 @@
  *
  * - stdin: the prompt (a resumed run: its follow-up messages, separated by blank lines); then closed.
  * - environment: the sandbox's allow-list (PATH, HOME, LANG, TERM) plus the run's cloud environment plus
- *   AGENT_RUN_ID and AGENT_RUN_INPUT (`initial` | `resume`) — never the server's own environment.
+ *   the model gateway's base URLs and this execution's key (OPENAI_BASE_URL, OPENAI_API_KEY, …; see
+ *   docs/sandbox.md) plus AGENT_RUN_ID and AGENT_RUN_INPUT (`initial` | `resume`) — never the server's own environment.
  * - stdout and stderr are recorded as they arrive, batched every OUTPUT_FLUSH_MS: one assistant message
  *   per batch whose blocks keep arrival order — `text` for stdout, `event` named `stderr` for stderr.
  * - artifacts (./command-artifacts.ts): a stdout line `::artifact::{…}` publishes a link as it appears
@@ -30,8 +31,8 @@ import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
 export const OUTPUT_FLUSH_MS = 100;
 const OUTPUT_FLUSH_BYTES = 64 * 1024;
 
-export function commandEnvironment(ctx: Pick<RunContext, 'env' | 'runId' | 'input'>): Record<string, string> {
-  return { ...ctx.env, AGENT_RUN_ID: ctx.runId, AGENT_RUN_INPUT: ctx.input.kind };
+export function commandEnvironment(ctx: Pick<RunContext, 'env' | 'runId' | 'input' | 'modelGateway'>): Record<string, string> {
+  return { ...ctx.env, ...ctx.modelGateway?.env, AGENT_RUN_ID: ctx.runId, AGENT_RUN_INPUT: ctx.input.kind };
 }
 
 export const commandStdin = (input: RunContext['input']): string =>

@@ -85,6 +85,8 @@ export interface ChatClientOptions {
   baseUrl: string;
   apiKey?: string;
   retry?: Partial<RetryPolicy>;
+  /** How requests are sent (the model gateway's in-process fetch); default the global fetch. */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface CompleteOptions {
@@ -126,6 +128,7 @@ export class ChatCompletionsClient {
       // Without MODEL_API_KEY the provider gets no Authorization header at all (the client's way to omit it).
       ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
       maxRetries: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       // Failures reach the run's log and status message through ModelError, not the client's console logger.
       logLevel: 'off',
     });
@@ -198,7 +201,8 @@ export class ChatCompletionsClient {
       if (err instanceof APIConnectionError) throw new ModelError('unavailable', `the model request failed: ${describe(err)}`);
       if (err instanceof APIError && err.status !== undefined) {
         const message = `the model provider answered ${short(err.message)}`;
-        if (!isRetryableStatus(err.status)) throw new ModelError('rejected', message, err.status);
+        // A 429 `insufficient_quota` (out of credit, or the model gateway's budget refusal) does not pass by waiting.
+        if (!isRetryableStatus(err.status) || err.code === 'insufficient_quota') throw new ModelError('rejected', message, err.status);
         const retryAfterMs = parseRetryAfter(err.headers?.get('retry-after'));
         throw new ModelError(err.status === 429 ? 'rate_limited' : 'unavailable', message, err.status, retryAfterMs);
       }

@@ -102,6 +102,10 @@ export class ModelRunner implements Runner {
     });
   }
 
+  #gatewayClient(gateway: NonNullable<RunContext['modelGateway']>['client']): ChatCompletionsClient {
+    return new ChatCompletionsClient({ ...gateway, ...(this.#options.retry ? { retry: this.#options.retry } : {}) });
+  }
+
   async run(ctx: RunContext): Promise<RunOutcome> {
     const limits = modelLimits(ctx.config);
 
@@ -126,6 +130,8 @@ export class ModelRunner implements Runner {
 
     let mcp = McpSession.empty();
     const shell = new WorkspaceShell({ sandbox: ctx.sandbox, env: commandEnvironment(ctx), lifetimeMs: timerMs(MAX_TIMER_SECONDS) });
+    // The model calls go through the model gateway where the engine runs one (metered, budget-checked there).
+    const client = ctx.modelGateway ? this.#gatewayClient(ctx.modelGateway.client) : this.#client;
     try {
       const model = ctx.config.model_id ?? this.#options.defaultModelId;
       if (!model) {
@@ -209,7 +215,7 @@ export class ModelRunner implements Runner {
 
         callsThisTurn++;
         await ctx.usage.assertWithinBudget();
-        const answer = await this.#client.complete(
+        const answer = await client.complete(
           { model, messages, ...(definitions.length > 0 ? { tools: definitions } : {}) },
           {
             signal,
@@ -218,7 +224,8 @@ export class ModelRunner implements Runner {
               ctx.log.warn({ attempt, delayMs, status: error.status, err: error.message }, 'model call failed; retrying'),
           },
         );
-        if (answer.usage) await ctx.usage.add(answer.usage);
+        // Through the gateway, the gateway has counted it.
+        if (answer.usage && !ctx.modelGateway) await ctx.usage.add(answer.usage, model);
 
         const asked = separateQuestions(answer.toolCalls);
         const prepared = await Promise.all(asked.otherCalls.map((call) => tools.prepare(call)));

@@ -12,7 +12,7 @@
  */
 import path from 'node:path/posix';
 import type { ChatTool, ChatToolCall } from './model-client';
-import { failed, UNPARSED_ARGUMENTS, type ActionBlock, type ParsedArguments, type PreparedCall, type ToolOutcome, type ToolProvider } from './model-tools';
+import { failed, UNPARSED_ARGUMENTS, type ActionBlock, type ParsedArguments, type PreparedCall, type ToolProvider } from './model-tools';
 import { globToRegExp } from './glob-pattern';
 import { shellQuote, TIMED_OUT_STATUS, WorkspaceShell, WorkspaceShellError, type ShellResult, type ShellStream } from './workspace-shell';
 

@@ -25,6 +25,7 @@ import type { SandboxSettings, Settings } from '../../settings';
 import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/fetch';
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
 import { startEgressProxy } from '../egress/proxy';
+import type { ModelGateway } from '../gateway/gateway';
 import { bwrapArguments, egressProxyEnv, HOST_TOOLS, imageHelperTools, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc, type HelperTools } from './bwrap';
 import { detectCgroups } from './cgroups';
 import { diskLimitViolation, letHostUidThrough, NO_FENCE, openRunFence, type FenceTools, type RunFence } from './run-fence';
@@ -128,7 +129,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export function createSandbox(settings: Settings, log: Logger): Sandbox {
+/** `modelGateway`: what a run's egress proxy serves at the gateway's reserved host (engine/gateway). */
+export function createSandbox(settings: Settings, log: Logger, modelGateway?: Pick<ModelGateway, 'entranceFor'>): Sandbox {
   const config = settings.sandbox;
   const policy = createEgressPolicy(config);
   const problems: string[] = [];
@@ -180,7 +182,7 @@ export function createSandbox(settings: Settings, log: Logger): Sandbox {
     problems,
   };
   for (const problem of problems) log.warn({ sandbox: status.mode }, problem);
-  return new BwrapSandbox(config, policy, status, { bwrap: bwrap ?? 'bwrap', socat, stateDir, fence, asOwner });
+  return new BwrapSandbox(config, policy, status, { bwrap: bwrap ?? 'bwrap', socat, stateDir, fence, asOwner, modelGateway });
 }
 
 /** setpriv drops root for good before bubblewrap starts (about 2 ms). */
@@ -324,6 +326,7 @@ interface BwrapTools {
   fence: FenceTools;
   /** The command prefix that starts bubblewrap as the host uid (empty when the server is not root). */
   asOwner: string[];
+  modelGateway: Pick<ModelGateway, 'entranceFor'> | undefined;
 }
 
 class BwrapSandbox extends BaseSandbox {
@@ -384,6 +387,7 @@ class BwrapSandbox extends BaseSandbox {
       ? await startEgressProxy({
           policy: this.policy,
           socketPath: egressSocket,
+          ...(tools.modelGateway ? { modelGateway: tools.modelGateway.entranceFor(runId) } : {}),
           onDenied: ({ host, port, reason }) =>
             proc?.violate({ error_code: 'egress_denied', message: `egress to ${formatHostPort(host, port)} denied: ${reason}` }),
         })
