@@ -13,6 +13,12 @@
  * 2. Cold pull + unpack: one image of busybox plus BENCH_ENV_IMAGE_MB (50) MB of random (incompressible)
  *    files, pushed to a loopback `docker-registry`, acquired once by a fresh image cache: resolve (skopeo
  *    inspect), pull by digest (skopeo copy), unpack (umoci), hygiene pass. Wall time of `acquire`.
+ * 3. Create → first output of a run, warm image cache: the real server (bench/server-process.ts, SQLite,
+ *    RUNNER=command with `echo`) and an environment with the busybox image and a repository of
+ *    BENCH_ENV_REPO_FILES (1,000) files (~4 MB) served over smart HTTP by a loopback git forge with a token
+ *    (test/support/git-forge.ts). One run first (it pulls the image, not counted), then BENCH_ENV_RUNS (20)
+ *    one after another: from `POST /agent/runs` until the run's first `content` event arrives on its event
+ *    stream — claim, the run's workspace disk, the image, the clone and checkout, the command.
  *
  * Temp directories, the registry and the sandboxes' cgroups are removed at the end (also on Ctrl-C).
  */
@@ -25,14 +31,20 @@ import { createImageCache, type ImageLease } from '../src/engine/images/cache';
 import { parseImageReference, type ImageReference } from '../src/engine/images/reference';
 import { createSandbox, type RunSandbox } from '../src/engine/sandbox';
 import { loadSettings } from '../src/settings';
-import { buildTestImage, imageToolsAvailable, pushTestImage, startTestRegistry } from '../test/support/registry';
-import { envInt, loadAverage, onCleanup, percentile, runCleanups, sortNumbers } from './common';
+import { startGitForge } from '../test/support/git-forge';
+import { buildTestImage, imageToolsAvailable, pushTestImage, startTestRegistry, type TestRegistry } from '../test/support/registry';
+import { api, envInt, loadAverage, onCleanup, percentile, runCleanups, runEvents, sortNumbers } from './common';
+import { startServerProcess } from './server-process';
 
 const STARTS = envInt('BENCH_ENV_STARTS', 200, 1);
 const WARMUP_ROUNDS = envInt('BENCH_ENV_WARMUP', 10);
 const IMAGE_MB = envInt('BENCH_ENV_IMAGE_MB', 50, 1);
 const GOAL_START_P50_MS = 20;
 const GOAL_COLD_PULL_MS = 10_000;
+const RUNS = envInt('BENCH_ENV_RUNS', 20, 1);
+const REPO_FILES = envInt('BENCH_ENV_REPO_FILES', 1000, 1);
+const GOAL_FIRST_OUTPUT_P50_MS = 1000;
+const GIT_TOKEN = 'bench-git-token-0123456789';
 
 async function startTrue(sandbox: RunSandbox): Promise<number> {
   const started = performance.now();
@@ -63,7 +75,8 @@ async function main(): Promise<void> {
   // 1. Sandbox start, host view against a cached image.
   const small = buildTestImage();
   onCleanup(() => small.remove());
-  const smallRef = parseImageReference(pushTestImage(small, registry, 'bench/busybox:1')) as ImageReference;
+  const smallImage = pushTestImage(small, registry, 'bench/busybox:1');
+  const smallRef = parseImageReference(smallImage) as ImageReference;
   const cache = createImageCache(settings);
   const lease: ImageLease = await cache.acquire({ reference: smallRef });
   const workDir = path.join(dataDir, 'runs', 'bench');
@@ -102,6 +115,60 @@ async function main(): Promise<void> {
   console.log(`\n2. Cold pull + unpack of busybox + ${IMAGE_MB} MB random files from the loopback registry (${reports} progress reports)`);
   console.log(`   ${(coldMs / 1000).toFixed(2)} s — goal < ${GOAL_COLD_PULL_MS / 1000} s: ${coldMs < GOAL_COLD_PULL_MS ? 'met' : 'NOT met'}`);
   lease.release();
+
+  await firstOutputOfWarmRuns(registry, smallImage);
+}
+
+/** Part 3: create → first output of runs in an image with a checked-out repository, the image cached. */
+async function firstOutputOfWarmRuns(registry: TestRegistry, image: string): Promise<void> {
+  const forge = await startGitForge({ token: GIT_TOKEN });
+  onCleanup(() => forge.close());
+  // ~4 KB of text per file, 1,000 files: about 4 MB, as a service's repository of modest size.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < REPO_FILES; i++) files[`src/module-${String(i).padStart(4, '0')}.txt`] = `${`line ${i} of the bench repository\n`.repeat(128)}`;
+  forge.createRepository('bench/app', files);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-environments-runs-'));
+  onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const server = await startServerProcess({
+    DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
+    DATA_DIR: dataDir,
+    RUNNER: 'command',
+    AGENT_COMMAND: 'echo first-output',
+    IMAGE_REGISTRIES: `http://${registry.host}`,
+    GITHUB_BASE_URL: forge.url,
+    SANDBOX_ALLOWED_HOSTS: `127.0.0.1:${forge.port}`,
+  });
+  onCleanup(() => server.stop());
+  await api(server, 'PUT', '/secrets/GIT_TOKEN', { value: GIT_TOKEN });
+  const environment = await api<{ uid: string }>(server, 'POST', '/agent/environments', {
+    name: 'bench',
+    docker_image: image,
+    github_repos: [{ owner: 'bench', repo: 'app' }],
+  });
+
+  const createToFirstOutput = async (): Promise<number> => {
+    const started = performance.now();
+    const { run_id } = await api<{ run_id: string }>(server, 'POST', '/agent/runs', { prompt: 'bench', config: { environment_id: environment.uid } });
+    const stop = new AbortController();
+    try {
+      for await (const event of runEvents(server, run_id, stop.signal)) {
+        if (event.kind === 'content') return performance.now() - started;
+        if (event.kind === 'state' && /"state":"(FAILED|ERROR|CANCELLED)"/.test(event.data)) throw new Error(`bench run ${run_id} ended: ${event.data}`);
+      }
+      throw new Error(`bench run ${run_id}: the event stream ended without output`);
+    } finally {
+      stop.abort();
+    }
+  };
+  const coldMs = await createToFirstOutput();
+  const loadBefore = loadAverage();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await createToFirstOutput());
+  console.log(`\n3. Create → first output, image cached, ${REPO_FILES}-file repository cloned, ${RUNS} runs one after another (load ${loadBefore} → ${loadAverage()})`);
+  console.log(`   first run (pulls the image, not counted): ${coldMs.toFixed(0)} ms`);
+  console.log(`   ${summary('warm', samples)}`);
+  const p50 = percentile(sortNumbers(samples), 50);
+  console.log(`   goal: p50 < ${GOAL_FIRST_OUTPUT_P50_MS} ms — ${p50 < GOAL_FIRST_OUTPUT_P50_MS ? 'met' : 'NOT met'}`);
 }
 
 main()
