@@ -43,6 +43,9 @@ class Environments(SyncAPIResource):
         docker_image: Union[str, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        git_token_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
+        auto_pr: Union[bool, NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
@@ -52,14 +55,18 @@ class Environments(SyncAPIResource):
     ) -> CloudEnvironment:
         """Create an environment (createEnvironment, admin), answered in the Oz ``CloudEnvironment`` shape.
         ``env_vars`` values are write-only; ``docker_image`` (with ``registry_secret_name``, a team secret holding
-        the registry credentials) is the image runs start in; ``github_repos`` and ``providers`` are refused (400)."""
+        the registry credentials) is the image runs start in; ``github_repos`` (Oz) and ``repos`` (any git URL) are
+        checked out in each run's workspace, with the token of the team secret ``git_token_secret_name`` (else
+        ``GIT_TOKEN``), and a run's changes pushed as a branch (``auto_pr``: with a pull request); ``providers`` is
+        refused (400)."""
         return self._post(
             "/agent/environments",
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
-                    "github_repos": github_repos, "providers": providers,
+                    "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
+                    "auto_pr": auto_pr, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
@@ -121,6 +128,9 @@ class Environments(SyncAPIResource):
         docker_image: Union[str, None, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        git_token_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
+        auto_pr: Union[bool, NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
@@ -135,7 +145,8 @@ class Environments(SyncAPIResource):
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
-                    "github_repos": github_repos, "providers": providers,
+                    "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
+                    "auto_pr": auto_pr, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
@@ -183,6 +194,9 @@ class AsyncEnvironments(AsyncAPIResource):
         docker_image: Union[str, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        git_token_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
+        auto_pr: Union[bool, NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
@@ -197,7 +211,8 @@ class AsyncEnvironments(AsyncAPIResource):
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
-                    "github_repos": github_repos, "providers": providers,
+                    "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
+                    "auto_pr": auto_pr, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
@@ -259,6 +274,9 @@ class AsyncEnvironments(AsyncAPIResource):
         docker_image: Union[str, None, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
+        git_token_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
+        auto_pr: Union[bool, NotGiven] = NOT_GIVEN,
         providers: Union[Dict[str, object], NotGiven] = NOT_GIVEN,
         failure_session_retention_minutes: Union[int, None, NotGiven] = NOT_GIVEN,
         extra_headers: Optional[Headers] = None,
@@ -273,7 +291,8 @@ class AsyncEnvironments(AsyncAPIResource):
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
-                    "github_repos": github_repos, "providers": providers,
+                    "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
+                    "auto_pr": auto_pr, "providers": providers,
                     "failure_session_retention_minutes": failure_session_retention_minutes,
                 }
             ),
