@@ -34,6 +34,8 @@ import {
   type RunItem,
   type ScheduledAgentItem,
   type SecretMetadata,
+  type TeamBudget,
+  type TeamUsage,
   type TestFilterResult,
   type TranscriptLine,
   type Trigger,
@@ -125,6 +127,10 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
   },
   'agent.runs.followup': async (c) => {
     const answer: RunAgentResponse = await c.agent.runs.followup(RUN, { message: 'Also label it' });
+    expect(answer.run_id).toEqual(expect.any(String));
+  },
+  'agent.runs.answer': async (c) => {
+    const answer: RunAgentResponse = await c.agent.runs.answer(RUN, 'Use the staging database.');
     expect(answer.run_id).toEqual(expect.any(String));
   },
   'agent.runs.conversation': async (c) => {
@@ -398,6 +404,20 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
   'apiKeys.delete': async (c) => {
     const response = await c.apiKeys.delete(KEY).asResponse();
     expect(response.status).toBe(204);
+  },
+  // ---------------------------------------------------------------- budgets and usage
+  'budget.retrieve': async (c) => {
+    const budget: TeamBudget = await c.budget.retrieve();
+    expect(budget.month).toMatch(/^\d{4}-\d{2}$/);
+    expect(typeof budget.exceeded).toBe('boolean');
+  },
+  'budget.update': async (c) => {
+    const budget: TeamBudget = await c.budget.update({ max_tokens_per_month: 1_000_000, max_cost_usd_per_month: null });
+    expect(typeof budget.used_tokens).toBe('number');
+  },
+  'usage.retrieve': async (c) => {
+    const usage: TeamUsage = await c.usage.retrieve({ month: '2026-11' });
+    expect(usage.month).toMatch(/^\d{4}-\d{2}$/);
   },
   // ---------------------------------------------------------------- notifications
   'notifications.subscriptions.create': async (c) => {
