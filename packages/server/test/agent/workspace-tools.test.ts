@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MODEL_OUTPUT_CHARS } from '../../src/engine/runners/workspace-tools';
 import { apiClient, waitForRunState, type ApiClient } from '../support/http';
+import { withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { FakeModel, text, toolCalls } from './support/fake-model';
 
@@ -99,10 +100,11 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect(run.state).toBe('SUCCEEDED');
 
     // The fix is in the run's workspace on the host.
-    const workDir = path.join(server.ctx.settings.dataDir, 'runs', runId);
-    expect(fs.readFileSync(path.join(workDir, 'add.sh'), 'utf8')).toBe('add() {\n  echo $(($1 + $2))\n}\n');
-    expect(fs.readFileSync(path.join(workDir, 'notes/fix.md'), 'utf8')).toBe('add() added instead of subtracting\n');
-    expect(fs.readFileSync(path.join(workDir, 'dup.txt'), 'utf8')).toBe('other\nother\n');
+    await withRunWorkspace(server.ctx, runId, (workDir) => {
+      expect(fs.readFileSync(path.join(workDir, 'add.sh'), 'utf8')).toBe('add() {\n  echo $(($1 + $2))\n}\n');
+      expect(fs.readFileSync(path.join(workDir, 'notes/fix.md'), 'utf8')).toBe('add() added instead of subtracting\n');
+      expect(fs.readFileSync(path.join(workDir, 'dup.txt'), 'utf8')).toBe('other\nother\n');
+    });
 
     // The model was offered the tools by Claude Code's names.
     const offered = (model.requests[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
