@@ -87,6 +87,11 @@ export interface UsageRecorder {
    * answers the caller with its protocol's quota error).
    */
   assertWithinBudget(): Promise<void>;
+  /**
+   * The budget a recorded call went past, if any (with its status message): the run FAILS with it whatever
+   * the runner made of that call's answer — the gateway records calls while a harness goes on.
+   */
+  readonly exceeded?: { statusMessage: RunStatusMessage } | undefined;
 }
 
 export interface RunContext {

@@ -24,7 +24,7 @@ import { deliverRepositoryChanges } from './repositories';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
 import { harnessAuthKeys } from './gateway/team-keys';
 import type { ExecutionGateway } from './gateway/gateway';
-import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage } from './runner';
+import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage, UsageRecorder } from './runner';
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
 import { ensurePrivateDir } from '../private-files';
@@ -204,7 +204,7 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
       return;
     }
-    const result = sandboxVerdict(await execute(deps.runner, prepared.runContext), sandbox);
+    const result = budgetVerdict(sandboxVerdict(await execute(deps.runner, prepared.runContext), sandbox), prepared.runContext.usage);
     const aborted = abortKindOf(controller.signal);
     if (aborted === 'shutdown') {
       await releaseForShutdown(ctx, claimed, workerId, log);
@@ -241,6 +241,18 @@ function sandboxVerdict(result: ExecutionResult, sandbox: RunSandbox): Execution
   const failure = sandbox.failure;
   if (!failure || (result.kind === 'threw' && result.error instanceof RunNotOwnedError)) return result;
   return { kind: 'outcome', outcome: { state: 'FAILED', statusMessage: failure } };
+}
+
+/**
+ * A budget a recorded model call went past decides the outcome too (docs/decisions.md §Budgets and usage),
+ * unless the sandbox's verdict came first.
+ */
+function budgetVerdict(result: ExecutionResult, usage: UsageRecorder): ExecutionResult {
+  const exceeded = usage.exceeded;
+  if (!exceeded || (result.kind === 'outcome' && result.outcome.state !== 'SUCCEEDED') || (result.kind === 'threw' && result.error instanceof RunNotOwnedError)) {
+    return result;
+  }
+  return { kind: 'outcome', outcome: { state: 'FAILED', statusMessage: exceeded.statusMessage } };
 }
 
 /** Step 1: CLAIMED → INPROGRESS, then everything the runner is given. */

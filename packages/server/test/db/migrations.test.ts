@@ -21,7 +21,7 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
     ['status_message', true], ['session_id', false], ['config', true], ['resolved_config', true], ['runner', true],
     ['factory_id', true], ['automation_id', true], ['delivery_id', true], ['usage', true], ['event_seq', false],
     ['lease_owner', true], ['lease_expires_at', true], ['claim_count', false], ['cancel_requested_at', true],
-    ['metadata', true], ['parent_run_id', true], ['schedule_id', true], ['schedule', true],
+    ['metadata', true], ['parent_run_id', true], ['schedule_id', true], ['schedule', true], ['image_digest', true],
     ['created_at', false], ['updated_at', false], ['started_at', true], ['completed_at', true],
   ],
   run_events: [['run_id', false], ['team_id', false], ['seq', false], ['kind', false], ['data', false], ['created_at', false]],

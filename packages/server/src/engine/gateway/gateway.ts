@@ -169,7 +169,10 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
       const spent = meter?.finish();
       grant.log.debug({ provider: route.provider, path: route.upstreamPath, model, status: res.statusCode, usage: spent }, 'model gateway request');
       if (spent) {
-        grant.usage.add(spent, model).catch((err: unknown) => grant.log.warn({ err: (err as Error).message }, 'model gateway usage not recorded'));
+        grant.usage.add(spent, model).catch((err: unknown) => {
+          // A budget this call went past: recorded, and the run ends with it (engine/worker.ts).
+          if (refusalMessage(err) === undefined) grant.log.warn({ err: (err as Error).message }, 'model gateway usage not recorded');
+        });
       }
     };
     request.on('response', (answerStream) => {
