@@ -17,8 +17,8 @@
  *    RUNNER=command with `echo`) and an environment with the busybox image and a repository of
  *    BENCH_ENV_REPO_FILES (1,000) files (~4 MB) served over smart HTTP by a loopback git forge with a token
  *    (test/support/git-forge.ts). One run first (it pulls the image, not counted), then BENCH_ENV_RUNS (20)
- *    one after another: from `POST /agent/runs` until the run's first `content` event arrives on its event
- *    stream — claim, the run's workspace disk, the image, the clone and checkout, the command.
+ *    one after another: from `POST /agent/runs` until the run's first assistant `content` event arrives on
+ *    its event stream — claim, the run's workspace disk, the image, the clone and checkout, the command.
  *
  * Temp directories, the registry and the sandboxes' cgroups are removed at the end (also on Ctrl-C).
  */
@@ -79,10 +79,9 @@ async function main(): Promise<void> {
   const smallRef = parseImageReference(smallImage) as ImageReference;
   const cache = createImageCache(settings);
   const lease: ImageLease = await cache.acquire({ reference: smallRef });
-  const workDir = path.join(dataDir, 'runs', 'bench');
-  fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
-  const hostRun = sandbox.forRun('bench-host-view', workDir);
-  const imageRun = sandbox.forRun('bench-image-view', workDir);
+  // A workspace each: a run's workspace is its own disk (docs/sandbox.md "One fence per run").
+  const hostRun = sandbox.forRun('bench-host-view', path.join(dataDir, 'runs', 'bench-host-view'));
+  const imageRun = sandbox.forRun('bench-image-view', path.join(dataDir, 'runs', 'bench-image-view'));
   imageRun.useImage(lease);
   const samples = { host: [] as number[], image: [] as number[] };
   const loadBefore = loadAverage();
@@ -152,7 +151,8 @@ async function firstOutputOfWarmRuns(registry: TestRegistry, image: string): Pro
     const stop = new AbortController();
     try {
       for await (const event of runEvents(server, run_id, stop.signal)) {
-        if (event.kind === 'content') return performance.now() - started;
+        // The run's own output, not the prompt the engine records first.
+        if (event.kind === 'content' && /"role":"assistant"/.test(event.data)) return performance.now() - started;
         if (event.kind === 'state' && /"state":"(FAILED|ERROR|CANCELLED)"/.test(event.data)) throw new Error(`bench run ${run_id} ended: ${event.data}`);
       }
       throw new Error(`bench run ${run_id}: the event stream ended without output`);
