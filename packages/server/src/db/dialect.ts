@@ -48,6 +48,14 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
+ * True when PostgreSQL broke a deadlock by aborting this statement (SQLSTATE 40P01): nothing of it was
+ * written, and the same statement may simply be run again. SQLite serialises writers, so never there.
+ */
+export function isDeadlock(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '40P01';
+}
+
+/**
  * True when the database refused a write for lack of space: SQLite's SQLITE_FULL (the disk holding the file
  * or its WAL is full) and its SQLITE_IOERR family (a write or fsync that failed), PostgreSQL's SQLSTATE
  * 53100 disk_full. Such a write may succeed once space returns (problems.ts storageFull).

@@ -14,6 +14,7 @@
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
+import { isDeadlock } from '../db/dialect';
 import { findTeamAutomation } from '../automations/repository';
 import { findFactory } from '../factories/repository';
 import type { components } from '../generated/api';
@@ -186,8 +187,20 @@ export async function updateSubscription(
   return toSubscriptionView(ctx, updated);
 }
 
+/** Attempts at a delete that PostgreSQL chose as a deadlock's victim before the answer is an error. */
+const DELETE_ATTEMPTS = 3;
+
 export async function deleteSubscription(ctx: Ctx, teamId: string, subscriptionUid: string): Promise<void> {
-  if (!(await deleteSubscriptionRow(ctx.db, teamId, subscriptionUid))) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await deleteSubscriptionRow(ctx.db, teamId, subscriptionUid))) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+      return;
+    } catch (err) {
+      // The cascade to the subscription's outbox locks its messages after the subscription, while a delivery
+      // worker locks a message before touching its subscription: PostgreSQL aborts one of the two.
+      if (!isDeadlock(err) || attempt >= DELETE_ATTEMPTS) throw err;
+    }
+  }
 }
 
 export async function rotateSubscriptionSecret(ctx: Ctx, teamId: string, subscriptionUid: string): Promise<NotificationSubscriptionWithSecretView> {
