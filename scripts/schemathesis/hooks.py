@@ -83,7 +83,12 @@ def filter_failure(context, failure, case, response):
     if failure.code == "ST202" and response.status_code == 400 and operation_id == "cancelRun":
         return False
     if failure.code == "ST202" and response.status_code == 400:
-        errors = (response.json() or {}).get("errors") or []
+        answer = response.json() or {}
+        # No REST input may hold a NUL character (U+0000), keys of free-form objects included: the contract's
+        # error table says so; JSON Schema cannot.
+        if "NUL character (U+0000)" in str(answer.get("detail", "")):
+            return False
+        errors = answer.get("errors") or []
         if errors and all(documented_refusal(error.get("path") or "") for error in errors):
             return False
     return True
@@ -133,4 +138,8 @@ DOCUMENTED_REFUSALS = {
     "$.config.inference_providers.aws",
     "$.docker_image",
     "$.github_repos",
+    # A cost limit needs the operator's model prices (MODEL_PRICES), which the contract says in words.
+    "$.max_cost_usd_per_month",
+    "$.config.max_cost",
+    "$.agent_config.max_cost",
 }
