@@ -171,7 +171,7 @@ export interface SandboxSettings {
   cpuSeconds: number;
   /** Output a run may record (stdout + stderr) before it is stopped. */
   outputBytes: number;
-  /** Size of a run's workspace disk (SANDBOX_DISK_MB). */
+  /** Size of a run's workspace disk (SANDBOX_DISK_MB); 0: none. */
   diskBytes: number;
   /** Host uid and gid sandboxed processes run as when the server runs as root (SANDBOX_HOST_UID). */
   hostUid: number;
@@ -386,7 +386,8 @@ export function loadSettings(env: Env = process.env): Settings {
       maxProcesses: integer(env, 'SANDBOX_MAX_PROCESSES', 256, 1),
       cpuSeconds: integer(env, 'SANDBOX_CPU_SECONDS', 1800, 1),
       outputBytes: integer(env, 'SANDBOX_OUTPUT_BYTES', 10 * 1024 * 1024, 1024),
-      diskBytes: integer(env, 'SANDBOX_DISK_MB', 10240, 16) * 1024 * 1024,
+      // 0: no disk of its own (no workspace quota), for hosts where a loop mount per run does not pay.
+      diskBytes: integer(env, 'SANDBOX_DISK_MB', 10240, 0) * 1024 * 1024,
       hostUid: integer(env, 'SANDBOX_HOST_UID', 65534, 1),
       searchPath: optional(env, 'PATH') ?? '/usr/local/bin:/usr/bin:/bin',
       lang: optional(env, 'LANG') ?? 'C.UTF-8',

@@ -86,6 +86,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     TEAM_MAX_CONCURRENT_RUNS: '1000000',
     SANDBOX: sandboxAvailable ? 'bwrap' : 'none',
     SANDBOX_NETWORK: 'none',
+    // The workspace stays a directory the tests read from outside (workspaceExecutions); the per-run disk
+    // has its own tests (packages/server/test/sandbox/run-fence.test.ts).
+    SANDBOX_DISK_MB: '0',
     ...(executionWitness.runner === 'command'
       ? { RUNNER: 'command', AGENT_COMMAND }
       : { RUNNER: 'echo', ECHO_DELAY_MS: String(options.echoDelayMs ?? 0) }),

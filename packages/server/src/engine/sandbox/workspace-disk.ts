@@ -48,6 +48,7 @@ const MOUNT_OPTIONS = 'loop,nosuid,nodev,noatime,discard';
  * else `rlimit` with the reason in `problems`.
  */
 export function detectWorkspaceDisks(dataDir: string, diskBytes: number, owner: HostOwner | undefined, problems: string[]): WorkspaceDisks {
+  if (diskBytes === 0) return { mode: 'none', mount: async () => undefined, discard: async () => {} };
   const imageDir = path.join(dataDir, 'workspace-disks');
   const why = loopUnavailableReason(imageDir, owner);
   if (why) {
