@@ -43,21 +43,32 @@ export function createUsageRecorder(
     if (team) throw new BudgetExceededError(`${team} The run used ${describeUsage(usage)}.`);
   };
   let exceeded: BudgetExceededError | undefined;
+  const recording = new Set<Promise<void>>();
+  const record = async (spent: TokenUsage, modelId: string): Promise<void> => {
+    const charge = { modelId, costMicros: costMicros(ctx.settings.modelPrices, modelId, spent) };
+    const usage = await addRunUsage(ctx, run.team_id, run.id, spent, charge);
+    if (!usage) return;
+    try {
+      await enforce(usage, 'passed');
+    } catch (err) {
+      // Kept: the model gateway records usage while a harness goes on, so the worker reads it at the end.
+      if (err instanceof BudgetExceededError) exceeded ??= err;
+      throw err;
+    }
+  };
   return {
-    async add(spent: TokenUsage, modelId = config.model_id ?? UNKNOWN_MODEL) {
-      const charge = { modelId, costMicros: costMicros(ctx.settings.modelPrices, modelId, spent) };
-      const usage = await addRunUsage(ctx, run.team_id, run.id, spent, charge);
-      if (!usage) return;
-      try {
-        await enforce(usage, 'passed');
-      } catch (err) {
-        // Kept: the model gateway records usage while a harness goes on, so the worker reads it at the end.
-        if (err instanceof BudgetExceededError) exceeded ??= err;
-        throw err;
-      }
+    add(spent: TokenUsage, modelId = config.model_id ?? UNKNOWN_MODEL) {
+      const recorded = record(spent, modelId);
+      const tracked = recorded.catch(() => {});
+      recording.add(tracked);
+      void tracked.finally(() => recording.delete(tracked));
+      return recorded;
     },
     get exceeded() {
       return exceeded;
+    },
+    async settled() {
+      await Promise.all([...recording]);
     },
     async assertWithinBudget() {
       const usage = await findRunUsage(ctx.db, run.team_id, run.id);

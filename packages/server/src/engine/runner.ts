@@ -92,6 +92,8 @@ export interface UsageRecorder {
    * the runner made of that call's answer — the gateway records calls while a harness goes on.
    */
   readonly exceeded?: { statusMessage: RunStatusMessage } | undefined;
+  /** Resolves once every call recorded so far is written (the gateway records after its answer streamed). */
+  settled?(): Promise<void>;
 }
 
 export interface RunContext {

@@ -204,7 +204,9 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
       return;
     }
-    const result = budgetVerdict(sandboxVerdict(await execute(deps.runner, prepared.runContext), sandbox), prepared.runContext.usage);
+    const executed = await execute(deps.runner, prepared.runContext);
+    await prepared.runContext.usage.settled?.();
+    const result = budgetVerdict(sandboxVerdict(executed, sandbox), prepared.runContext.usage);
     const aborted = abortKindOf(controller.signal);
     if (aborted === 'shutdown') {
       await releaseForShutdown(ctx, claimed, workerId, log);
