@@ -138,6 +138,8 @@ DOCUMENTED_REFUSALS = {
     "$.config.inference_providers.aws",
     "$.docker_image",
     "$.github_repos",
+    # `repos` and `github_repos` may name at most 10 repositories in all, which the contract says in words.
+    "$.repos",
     # A cost limit needs the operator's model prices (MODEL_PRICES), which the contract says in words.
     "$.max_cost_usd_per_month",
     "$.config.max_cost",
