@@ -1,7 +1,7 @@
 /**
  * Step 2 — resolve: the webhook a delivery is addressed to, and (same round trip) its limit counters.
  *
- * SERVICE-WIDE QUERY (one of the three named in docs/wire.md §Tenancy): the sender is not a tenant and
+ * SERVICE-WIDE QUERY (one of those named in docs/wire.md §Tenancy): the sender is not a tenant and
  * carries no team, so the lookup is by webhook uid alone; the team and factory come from the row found.
  * Unknown, disabled and deleted webhooks all resolve to nothing (→ 404), so a sender cannot tell them apart.
  *

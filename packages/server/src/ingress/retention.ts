@@ -8,7 +8,7 @@
  *
  * Also drops rate-limit counter windows that no limiter reads any more (older than the previous window).
  *
- * SERVICE-WIDE QUERIES (one of the three named in docs/wire.md §Tenancy): retention acts for every team.
+ * SERVICE-WIDE QUERIES (one of those named in docs/wire.md §Tenancy): retention acts for every team.
  */
 import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';

@@ -7,7 +7,7 @@
  * - for model runs: `model_id` defaults to DEFAULT_MODEL_ID, and the limits `max_turns` (1–200, default 20),
  *   `model_call_timeout_seconds` (default 120) and `run_timeout_seconds` (default 1800) are always present.
  *
- * `resolveAgentConfig` (api/runs/config.ts) calls `resolveRunnerConfig`; errors are InvalidConfigErrors.
+ * `resolveAgentConfig` (runs/config.ts) calls `resolveRunnerConfig`; errors are InvalidConfigErrors.
  */
 import type { RunnerName } from '../../settings';
 import { parseSkillSpec, resolveSkillSpec, SkillError, skillNameFromSpec } from '../../skills/resolve';
