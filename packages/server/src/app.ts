@@ -111,12 +111,15 @@ function roleNotServed(ctx: ServerContext, role: ProcessRole, what: string): Req
     next(resourceNotFound(`No route for ${req.method} ${req.originalUrl.split('?')[0]}: this process serves ROLE=${served}; ${what} is served by processes with the ${role} role.`));
 }
 
-/** One JSON log line per request (no headers or bodies: they may hold credentials). */
+/** Probes a load balancer or supervisor sends every few seconds: their lines would drown the others. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+/** One JSON log line per request (no headers or bodies: they may hold credentials); probes at debug. */
 function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      const level = res.statusCode >= 500 ? 'error' : PROBE_PATHS.has(req.path) ? 'debug' : 'info';
       // Below the configured level the line is not written: then the request's logger is not even made.
       if (!log.isLevelEnabled(level)) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;

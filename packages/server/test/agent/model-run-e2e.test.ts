@@ -1,16 +1,11 @@
 /**
  * A model run end to end through the real server (RUNNER=model against the fake provider): skill_spec,
  * cloud environment, MCP over streamable HTTP, conversation, usage (also of a cancelled run), follow-up resume.
- *
- * Skipped until engine/runners/index.ts constructs the model runner (integration point of the lead);
- * it then runs as is.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunner } from '../../src/engine/runners';
-import { loadSettings } from '../../src/settings';
 import { availableBundledSkillIds } from '../../src/skills/catalog';
 import { startTestServer, type TestServer } from '../support/server';
 import { FakeModel, text, toolCalls, usage } from './support/fake-model';
@@ -18,15 +13,7 @@ import { startMcpHttpServer, type TestMcpHttpServer } from './support/mcp-http';
 
 const skillsRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'skills-root');
 
-function modelRunnerWired(): boolean {
-  try {
-    return createRunner(loadSettings({ RUNNER: 'model', MODEL_BASE_URL: 'http://127.0.0.1:9/v1', DATABASE_URL: 'sqlite::memory:' })).name === 'model';
-  } catch {
-    return false;
-  }
-}
-
-describe.skipIf(!modelRunnerWired())('model run through the server', () => {
+describe('model run through the server', () => {
   let server: TestServer;
   let model: FakeModel;
   let mcp: TestMcpHttpServer;

@@ -63,6 +63,22 @@ describe('request log lines', () => {
     }
   });
 
+  it('writes health and readiness probes at debug, so a supervisor polling them does not drown the log', async () => {
+    const lines: string[] = [];
+    const server = await startTestServer({ engine: false, log: createLogger({ logLevel: 'debug' }, { write: (line: string) => void lines.push(line) }) });
+    try {
+      for (const probe of ['/healthz', '/readyz']) expect((await fetch(`${server.baseUrl}${probe}`)).status).toBe(200);
+      expect((await apiClient(server.apiUrl, server.adminKey).get('/agent/runs')).status).toBe(200);
+      expect(requestLines(lines).map((l) => [l.path, l.level])).toEqual([
+        ['/healthz', 'debug'],
+        ['/readyz', 'debug'],
+        ['/agent/runs', 'info'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('writes no request line below its level', async () => {
     const lines: string[] = [];
     const server = await startTestServer({ engine: false, log: createLogger({ logLevel: 'warn' }, { write: (line: string) => void lines.push(line) }) });
