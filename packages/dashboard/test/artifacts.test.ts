@@ -1,5 +1,5 @@
 // A run's artifacts on its page, in a real browser against the real server with the command runner: the
-// pull request a run with repositories publishes is a link to the forge, and its diff (the FILE
+// pull request a run with repositories publishes is a link to the forge (named `owner/repo #number`), and its diff (the FILE
 // `repositories/<path>.diff`) shows inline with additions and removals marked — read without cloning.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,8 @@ describe.skipIf(!hasBrowser)('run artifacts', () => {
     await page.goto(`/runs/${run_id}`);
     const artifacts = page.getByRole('region', { name: 'Artifacts' });
     await artifacts.waitFor();
-    expect(await artifacts.getByRole('link', { name: 'https://git.example.com/acme/app/pull/7' }).getAttribute('href')).toBe('https://git.example.com/acme/app/pull/7');
+    // The pull request by its repository and number, linking to the forge.
+    expect(await artifacts.getByRole('link', { name: 'acme/app #7' }).getAttribute('href')).toBe('https://git.example.com/acme/app/pull/7');
     expect(await artifacts.textContent()).toContain('agent/1234abcd');
 
     await artifacts.getByRole('button', { name: 'Show the diff repositories/app.diff' }).click();

@@ -3,7 +3,9 @@
 // reads what the run changed without cloning.
 import type { ArtifactItem, RunItem } from '@agent-runs/sdk';
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Markdown } from '../../components/Markdown';
 import { useClient } from '../../session';
 import { saveFile } from './save-file';
 
@@ -24,16 +26,19 @@ export function Artifacts({ run }: { run: RunItem }) {
   );
 }
 
-function ArtifactEntry({ artifact }: { artifact: ArtifactItem }) {
+/** One artifact as what it is: a link, a download, a diff or a plan (also inline in the transcript). */
+export function ArtifactEntry({ artifact }: { artifact: ArtifactItem }) {
   switch (artifact.artifact_type) {
     case 'PULL_REQUEST':
       return (
         <>
           <span className="badge">pull request</span>
           <a href={artifact.data.url} rel="noreferrer noopener" target="_blank" className="break">
-            {artifact.data.url}
+            {pullRequestTitle(artifact.data.url)}
           </a>
-          <code>{artifact.data.branch}</code>
+          <span className="muted">
+            branch <code>{artifact.data.branch}</code>
+          </span>
         </>
       );
     case 'EXTERNAL_REFERENCE':
@@ -48,10 +53,32 @@ function ArtifactEntry({ artifact }: { artifact: ArtifactItem }) {
     case 'FILE':
       return <FileEntry uid={artifact.data.artifact_uid} filepath={artifact.data.filepath} />;
     case 'PLAN':
-      return <FileEntry uid={artifact.data.artifact_uid ?? artifact.data.document_uid} filepath={artifact.data.title ?? 'plan.md'} />;
+      return <PlanEntry uid={artifact.data.artifact_uid ?? artifact.data.document_uid} title={artifact.data.title ?? 'Plan'} />;
     case 'SCREENSHOT':
       return <FileEntry uid={artifact.data.artifact_uid} filepath={artifact.data.description ?? 'screenshot'} />;
   }
+}
+
+/** `owner/repo #7` for a forge's pull request URL; the URL itself otherwise (e.g. a compare link). */
+function pullRequestTitle(url: string): string {
+  const match = /^https?:\/\/[^/]+\/(.+?)\/pull\/(\d+)\/?$/.exec(url);
+  return match ? `${match[1]} #${match[2]}` : url;
+}
+
+/** A plan is read where it is: its Markdown rendered (GET /agent/artifacts/{uid} carries it inline). */
+function PlanEntry({ uid, title }: { uid: string; title: string }) {
+  const client = useClient();
+  const plan = useQuery({ queryKey: ['artifacts', uid], queryFn: ({ signal }) => client.agent.getArtifact(uid, { signal }), staleTime: Infinity });
+  const content = plan.data?.artifact_type === 'PLAN' ? plan.data.data.content : undefined;
+  return (
+    <details className="plan" open>
+      <summary>
+        <span className="badge">plan</span> {title}
+      </summary>
+      <ErrorNotice error={plan.error} title="Could not read the plan" />
+      {content !== undefined && <Markdown text={content} label={`Plan ${title}`} />}
+    </details>
+  );
 }
 
 function FileEntry({ uid, filepath }: { uid: string; filepath: string }) {

@@ -16,6 +16,7 @@ import { StateBadge } from '../../components/StateBadge';
 import { Time } from '../../components/Time';
 import { useClient } from '../../session';
 import { Artifacts } from './Artifacts';
+import { RanIn, Usage } from './RunContext';
 import { useEventStream } from './live';
 import { saveFile } from './save-file';
 import { LiveIndicator } from './LiveIndicator';
@@ -85,6 +86,17 @@ export function RunPage({ runId }: { runId: string }) {
   }
 
   const terminal = isTerminalRunState(current.state);
+  const followup = (
+    <FollowupForm
+      runId={runId}
+      terminal={terminal}
+      blocked={current.state === 'BLOCKED'}
+      onSent={() => {
+        setFollowing(true);
+        reread();
+      }}
+    />
+  );
   return (
     <>
       <PageHeader title={current.title || 'Run'}>
@@ -109,7 +121,10 @@ export function RunPage({ runId }: { runId: string }) {
       </PageHeader>
 
       <div className="run-summary">
-        <RunDetails run={current} />
+        <div>
+          <RunDetails run={current} />
+          <RanIn run={current} />
+        </div>
         <section className="card" aria-labelledby="history-heading">
           <h2 id="history-heading">State history</h2>
           {stateEvents.length === 0 ? (
@@ -129,6 +144,8 @@ export function RunPage({ runId }: { runId: string }) {
       </div>
 
       {current.status_message && <StatusMessage run={current} />}
+      {/* A blocked run waits for an answer: the box sits under its question. */}
+      {current.state === 'BLOCKED' && followup}
 
       <h2>Prompt</h2>
       <pre className="prompt">{current.prompt}</pre>
@@ -139,17 +156,7 @@ export function RunPage({ runId }: { runId: string }) {
         {conversation.isPending ? <p className="muted">Loading the conversation…</p> : <Transcript steps={steps} />}
       </section>
 
-      {current.state !== 'CANCELLED' && (
-        <FollowupForm
-          runId={runId}
-          terminal={terminal}
-          blocked={current.state === 'BLOCKED'}
-          onSent={() => {
-            setFollowing(true);
-            reread();
-          }}
-        />
-      )}
+      {current.state !== 'CANCELLED' && current.state !== 'BLOCKED' && followup}
 
       <h2>Configuration</h2>
       {current.agent_config && Object.keys(current.agent_config).length > 0 ? (
@@ -157,25 +164,7 @@ export function RunPage({ runId }: { runId: string }) {
       ) : (
         <p className="muted">Defaults (no configuration given).</p>
       )}
-      {current.available_skills && current.available_skills.length > 0 && (
-        <p>
-          Skills it may load: {current.available_skills.map((skill, i) => [i > 0 && ', ', <code key={skill}>{skill}</code>])}
-        </p>
-      )}
-
-      <h2>Usage</h2>
-      {current.usage ? (
-        <dl className="fields">
-          <dt>Prompt tokens</dt>
-          <dd>{current.usage.prompt_tokens.toLocaleString()}</dd>
-          <dt>Completion tokens</dt>
-          <dd>{current.usage.completion_tokens.toLocaleString()}</dd>
-          <dt>Total tokens</dt>
-          <dd>{current.usage.total_tokens.toLocaleString()}</dd>
-        </dl>
-      ) : (
-        <p className="muted">No model call answered yet.</p>
-      )}
+      <Usage run={current} />
 
       <Attachments run={current} />
       <Artifacts run={current} />
@@ -325,7 +314,7 @@ function FollowupForm({ runId, terminal, blocked, onSent }: { runId: string; ter
   };
   return (
     <form className="card followup" onSubmit={send}>
-      <label htmlFor="followup-message">Follow-up message</label>
+      <label htmlFor="followup-message">{blocked ? 'Your answer' : 'Follow-up message'}</label>
       <textarea id="followup-message" required value={message} onChange={(e) => setMessage(e.target.value)} aria-describedby="followup-hint" />
       <p className="hint" id="followup-hint">
         {blocked
@@ -337,7 +326,7 @@ function FollowupForm({ runId, terminal, blocked, onSent }: { runId: string; ter
       <ErrorNotice error={error} title="Could not send the follow-up" />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy || message.trim() === ''}>
-          Send
+          {blocked ? 'Answer' : 'Send'}
         </button>
       </div>
     </form>

@@ -2,9 +2,12 @@
  * A run's conversation as a transcript: the conversation read from the API, grown by the `content` events
  * of the run's stream.
  */
-import type { ContentBlock, ConversationMessage, ConversationResponse, ConversationStep, RunContentEvent } from '@agent-runs/sdk';
+import type { ConversationMessage, ConversationResponse, ConversationStep, RunContentEvent } from '@agent-runs/sdk';
 import { JsonView } from '../../components/JsonView';
 import { Time } from '../../components/Time';
+import { ArtifactEntry } from './Artifacts';
+import { consoleCards, type ConsoleItem } from './console-items';
+import { ToolCall } from './ToolCall';
 
 /**
  * The conversation with the streamed blocks it does not hold yet. The stream replays the run's events from
@@ -42,49 +45,49 @@ export function mergeConversation(conversation: ConversationResponse | undefined
   return steps;
 }
 
-const asText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-function Value({ value }: { value: unknown }) {
-  const text = asText(value);
-  return text !== undefined ? <pre>{text}</pre> : <JsonView value={value} openDepth={1} />;
-}
-
-function Block({ block }: { block: ContentBlock }) {
-  switch (block.type) {
-    case 'text':
-      return <div className="block-text">{block.text}</div>;
-    case 'action':
-      if (block.name === 'read_skill') {
-        return (
-          <p className="block-action">
-            Loaded skill <strong>{asText(block.input.name) ?? '(unnamed)'}</strong>
-          </p>
-        );
-      }
+function Item({ item }: { item: ConsoleItem }) {
+  switch (item.kind) {
+    case 'output':
       return (
-        <div className="block-action">
-          <div>
-            Tool call <code>{block.name}</code> <span className="muted">({block.category})</span>
-          </div>
-          <JsonView value={block.input} openDepth={1} />
+        <div className="block-text">
+          {item.parts.map((part, i) =>
+            part.stream === 'stderr' ? (
+              <span key={i} className="stderr" title="stderr">
+                {part.text}
+              </span>
+            ) : (
+              <span key={i}>{part.text}</span>
+            ),
+          )}
         </div>
       );
-    case 'action_result':
+    case 'tool':
+      return <ToolCall action={item.action} result={item.result} />;
+    case 'artifact':
       return (
-        <details className="block-result" open={block.name !== 'read_skill'}>
-          <summary>
-            {block.name === 'read_skill' ? 'Skill text' : <>Result of <code>{block.name}</code></>} <span className="badge">{block.state}</span>
-          </summary>
-          <Value value={typeof block.output.text === 'string' ? block.output.text : block.output} />
-        </details>
+        <div className="block-artifact">
+          <ArtifactEntry artifact={item.artifact} />
+        </div>
       );
     case 'event':
       return (
         <div className="block-event">
-          <div className="meta">Event: {block.name}</div>
-          <Value value={block.data} />
+          <div className="meta">{eventTitle(item.event.name)}</div>
+          {typeof item.event.data === 'string' ? <pre>{item.event.data}</pre> : <JsonView value={item.event.data} openDepth={1} />}
         </div>
       );
+  }
+}
+
+/** Events a reader meets, in words; any other by its name. */
+function eventTitle(name: string): string {
+  switch (name) {
+    case 'artifact_rejected':
+      return 'Artifact refused';
+    case 'ask_user_rejected':
+      return 'Question refused';
+    default:
+      return `Event: ${name}`;
   }
 }
 
@@ -99,13 +102,13 @@ export function Transcript({ steps }: { steps: ConversationStep[] }) {
             {i > 0 ? ' (follow-up)' : ''} · <Time value={step.started_at} />
           </h3>
           <div className="transcript">
-            {step.messages.map((message, j) => (
-              <article key={message.message_ids?.[0] ?? j} className={`message role-${message.role}`}>
+            {consoleCards(step.messages).map((card, j) => (
+              <article key={j} className={`message role-${card.role}`}>
                 <div className="meta">
-                  {message.role} · <Time value={message.timestamp} />
+                  {card.role} · <Time value={card.timestamp} />
                 </div>
-                {message.content.map((block, k) => (
-                  <Block key={k} block={block} />
+                {card.items.map((item, k) => (
+                  <Item key={k} item={item} />
                 ))}
               </article>
             ))}
