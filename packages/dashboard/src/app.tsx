@@ -18,6 +18,7 @@ import { SessionPage } from './pages/runs/SessionPage';
 import { ApiKeysPage } from './pages/settings/ApiKeysPage';
 import { EnvironmentsPage } from './pages/settings/EnvironmentsPage';
 import { SecretsPage } from './pages/settings/SecretsPage';
+import { UsagePage } from './pages/settings/UsagePage';
 import { SignInPage } from './pages/SignInPage';
 import { SessionProvider, useSessionState } from './session';
 import { isStatus } from './api/client';
@@ -56,6 +57,7 @@ function Routes() {
       <Route path="/environments" component={EnvironmentsPage} />
       <Route path="/secrets" component={SecretsPage} />
       <Route path="/api-keys" component={ApiKeysPage} />
+      <Route path="/usage" component={UsagePage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

@@ -24,6 +24,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink href="/runs">Runs</NavLink>
           <NavLink href="/factories">Factories</NavLink>
           <NavLink href="/environments">Environments</NavLink>
+          <NavLink href="/usage">Usage</NavLink>
           {isAdmin && <NavLink href="/secrets">Secrets</NavLink>}
           {isAdmin && <NavLink href="/api-keys">API keys</NavLink>}
         </nav>
