@@ -15,6 +15,7 @@ import { CreateRunPage } from './pages/runs/CreateRunPage';
 import { RunPage } from './pages/runs/RunPage';
 import { RunsListPage } from './pages/runs/RunsListPage';
 import { SessionPage } from './pages/runs/SessionPage';
+import { SchedulesPage } from './pages/schedules/SchedulesPage';
 import { ApiKeysPage } from './pages/settings/ApiKeysPage';
 import { EnvironmentsPage } from './pages/settings/EnvironmentsPage';
 import { SecretsPage } from './pages/settings/SecretsPage';
@@ -54,6 +55,7 @@ function Routes() {
       <Route path="/factories/:factoryUid/automations/:automationUid">
         {(p) => <AutomationEditorPage key={p.automationUid} factoryUid={p.factoryUid} automationUid={p.automationUid} />}
       </Route>
+      <Route path="/schedules" component={SchedulesPage} />
       <Route path="/environments" component={EnvironmentsPage} />
       <Route path="/secrets" component={SecretsPage} />
       <Route path="/api-keys" component={ApiKeysPage} />

@@ -23,6 +23,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <nav aria-label="Main">
           <NavLink href="/runs">Runs</NavLink>
           <NavLink href="/factories">Factories</NavLink>
+          <NavLink href="/schedules">Schedules</NavLink>
           <NavLink href="/environments">Environments</NavLink>
           <NavLink href="/usage">Usage</NavLink>
           {isAdmin && <NavLink href="/secrets">Secrets</NavLink>}

@@ -19,6 +19,7 @@ import {
   listParams,
   searchFromFilters,
   SORTS,
+  TEXT_FILTERS,
   toLocalInput,
   type RunFilters,
   type SortKey,
@@ -70,7 +71,7 @@ function FiltersForm({ filters, onApply }: { filters: RunFilters; onApply(filter
     event.preventDefault();
     onApply(draft);
   };
-  const text = (key: 'name' | 'model_id' | 'creator' | 'factory_uid' | 'automation_id', label: string, hint?: string) => (
+  const text = (key: (typeof TEXT_FILTERS)[number], label: string, hint?: string) => (
     <div>
       <label htmlFor={`filter-${key}`}>{label}</label>
       <input id={`filter-${key}`} value={draft[key]} placeholder={hint} onChange={(e) => set(key, e.target.value)} />
@@ -125,6 +126,7 @@ function FiltersForm({ filters, onApply }: { filters: RunFilters; onApply(filter
           {instant('created_before', 'Created before')}
           {text('factory_uid', 'Factory', 'fac_…')}
           {text('automation_id', 'Automation', 'aut_…')}
+          {text('schedule_id', 'Schedule', 'sch_…')}
           <div>
             <label htmlFor="filter-sort">Order</label>
             <select id="filter-sort" value={draft.sort} onChange={(e) => set('sort', e.target.value as SortKey)}>

@@ -4,7 +4,7 @@
  */
 import { runSourceTypeValues, runStateValues, type RunListParams, type RunSourceType, type RunState } from '@agent-runs/sdk';
 
-export const TEXT_FILTERS = ['name', 'model_id', 'creator', 'factory_uid', 'automation_id'] as const;
+export const TEXT_FILTERS = ['name', 'model_id', 'creator', 'factory_uid', 'automation_id', 'schedule_id'] as const;
 type TextFilter = (typeof TEXT_FILTERS)[number];
 
 export const SORTS = {
