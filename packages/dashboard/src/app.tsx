@@ -11,6 +11,8 @@ import { FactoriesPage } from './pages/factories/FactoriesPage';
 import { FactoryPage } from './pages/factories/FactoryPage';
 import { WebhookPage } from './pages/factories/WebhookPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { NotificationsPage } from './pages/notifications/NotificationsPage';
+import { SubscriptionPage } from './pages/notifications/SubscriptionPage';
 import { CreateRunPage } from './pages/runs/CreateRunPage';
 import { RunPage } from './pages/runs/RunPage';
 import { RunsListPage } from './pages/runs/RunsListPage';
@@ -56,6 +58,8 @@ function Routes() {
         {(p) => <AutomationEditorPage key={p.automationUid} factoryUid={p.factoryUid} automationUid={p.automationUid} />}
       </Route>
       <Route path="/schedules" component={SchedulesPage} />
+      <Route path="/notifications" component={NotificationsPage} />
+      <Route path="/notifications/:uid">{(p) => <SubscriptionPage key={p.uid} uid={p.uid} />}</Route>
       <Route path="/environments" component={EnvironmentsPage} />
       <Route path="/secrets" component={SecretsPage} />
       <Route path="/api-keys" component={ApiKeysPage} />

@@ -25,6 +25,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink href="/factories">Factories</NavLink>
           <NavLink href="/schedules">Schedules</NavLink>
           <NavLink href="/environments">Environments</NavLink>
+          <NavLink href="/notifications">Notifications</NavLink>
           <NavLink href="/usage">Usage</NavLink>
           {isAdmin && <NavLink href="/secrets">Secrets</NavLink>}
           {isAdmin && <NavLink href="/api-keys">API keys</NavLink>}
