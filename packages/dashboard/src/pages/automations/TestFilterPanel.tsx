@@ -40,8 +40,10 @@ export function TestFilterPanel({ factoryUid, savedAutomationUid, form, webhooks
       queryFn: async () => (await client.factories.webhooks.deliveries.list(factoryUid, webhookUid, { limit: DELIVERIES_PER_WEBHOOK })).data,
     })),
   });
+  // Only Accepted deliveries keep their payload: any other answers 409, so none is offered.
   const deliveries: WebhookDelivery[] = deliveryLists
     .flatMap((q) => q.data ?? [])
+    .filter((d) => d.label === 'Accepted')
     .sort((a, b) => b.received_at.localeCompare(a.received_at));
   const listError = deliveryLists.find((q) => q.error)?.error;
   const refetchDeliveries = () => deliveryLists.forEach((q) => void q.refetch());
@@ -75,7 +77,7 @@ export function TestFilterPanel({ factoryUid, savedAutomationUid, form, webhooks
           <label htmlFor="test-delivery">Delivery</label>
           <select id="test-delivery" value={deliveryId} onChange={(e) => setDeliveryId(e.target.value)}>
             <option value="">
-              {selectedKnown.length === 0 ? 'Select a webhook above first' : deliveries.length === 0 ? 'No deliveries yet' : 'Choose a delivery…'}
+              {selectedKnown.length === 0 ? 'Select a webhook above first' : deliveries.length === 0 ? 'No accepted deliveries yet' : 'Choose a delivery…'}
             </option>
             {deliveries.map((d) => (
               <option key={d.delivery_id} value={d.delivery_id}>
