@@ -142,6 +142,58 @@ describe.skipIf(!hasBrowser)('settings pages', () => {
     await stack.screenshot(narrow, 'environments-360');
   });
 
+  it('gives an environment its image and repositories, and clears the image again', async () => {
+    // The secrets an environment names must exist (the server says so otherwise).
+    for (const name of ['REGISTRY_AUTH', 'FORGE_TOKEN']) await stack.admin.secrets.put(name, { value: `${name.toLowerCase()}-value` });
+    const page = await stack.signIn();
+    await page.getByRole('link', { name: 'Environments' }).click();
+    await page.getByRole('button', { name: 'New environment' }).click();
+    const form = page.getByRole('form', { name: 'New environment' });
+    await form.getByLabel('Name', { exact: true }).fill('devbox');
+    await form.getByLabel('Container image').fill('registry.example.com/team/devbox:1.4');
+    await form.getByLabel('Registry secret').fill('REGISTRY_AUTH');
+    const repositories = form.getByLabel(/^Repositories/);
+    await repositories.fill('acme/app main\nnot a repository at all, really');
+    await form.getByRole('button', { name: 'Create environment' }).click();
+    expect(await form.getByRole('alert').textContent()).toContain('Repositories, line 2');
+    await repositories.fill('acme/app main\nhttps://git.example.com/libs/util.git v1.0 vendor/util\nacme/docs - site');
+    await form.getByLabel('Git token secret').fill('FORGE_TOKEN');
+    await form.getByLabel('Open a pull request when a run changes a repository').check();
+    // A registry the operator does not allow (IMAGE_REGISTRIES) is the server's refusal, shown at the form.
+    await form.getByRole('button', { name: 'Create environment' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('registry.example.com');
+    await form.getByLabel('Container image').fill('ghcr.io/acme/devbox:1.4');
+    await form.getByRole('button', { name: 'Create environment' }).click();
+
+    const item = page.getByRole('listitem', { name: 'devbox' });
+    await item.getByText('ghcr.io/acme/devbox:1.4').waitFor();
+    expect(await item.getByRole('list', { name: 'Repositories of devbox' }).locator('li').allTextContents()).toEqual([
+      'acme/app main',
+      'acme/docs - site',
+      'https://git.example.com/libs/util.git v1.0 vendor/util',
+    ]);
+    expect(await item.textContent()).toContain('opens a pull request with the token in FORGE_TOKEN');
+    const stored = (await stack.admin.agent.environments.list()).data.find((e) => e.config.name === 'devbox')!;
+    expect(stored.config).toMatchObject({
+      docker_image: 'ghcr.io/acme/devbox:1.4',
+      registry_secret_name: 'REGISTRY_AUTH',
+      github_repos: [{ owner: 'acme', repo: 'app', ref: 'main' }, { owner: 'acme', repo: 'docs', path: 'site' }],
+      repos: [{ url: 'https://git.example.com/libs/util.git', ref: 'v1.0', path: 'vendor/util' }],
+      git_token_secret_name: 'FORGE_TOKEN',
+      auto_pr: true,
+    });
+
+    await item.getByRole('button', { name: 'Edit devbox' }).click();
+    const edit = page.getByRole('form', { name: 'Edit devbox' });
+    await edit.getByLabel('Container image').fill('');
+    await edit.getByLabel('Registry secret').fill('');
+    await edit.getByRole('button', { name: 'Save environment' }).click();
+    await expect.poll(async () => (await stack.admin.agent.environments.retrieve(stored.uid)).config.docker_image ?? null).toBeNull();
+    expect((await stack.admin.agent.environments.retrieve(stored.uid)).config.github_repos).toHaveLength(2);
+    await stack.admin.agent.environments.delete(stored.uid);
+    for (const name of ['REGISTRY_AUTH', 'FORGE_TOKEN']) await stack.admin.secrets.delete(name);
+  });
+
   it('a member sees no management controls and the server’s 403 on /api-keys and /secrets', async () => {
     const member = await stack.admin.apiKeys.create({ name: 'reader', role: 'member' });
     const page = await stack.signIn(member.api_key);

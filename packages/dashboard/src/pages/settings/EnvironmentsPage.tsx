@@ -120,6 +120,32 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
         <dd>{description || <span className="muted">—</span>}</dd>
         <dt>Setup commands</dt>
         <dd>{setupCommands.length > 0 ? <pre>{setupCommands.join('\n')}</pre> : <span className="muted">none</span>}</dd>
+        {env.config.docker_image && (
+          <>
+            <dt>Image</dt>
+            <dd>
+              <code className="break">{env.config.docker_image}</code>
+              {env.config.registry_secret_name && <span className="muted"> (registry secret {env.config.registry_secret_name})</span>}
+            </dd>
+          </>
+        )}
+        {repositoryLines(env.config).length > 0 && (
+          <>
+            <dt>Repositories</dt>
+            <dd>
+              <ul className="plain-list" aria-label={`Repositories of ${name}`}>
+                {repositoryLines(env.config).map((line) => (
+                  <li key={line}>
+                    <code className="break">{line}</code>
+                  </li>
+                ))}
+              </ul>
+              <span className="muted">
+                {env.config.auto_pr ? 'opens a pull request' : 'pushes a branch'} with the token in {env.config.git_token_secret_name ?? 'GIT_TOKEN'}
+              </span>
+            </dd>
+          </>
+        )}
         <dt>Variables</dt>
         <dd>
           {env.env_var_names.length > 0 ? env.env_var_names.map((n) => <code key={n} className="var-name">{n}</code>) : <span className="muted">none</span>}
@@ -157,6 +183,33 @@ function parseVariables(text: string): Record<string, string> {
   return vars;
 }
 
+type EnvironmentConfig = CloudEnvironment['config'];
+type Repositories = Pick<CreateEnvironmentRequest, 'github_repos' | 'repos'>;
+
+/** One line per repository: `owner/repo [ref] [path]` (GitHub) or `https://… [ref] [path]` (any git URL). */
+function repositoryLines(config: EnvironmentConfig): string[] {
+  const line = (name: string, ref?: string | null, path?: string | null) => [name, ref ?? (path ? '-' : undefined), path ?? undefined].filter(Boolean).join(' ');
+  return [...(config.github_repos ?? []).map((r) => line(`${r.owner}/${r.repo}`, r.ref, r.path)), ...(config.repos ?? []).map((r) => line(r.url, r.ref, r.path))];
+}
+
+/** The form's repository lines as the contract's `github_repos` and `repos`; `-` stands for "no ref". */
+function parseRepositories(text: string): Repositories {
+  const github_repos: NonNullable<Repositories['github_repos']> = [];
+  const repos: NonNullable<Repositories['repos']> = [];
+  lines(text).forEach((entry, index) => {
+    const [name = '', ref, path, ...rest] = entry.split(/\s+/);
+    if (rest.length > 0) throw new Error(`Repositories, line ${index + 1}: write the repository, then optionally a ref and a path.`);
+    const optional = { ...(ref && ref !== '-' ? { ref } : {}), ...(path ? { path } : {}) };
+    if (/^https?:\/\//.test(name)) repos.push({ url: name, ...optional });
+    else {
+      const match = /^([^/\s]+)\/([^/\s]+)$/.exec(name);
+      if (!match) throw new Error(`Repositories, line ${index + 1}: write owner/repo for GitHub or an http(s) git URL.`);
+      github_repos.push({ owner: match[1]!, repo: match[2]!, ...optional });
+    }
+  });
+  return { github_repos, repos };
+}
+
 const lines = (text: string): string[] => text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
 
 /** Create (no `environment`) or edit an environment. Variables are replaced only when asked to. */
@@ -166,6 +219,11 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
   const [name, setName] = useState(environment?.config.name ?? '');
   const [description, setDescription] = useState(environment?.config.description ?? '');
   const [setup, setSetup] = useState(environment?.config.setup_commands.join('\n') ?? '');
+  const [image, setImage] = useState(environment?.config.docker_image ?? '');
+  const [registrySecret, setRegistrySecret] = useState(environment?.config.registry_secret_name ?? '');
+  const [repositories, setRepositories] = useState(environment ? repositoryLines(environment.config).join('\n') : '');
+  const [gitTokenSecret, setGitTokenSecret] = useState(environment?.config.git_token_secret_name ?? '');
+  const [autoPr, setAutoPr] = useState(environment?.config.auto_pr ?? false);
   const [replaceVars, setReplaceVars] = useState(!environment);
   const [vars, setVars] = useState('');
   const idPrefix = environment ? `env-${environment.uid}` : 'env-new';
@@ -173,9 +231,22 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
   const save = useMutation({
     mutationFn: async () => {
       // An emptied description is removed (null), not stored as an empty string.
-      const body: CreateEnvironmentRequest = { name: name.trim(), description: description.trim() === '' ? null : description, setup_commands: lines(setup) };
+      const body: CreateEnvironmentRequest = {
+        name: name.trim(),
+        description: description.trim() === '' ? null : description,
+        setup_commands: lines(setup),
+        ...parseRepositories(repositories),
+        auto_pr: autoPr,
+      };
+      // Empty is "none": left out of a new environment, removed (null) from an existing one.
+      const named = { docker_image: image.trim(), registry_secret_name: registrySecret.trim(), git_token_secret_name: gitTokenSecret.trim() };
+      for (const [field, value] of Object.entries(named) as Array<[keyof typeof named, string]>) {
+        if (value !== '') body[field] = value;
+      }
       if (replaceVars) body.env_vars = parseVariables(vars);
-      return environment ? client.agent.environments.update(environment.uid, body) : client.agent.environments.create(body);
+      if (!environment) return client.agent.environments.create(body);
+      const cleared = Object.fromEntries(Object.entries(named).filter(([, value]) => value === '').map(([field]) => [field, null]));
+      return client.agent.environments.update(environment.uid, { ...body, ...cleared });
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['environments'] });
@@ -195,6 +266,34 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
       <input id={`${idPrefix}-name`} required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       <label htmlFor={`${idPrefix}-description`}>Description</label>
       <input id={`${idPrefix}-description`} maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
+      <div className="form-row">
+        <div>
+          <label htmlFor={`${idPrefix}-image`}>Container image</label>
+          <input id={`${idPrefix}-image`} spellCheck={false} placeholder="registry.example.com/team/devbox:1.4 (empty: the server's system)" value={image} onChange={(e) => setImage(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor={`${idPrefix}-registry-secret`}>Registry secret</label>
+          <input id={`${idPrefix}-registry-secret`} spellCheck={false} placeholder="none: read anonymously" value={registrySecret} onChange={(e) => setRegistrySecret(e.target.value)} />
+        </div>
+      </div>
+      <label htmlFor={`${idPrefix}-repositories`}>Repositories (one per line: owner/repo or a git URL, then optionally a ref and a path)</label>
+      <textarea
+        id={`${idPrefix}-repositories`}
+        rows={2}
+        spellCheck={false}
+        placeholder={'acme/app main\nhttps://git.example.com/libs/util.git v1.0 vendor/util'}
+        value={repositories}
+        onChange={(e) => setRepositories(e.target.value)}
+      />
+      <div className="form-row">
+        <div>
+          <label htmlFor={`${idPrefix}-git-token`}>Git token secret</label>
+          <input id={`${idPrefix}-git-token`} spellCheck={false} placeholder="GIT_TOKEN" value={gitTokenSecret} onChange={(e) => setGitTokenSecret(e.target.value)} />
+        </div>
+        <label className="inline">
+          <input type="checkbox" checked={autoPr} onChange={(e) => setAutoPr(e.target.checked)} /> Open a pull request when a run changes a repository
+        </label>
+      </div>
       <label htmlFor={`${idPrefix}-setup`}>Setup commands (one per line)</label>
       <textarea id={`${idPrefix}-setup`} rows={3} spellCheck={false} value={setup} onChange={(e) => setSetup(e.target.value)} />
       {environment && (
