@@ -1,7 +1,7 @@
 // The reference docs' code samples (scripts/lib/code-samples.mjs, put in the page by `pnpm docs:build`) run:
 // every curl sample and every TypeScript SDK sample against the Prism mock of the contract, which refuses a
-// request that breaks it; every Python SDK sample at least parses. A sample that drifts from the contract or
-// the SDK fails here.
+// request that breaks it; every Python SDK sample at least parses here (packages/sdk-python/tests/
+// test_code_samples.py runs them against the mock too). A sample that drifts from the contract or the SDK fails.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
