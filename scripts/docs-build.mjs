@@ -39,17 +39,19 @@ function withSamples() {
   return spec;
 }
 
-/** Redocly's output without its boxed banners (`╔…╚`). */
+/** Redocly's output without its boxed banners (`╔…╚`) and the blank lines that framed them. */
 function relay(stream, target) {
   let partial = '';
   let inBox = false;
+  let lastBlank = true;
   stream.on('data', (chunk) => {
     const lines = (partial + chunk.toString('utf8')).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      const start = line.trim().startsWith('╔');
-      if (start) inBox = true;
-      if (!inBox) target.write(`${line}\n`);
+      if (line.trim().startsWith('╔')) inBox = true;
+      const blank = line.trim() === '';
+      if (!inBox && !(blank && lastBlank)) target.write(`${line}\n`);
+      if (!inBox) lastBlank = blank;
       if (line.trim().startsWith('╚')) inBox = false;
     }
   });
