@@ -7,6 +7,10 @@
 // the REST API under /api/v1 (the ingress and /healthz, /readyz, /metrics at the root, as the contract's
 // `servers` say; REST paths at the root still work), and contract violations as the server's
 // 400 invalid_request problem (packages/server/src/http/problem.ts), Prism's `sl-violations` header kept.
+//
+// Output: one line at start and one per request (`GET /api/v1/agent/runs 200 4 ms`, a refused request with
+// what was wrong). Prism's own log — every route at start, six lines per request — is at `-v fatal`
+// (`pnpm mock -v info` brings it back).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -93,7 +97,15 @@ function asServerProblem(status, headers, text, instance) {
   return undefined;
 }
 
+/** The one line a request leaves on stdout, once its answer is over (an event stream's when it closes). */
+function logRequest(req, res, started) {
+  const problem = res.problemDetail ? ` ${res.problemDetail}` : '';
+  const ms = Math.round(performance.now() - started);
+  console.log(`${req.method} ${req.url} ${res.headersSent ? res.statusCode : '-'} ${ms} ms${problem}`);
+}
+
 function send(res, status, headers, body) {
+  res.problemDetail = body.detail;
   const text = JSON.stringify(body);
   const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !/^(content-type|content-length|x-should-retry|transfer-encoding)$/i.test(name)));
   res.writeHead(status, {
@@ -108,6 +120,8 @@ function send(res, status, headers, body) {
 function startProxy(prismPort) {
   const rootOnly = rootOnlyPatterns();
   return http.createServer((req, res) => {
+    const started = performance.now();
+    res.on('close', () => logRequest(req, res, started));
     const url = new URL(req.url ?? '/', 'http://mock');
     const instance = url.pathname;
     let forwardPath = url.pathname;
@@ -176,11 +190,20 @@ async function waitForPrism(prismPort, child) {
 }
 
 const prismPort = await freePort();
+const extraArgs = process.argv.slice(2);
+const quiet = extraArgs.some((arg) => /^(-v|--verboseLevel)(=|$)/.test(arg)) ? [] : ['-v', 'fatal'];
 const prism = spawn(
   path.join(repositoryRoot, 'node_modules/.bin/prism'),
-  ['mock', specPath, '-p', String(prismPort), '-h', '127.0.0.1', ...process.argv.slice(2)],
-  { stdio: 'inherit' },
+  ['mock', specPath, '-p', String(prismPort), '-h', '127.0.0.1', ...quiet, ...extraArgs],
+  { stdio: ['ignore', quiet.length > 0 ? 'pipe' : 'inherit', 'inherit'] },
 );
+// Prism prints its "Starting Prism…" line (and blank padding after it) at any level; the start line below says more.
+let partialLine = '';
+prism.stdout?.on('data', (chunk) => {
+  const lines = (partialLine + chunk.toString('utf8')).split('\n');
+  partialLine = lines.pop() ?? '';
+  for (const line of lines) if (line.trim() !== '' && !/awaiting\s+Starting Prism/.test(line)) console.log(line);
+});
 prism.on('exit', (code) => process.exit(code ?? 0));
 // Prism goes down with the proxy (a port already taken, Ctrl-C, the test helpers' SIGTERM).
 const stop = (signal = 'SIGTERM') => {

@@ -28,6 +28,16 @@ describe.skipIf(!hasBrowser)('sign in', () => {
     expect(await page.evaluate(() => window.sessionStorage.length)).toBe(0);
   });
 
+  it('tells an operator who lost the admin key how to make another', async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.server.baseUrl });
+    const page = await context.newPage();
+    await page.goto('/');
+    const hint = page.getByText('Lost the admin key?');
+    await hint.waitFor();
+    expect(await hint.textContent()).toContain('pnpm --silent admin create-key --team default --role admin');
+    await context.close();
+  });
+
   it('a wrong key is refused with the server problem detail', async () => {
     const context = await stack.browser.newContext({ baseURL: stack.server.baseUrl });
     const page = await context.newPage();

@@ -4979,7 +4979,10 @@ export interface operations {
     downloadRunTranscript: {
         parameters: {
             query: {
-                /** @description The signed token of the URL `getRunTranscript` answered. Opaque. */
+                /**
+                 * @description The signed token of the URL `getRunTranscript` answered. Opaque.
+                 * @example team_01hzx3k4m5n6p7q8r9s0t1v2w3.1777626000.kqG6t7f0bJx1h2cV3nQm4pL5rS6tU7vW8xY9zA0bC1d
+                 */
                 token: string;
             };
             header?: never;
@@ -5222,7 +5225,10 @@ export interface operations {
     getArtifactContent: {
         parameters: {
             query: {
-                /** @description The signature part of the download URL, as issued. */
+                /**
+                 * @description The signature part of the download URL, as issued.
+                 * @example team_01hzx3k4m5n6p7q8r9s0t1v2w3.1777626429.q3J5Ma2ZbGk8vQ1nXx7uTfYcR0pLs9wE4dHiKjNmOaU
+                 */
                 token: string;
             };
             header?: never;
@@ -5269,7 +5275,10 @@ export interface operations {
     getRunByExternalReferenceURL: {
         parameters: {
             query: {
-                /** @description The external reference's URL. */
+                /**
+                 * @description The external reference's URL.
+                 * @example https://linear.app/acme/issue/ENG-42
+                 */
                 url: string;
             };
             header?: never;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/api-keys/service';
 import { systemClock } from '../../src/clock';
+import { createFirstAdminKey } from '../../src/teams/bootstrap';
 import { sqliteKind, testDatabases, type TestDatabase } from '../support/databases';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -66,6 +67,19 @@ describe.each(testDatabases())('pnpm admin (%s)', (kind) => {
     expect(out).toEqual({ team_uid: team.team_uid, api_key: expect.stringMatching(/^ar_live_/), key_id: expect.stringMatching(/^key_/) });
     const principal = await authenticateApiKey(t.db, systemClock, out.api_key);
     expect(principal).toEqual({ teamId: team.team_uid, keyId: out.key_id, role: 'member', displayName: 'ci bot' });
+  });
+
+  it('a lost first admin key is replaced as README says: create-key --team default --role admin', async () => {
+    t = await kind.create();
+    const lost = await createFirstAdminKey(t.db, systemClock);
+    expect(lost).toBeDefined();
+    const res = await admin(envFor(t), 'create-key', '--team', 'default', '--role', 'admin', '--name', 'recovery');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    const principal = await authenticateApiKey(t.db, systemClock, out.api_key);
+    const first = await authenticateApiKey(t.db, systemClock, lost!);
+    expect(principal).toEqual({ teamId: first!.teamId, keyId: out.key_id, role: 'admin', displayName: 'recovery' });
   });
 });
 
