@@ -47,6 +47,7 @@ export * from './resources/factories/webhooks/deliveries';
 export * from './resources/secrets';
 export * from './resources/budgets';
 export * from './resources/api-keys';
+export * from './resources/audit-events';
 export * from './resources/notifications/subscriptions/subscriptions';
 export * from './resources/notifications/subscriptions/attempts';
 export * from './resources/notifications/subscriptions/events';
