@@ -55,6 +55,7 @@ export type { paths, components, operations } from './generated/api';
 // Every value of the contract's enums, generated with the types (for pickers, help texts, validation).
 export {
   apiKeyRoleValues,
+  auditResourceTypeValues,
   authModeValues,
   definitionSourceValues,
   deliveryLabelValues,
