@@ -52,7 +52,8 @@ describe.each(testDatabases())('audit log (%s)', (kind) => {
   }
   const storedRows = () => server.ctx.db.selectFrom('audit_events').selectAll().where('team_id', '=', team.teamId).execute();
 
-  it('records every family of admin changes with who, what, when and where, and never a value', async () => {
+  // About thirty admin requests, each its operation's first (its validator compiles): slow on a loaded machine.
+  it('records every family of admin changes with who, what, when and where, and never a value', { timeout: 120_000 }, async () => {
     const secretValue = 'audit-secret-value-7c1d0f2a9e';
     const envValue = 'audit-env-value-55aa21';
     const before = (await allEvents(admin)).length;
