@@ -1,11 +1,16 @@
 /**
  * The audit log through the public API on every test database (docs/decisions.md §The audit log): each
  * family of admin changes leaves one event naming the key, the operation, the resource and the address,
- * and never a value; members get 403; filters, pages, another team's events, the retention sweep.
+ * and never a value; nothing is recorded for what did not happen and nothing happens unrecorded (the
+ * event shares the change's transaction); members get 403; filters, pages, another team's events, the
+ * retention sweep.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneAuditEvents } from '../../src/audit/retention';
+import type { AuditTrail } from '../../src/audit/trail';
 import { ManualClock } from '../../src/clock';
+import { putSecret } from '../../src/secrets/service';
+import { updateTeamBudget } from '../../src/budgets/service';
 import { testDatabases } from '../support/databases';
 import { apiClient, expectProblem, type ApiClient, type HttpResponse } from '../support/http';
 import { startTestServer, type TeamWithKey, type TestServer } from '../support/server';
@@ -162,6 +167,24 @@ describe.each(testDatabases())('audit log (%s)', (kind) => {
     expectProblem(await admin.delete(`/api-keys/${team.keyId}`), 409, 'conflict');
     expect((await member.post('/agent/runs', { prompt: 'not an audit event' })).status).toBe(200);
     expect(await storedRows()).toEqual(before);
+  });
+
+  it('records the event in the change\'s transaction: when it cannot be recorded, the change does not happen', async () => {
+    let seenInTransaction: string[] = [];
+    const unrecordable: AuditTrail = {
+      async record(db) {
+        // The change was made in this same transaction: it is visible here, and failing takes it back.
+        seenInTransaction = (await db.selectFrom('team_secrets').select('name').where('team_id', '=', team.teamId).execute()).map((r) => r.name);
+        throw new Error('the audit log cannot be written');
+      },
+    };
+    await expect(putSecret(server.ctx, team.teamId, 'NEVER_KEPT', 'never-kept-value-0123456789', unrecordable)).rejects.toThrow(/audit log/);
+    expect(seenInTransaction).toContain('NEVER_KEPT');
+    const secrets = await admin.get('/secrets?limit=500');
+    expect(secrets.body.secrets.map((s: { name: string }) => s.name)).not.toContain('NEVER_KEPT');
+    const budgetBefore = (await admin.get('/team/budget')).body;
+    await expect(updateTeamBudget(server.ctx, team.teamId, { max_tokens_per_month: 42 }, unrecordable)).rejects.toThrow(/audit log/);
+    expect((await admin.get('/team/budget')).body).toEqual(budgetBefore);
   });
 
   it('answers members 403, like every admin operation', async () => {
