@@ -12,6 +12,7 @@ import {
   CursorPage,
   type ArtifactResponse,
   type ApiKey,
+  type AuditEvent,
   type ApiKeyWithValue,
   type ApplyDefinitionsResponse,
   type Automation,
@@ -395,6 +396,12 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     const page = await c.apiKeys.list({ limit: 10 });
     const key: ApiKey | undefined = page.data[0];
     expect(key?.role).toMatch(/^(admin|member)$/);
+  },
+  'auditEvents.list': async (c) => {
+    const page = await c.auditEvents.list({ resource_type: 'secret', since: '2026-05-01T00:00:00Z', limit: 10 });
+    const event: AuditEvent | undefined = page.data[0];
+    expect(event?.resource.type).toBe('secret');
+    expect(event?.changed_fields).toEqual(['value']);
   },
   'apiKeys.current': async (c) => {
     const current = await c.apiKeys.current();

@@ -1,7 +1,7 @@
 // The SDK end to end against the real server (in-process, fresh SQLite, echo runner): a run from create
 // through its events to the terminal state, pagination across pages, follow-ups, cancel, a retried create
 // that never makes two runs, the error classes, raw responses, and a webhook delivery signed with
-// `signWebhook` that an automation turns into a run; every schedule operation, and a firing's run.
+// `signWebhook` that an automation turns into a run; every schedule operation, and a firing's run; the audit log.
 import { startTestServer, type TestServer } from '@agent-runs/server/test/support/server';
 import {
   AgentRuns,
@@ -474,5 +474,33 @@ describe('SDK schedules against the real server (a clock the test moves)', () =>
     const err = await client.agent.schedules.create({ name: 'bad', cron_schedule: '0 9 * * *', time_zone: 'Mars/Olympus_Mons', prompt: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).errors).toMatchObject([{ path: '$.time_zone' }]);
+  });
+});
+
+describe('SDK audit events against the real server', () => {
+  let server: TestServer;
+  let client: AgentRuns;
+
+  beforeAll(async () => {
+    server = await startTestServer({ engine: false });
+    client = new AgentRuns({ apiKey: server.adminKey, baseURL: server.apiUrl, timeout: 10_000, maxRetries: 0 });
+  });
+  afterAll(() => server?.close());
+
+  it('auditEvents.list walks every page of the filtered log, newest first; a member key is refused', { timeout: 30_000 }, async () => {
+    for (let i = 0; i < 5; i++) await client.secrets.put(`SDK_AUDIT_${i}`, { value: `sdk-audit-value-${i}-0123456789` });
+    await client.secrets.delete('SDK_AUDIT_0');
+    const seen: string[] = [];
+    for await (const event of client.auditEvents.list({ resource_type: 'secret', limit: 2 })) seen.push(`${event.action} ${event.resource.id}`);
+    expect(seen).toEqual(['deleted SDK_AUDIT_0', ...[4, 3, 2, 1, 0].map((i) => `created SDK_AUDIT_${i}`)]);
+    const first = await client.auditEvents.list({ resource_type: 'secret', resource_id: 'SDK_AUDIT_0' });
+    expect(first.data.map((e) => e.operation_id)).toEqual(['deleteSecret', 'putSecret']);
+    expect(first.hasNextPage()).toBe(false);
+
+    const { api_key: memberKey } = await client.apiKeys.create({ name: 'sdk-member', role: 'member' });
+    const member = new AgentRuns({ apiKey: memberKey, baseURL: server.apiUrl, maxRetries: 0 });
+    const err = await member.auditEvents.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIError);
+    expect((err as APIError).status).toBe(403);
   });
 });

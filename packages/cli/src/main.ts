@@ -9,6 +9,7 @@
 import { DEFAULT_BASE_URL } from '@agent-runs/sdk';
 import { Command, Option } from 'commander';
 import { registerArtifactsCommands } from './commands/artifacts';
+import { registerAuditCommands } from './commands/audit';
 import { registerAgentsCommands } from './commands/agents';
 import { registerAutomationsCommands } from './commands/automations';
 import { registerBudgetCommands } from './commands/budgets';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerSchedulesCommands(program);
   registerNotificationsCommands(program);
   registerBudgetCommands(program);
+  registerAuditCommands(program);
   return program;
 }
 

@@ -1969,3 +1969,44 @@ describe('agent-runs notifications against the real server', () => {
     expect(refused.stderr).toMatch(/400 invalid_request: url must be an https URL/);
   });
 });
+
+describe('agent-runs audit against the real server', () => {
+  let server: TestServer;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const { startTestServer } = await import('../../server/test/support/server');
+    server = await startTestServer({ engine: false });
+    env = { AGENT_RUNS_API_KEY: server.adminKey, AGENT_RUNS_BASE_URL: server.apiUrl };
+  });
+  afterAll(() => server?.close());
+
+  it('audit list prints what admins changed, filtered, and never a value', async () => {
+    const put = (name: string, value: string) =>
+      fetch(`${server.apiUrl}/secrets/${name}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ value }),
+      });
+    expect((await put('CLI_AUDITED', 'cli-audited-value-0123456789')).status).toBe(200);
+    expect((await put('CLI_OTHER', 'cli-other-value-0123456789')).status).toBe(200);
+
+    const listed = await runCli(['audit', 'list', '--resource-type', 'secret', '--resource-id', 'CLI_AUDITED', '--json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const { audit_events: events } = JSON.parse(listed.stdout) as { audit_events: Array<Record<string, any>> };
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ operation_id: 'putSecret', action: 'created', resource: { type: 'secret', id: 'CLI_AUDITED' }, changed_fields: ['value'] });
+
+    const table = await runCli(['audit', 'list', '--limit', '1'], env);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^WHEN\s+ACTOR\s+ACTION\s+RESOURCE\s+OPERATION\s+ADDRESS\s+FIELDS$/);
+    expect(lines[1]).toMatch(/\screated\s+secret CLI_OTHER\s+putSecret\s+\S*127\.0\.0\.1\s+value$/);
+    expect(lines[2]).toMatch(/^more: pass --cursor \S+$/);
+    expect(table.stdout).not.toContain('cli-other-value');
+
+    const refused = await runCli(['audit', 'list', '--resource-type', 'nonsense'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--resource-type <type>' argument 'nonsense' is invalid/);
+  });
+});

@@ -291,6 +291,19 @@ def test_admin_resources_round_trip(client: AgentRuns) -> None:
         client.agent.environments.retrieve(env.uid)
 
 
+def test_audit_events_list_every_page_of_the_filtered_log(client: AgentRuns) -> None:
+    names = [f"PY_AUDIT_{uuid.uuid4().hex[:8].upper()}" for _ in range(3)]
+    for name in names:
+        client.secrets.put(name, value=f"py-audit-value-{name}")
+    client.secrets.delete(names[0])
+    events = [e for e in client.audit_events.list(resource_type="secret", limit=2) if e.resource.id in names]
+    assert [(e.action, e.resource.id) for e in events] == [("deleted", names[0]), ("created", names[2]), ("created", names[1]), ("created", names[0])]
+    assert all(e.operation_id in ("putSecret", "deleteSecret") and e.changed_fields in (["value"], []) for e in events)
+    assert "py-audit-value" not in json.dumps([e.model_dump(mode="json") for e in events])
+    only = client.audit_events.list(resource_type="secret", resource_id=names[0])
+    assert [e.operation_id for e in only] == ["deleteSecret", "putSecret"]
+
+
 def test_transcript_models_and_agents(client: AgentRuns) -> None:
     run = client.agent.runs.create_and_wait(prompt="transcribe me", max_wait=30)
     lines = [json.loads(line) for line in client.agent.runs.transcript(run.run_id).splitlines()]

@@ -40,6 +40,8 @@ BUDGET = {"max_tokens_per_month": 1000, "max_cost_usd_per_month": None, "month":
 USAGE = {"month": "2026-10", "prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10, "cost_usd": 0.5,
          "models": [{"model_id": "m", "prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10, "cost_usd": 0.5}]}
 KEY = {"key_id": "key_1", "name": "ci", "role": "member", "created_at": TS}
+AUDIT_EVENT = {"id": "aud_1", "occurred_at": TS, "actor": {"key_id": "key_1", "name": "ops"}, "operation_id": "putSecret",
+               "action": "updated", "resource": {"type": "secret", "id": "S"}, "address": "203.0.113.7", "changed_fields": ["value"]}
 CREATOR = {"type": "service_account", "uid": "key_1", "display_name": "ops"}
 SCHEDULE = {
     "id": "sch_1", "name": "nightly", "cron_schedule": "0 2 * * *", "time_zone": "UTC", "enabled": True, "prompt": "p",
@@ -162,6 +164,9 @@ CASES = [
      {**KEY, "api_key": "ar_live_" + "a" * 43}, t.ApiKeyWithValue),
     (lambda c: c.api_keys.list(), "GET", "/api-keys", None, None, {"api_keys": [KEY], "page_info": PAGE}, None),
     (lambda c: c.api_keys.delete("key_1"), "DELETE", "/api-keys/key_1", None, None, None, type(None)),
+    (lambda c: c.audit_events.list(resource_type="secret", resource_id="S", actor_key_id="key_1", since=TS, limit=5), "GET",
+     "/audit-events", {"resource_type": "secret", "resource_id": "S", "actor_key_id": "key_1", "since": TS, "limit": "5"}, None,
+     {"audit_events": [AUDIT_EVENT], "page_info": PAGE}, None),
     (lambda c: c.notifications.subscriptions.create(url="https://hooks.test/", event_types=["run.failed"], filter={"factory_uid": "fac_1"}),
      "POST", "/notifications/subscriptions", None, {"url": "https://hooks.test/", "event_types": ["run.failed"], "filter": {"factory_uid": "fac_1"}},
      {**SUBSCRIPTION, "secret": "whsec_" + "A" * 43 + "="}, t.NotificationSubscriptionWithSecret),
@@ -247,7 +252,7 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "deleteAutomation": "factories.automations.delete", "testAutomationFilter": "factories.automations.test_filter",
         "listSecrets": "secrets.list", "putSecret": "secrets.put", "deleteSecret": "secrets.delete",
         "createApiKey": "api_keys.create", "listApiKeys": "api_keys.list", "deleteApiKey": "api_keys.delete",
-        "getCurrentApiKey": "api_keys.current",
+        "getCurrentApiKey": "api_keys.current", "listAuditEvents": "audit_events.list",
         "getTeamBudget": "budget.retrieve", "updateTeamBudget": "budget.update", "getTeamUsage": "usage.retrieve",
         "getArtifact": "agent.get_artifact", "downloadArtifact": "agent.download_artifact",
         "getRunByExternalReferenceURL": "agent.runs.retrieve_by_external_reference",

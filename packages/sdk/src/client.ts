@@ -30,6 +30,7 @@ import { Factories } from './resources/factories/factories';
 import { Secrets } from './resources/secrets';
 import { Budget, Usage } from './resources/budgets';
 import { APIKeys } from './resources/api-keys';
+import { AuditEvents } from './resources/audit-events';
 import { Notifications } from './resources/notifications/notifications';
 
 const { createQuerySerializer, defaultPathSerializer } = OpenAPIFetch;
@@ -161,6 +162,7 @@ export class AgentRuns {
   factories: Factories = new Factories(this);
   secrets: Secrets = new Secrets(this);
   apiKeys: APIKeys = new APIKeys(this);
+  auditEvents: AuditEvents = new AuditEvents(this);
   notifications: Notifications = new Notifications(this);
   budget: Budget = new Budget(this);
   usage: Usage = new Usage(this);

@@ -47,6 +47,7 @@ export * from './resources/factories/webhooks/deliveries';
 export * from './resources/secrets';
 export * from './resources/budgets';
 export * from './resources/api-keys';
+export * from './resources/audit-events';
 export * from './resources/notifications/subscriptions/subscriptions';
 export * from './resources/notifications/subscriptions/attempts';
 export * from './resources/notifications/subscriptions/events';
@@ -54,6 +55,7 @@ export type { paths, components, operations } from './generated/api';
 // Every value of the contract's enums, generated with the types (for pickers, help texts, validation).
 export {
   apiKeyRoleValues,
+  auditResourceTypeValues,
   authModeValues,
   definitionSourceValues,
   deliveryLabelValues,

@@ -26,6 +26,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { createApiKey } from '../src/api-keys/service';
+import { auditTrail } from '../src/audit/trail';
 import { ManualClock } from '../src/clock';
 import { SchedulerLoop } from '../src/engine/scheduler';
 import { startServer, type RunningServer } from '../src/main';
@@ -91,13 +92,14 @@ async function bench(dialect: 'sqlite' | 'postgres', databaseUrl: string, dataDi
     const { id: teamId } = await createTeam(ctx.db, clock, `bench-${team}`);
     const key = await createApiKey(ctx.db, clock, { teamId, name: 'bench', role: 'admin', createdBy: 'operator' });
     const principal = { teamId, keyId: key.key_id, role: 'admin' as const, displayName: 'bench' };
+    const benchAudit = auditTrail(clock, { teamId, keyId: key.key_id, keyName: 'bench', address: null, operationId: 'createScheduledAgent', changedFields: [] }, 'schedule', 'created');
     for (let i = 0; i < PER_TEAM && team * PER_TEAM + i < SCHEDULES; i++) {
       await createScheduledAgent(ctx, principal, {
         name: `schedule ${team}-${i}`,
         cron_schedule: expressionFor(rand),
         time_zone: ZONES[Math.floor(rand() * ZONES.length)]!,
         prompt: 'Check the dependencies and open a pull request for what is outdated.',
-      });
+      }, benchAudit);
     }
   }
   const setupSeconds = (performance.now() - setupStart) / 1000;

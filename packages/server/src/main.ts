@@ -42,6 +42,7 @@ import { EventStreamSlots } from './runs/event-stream-slots';
 import { startNotificationDelivery, type NotificationDelivery, type NotificationDeliveryOptions } from './notifications/delivery';
 import { NotificationOutbox } from './notifications/outbox';
 import { startNotificationRetention } from './notifications/retention';
+import { startAuditRetention } from './audit/retention';
 import { NotificationTargets } from './notifications/target';
 import { RUN_NOTICE_CHANNEL, RunSignals } from './runs/signals';
 import { WebhookSecretCache } from './webhooks/secret-cache';
@@ -192,6 +193,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     const generatedAdminKey = settings.bootstrapAdminKey === undefined && roles.has('api') ? await createFirstAdminKey(ctx.db, clock) : undefined;
     const retention = ingress ? startDeliveryRetention(ctx) : undefined;
     const restRetention = roles.has('api') ? startRestRetention(ctx) : undefined;
+    const auditRetention = roles.has('api') ? startAuditRetention(ctx) : undefined;
     const revokedKeyStreams = roles.has('api') ? startRevokedKeyStreamCloser(ctx) : undefined;
     const notificationRetention = roles.has('worker') ? startNotificationRetention(ctx) : undefined;
 
@@ -206,6 +208,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         ingressServer?.closeIdleConnections();
         await retention?.stop();
         await restRetention?.stop();
+        await auditRetention?.stop();
         await revokedKeyStreams?.stop();
         await notificationRetention?.stop();
         await engine?.stop();

@@ -102,6 +102,11 @@ export interface Settings {
   };
   /** Outbound notifications of run events (notifications/; docs/decisions.md §Outbound notifications). */
   notifications: NotificationSettings;
+  /** The audit log (audit/; docs/decisions.md §The audit log). */
+  audit: {
+    /** Days an audit event is kept (AUDIT_RETENTION_DAYS). */
+    retentionDays: number;
+  };
   limits: {
     deliveriesPerWindow: number;
     authFailuresPerWindow: number;
@@ -424,6 +429,7 @@ export function loadSettings(env: Env = process.env): Settings {
       modelListCacheSeconds: integer(env, 'MODEL_LIST_CACHE_SECONDS', 300, 1),
       modelListTimeoutSeconds: integer(env, 'MODEL_LIST_TIMEOUT_SECONDS', 5, 1),
     },
+    audit: { retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1) },
     notifications: {
       allowedHosts: list(env, 'NOTIFICATIONS_ALLOWED_HOSTS'),
       timeoutSeconds: integer(env, 'NOTIFICATIONS_TIMEOUT_SECONDS', 15, 1),

@@ -28,6 +28,14 @@ from .resources.api_keys import (
     AsyncApiKeysWithRawResponse,
     AsyncApiKeysWithStreamingResponse,
 )
+from .resources.audit_events import (
+    AsyncAuditEvents,
+    AsyncAuditEventsWithRawResponse,
+    AsyncAuditEventsWithStreamingResponse,
+    AuditEvents,
+    AuditEventsWithRawResponse,
+    AuditEventsWithStreamingResponse,
+)
 from .resources.factories.factories import (
     AsyncFactories,
     AsyncFactoriesWithRawResponse,
@@ -161,6 +169,11 @@ class AgentRuns(SyncAPIClient):
     @cached_property
     def api_keys(self) -> ApiKeys:
         return ApiKeys(self)
+
+    @cached_property
+    def audit_events(self) -> AuditEvents:
+        """``/audit-events``: what the team's admins changed (admin keys)."""
+        return AuditEvents(self)
 
     @cached_property
     def notifications(self) -> Notifications:
@@ -307,6 +320,11 @@ class AsyncAgentRuns(AsyncAPIClient):
         return AsyncApiKeys(self)
 
     @cached_property
+    def audit_events(self) -> AsyncAuditEvents:
+        """``/audit-events``: what the team's admins changed (admin keys)."""
+        return AsyncAuditEvents(self)
+
+    @cached_property
     def notifications(self) -> AsyncNotifications:
         return AsyncNotifications(self)
 
@@ -395,6 +413,7 @@ class AgentRunsWithRawResponse:
         self.factories = FactoriesWithRawResponse(client.factories)
         self.secrets = SecretsWithRawResponse(client.secrets)
         self.api_keys = ApiKeysWithRawResponse(client.api_keys)
+        self.audit_events = AuditEventsWithRawResponse(client.audit_events)
         self.notifications = NotificationsWithRawResponse(client.notifications)
         self.budget = BudgetWithRawResponse(client.budget)
         self.usage = UsageWithRawResponse(client.usage)
@@ -406,6 +425,7 @@ class AsyncAgentRunsWithRawResponse:
         self.factories = AsyncFactoriesWithRawResponse(client.factories)
         self.secrets = AsyncSecretsWithRawResponse(client.secrets)
         self.api_keys = AsyncApiKeysWithRawResponse(client.api_keys)
+        self.audit_events = AsyncAuditEventsWithRawResponse(client.audit_events)
         self.notifications = AsyncNotificationsWithRawResponse(client.notifications)
         self.budget = AsyncBudgetWithRawResponse(client.budget)
         self.usage = AsyncUsageWithRawResponse(client.usage)
@@ -417,6 +437,7 @@ class AgentRunsWithStreamingResponse:
         self.factories = FactoriesWithStreamingResponse(client.factories)
         self.secrets = SecretsWithStreamingResponse(client.secrets)
         self.api_keys = ApiKeysWithStreamingResponse(client.api_keys)
+        self.audit_events = AuditEventsWithStreamingResponse(client.audit_events)
         self.notifications = NotificationsWithStreamingResponse(client.notifications)
         self.budget = BudgetWithStreamingResponse(client.budget)
         self.usage = UsageWithStreamingResponse(client.usage)
@@ -428,6 +449,7 @@ class AsyncAgentRunsWithStreamingResponse:
         self.factories = AsyncFactoriesWithStreamingResponse(client.factories)
         self.secrets = AsyncSecretsWithStreamingResponse(client.secrets)
         self.api_keys = AsyncApiKeysWithStreamingResponse(client.api_keys)
+        self.audit_events = AsyncAuditEventsWithStreamingResponse(client.audit_events)
         self.notifications = AsyncNotificationsWithStreamingResponse(client.notifications)
         self.budget = AsyncBudgetWithStreamingResponse(client.budget)
         self.usage = AsyncUsageWithStreamingResponse(client.usage)

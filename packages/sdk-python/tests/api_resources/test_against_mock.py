@@ -110,6 +110,7 @@ CASES = [
     ("api_keys.create", lambda c: c.api_keys.create(name="ci", role="member"), t.ApiKeyWithValue),
     ("api_keys.list", lambda c: c.api_keys.list(), "page"),
     ("api_keys.delete", lambda c: c.api_keys.delete("key_01hzx3k4m5n6p7q8r9s0t1v2w3"), type(None)),
+    ("audit_events.list", lambda c: c.audit_events.list(resource_type="secret", since="2026-05-01T00:00:00Z", limit=10), "page"),
     ("notifications.subscriptions.create", lambda c: c.notifications.subscriptions.create(
         url="https://alerts.example.com/agent-runs", event_types=["run.failed", "run.error"], filter={"factory_uid": FAC}),
      t.NotificationSubscriptionWithSecret),

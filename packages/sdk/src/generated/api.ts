@@ -1823,6 +1823,28 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the team's audit events
+         * @description What the team's admins changed, newest first: one event per successful change, recorded in the same
+         *     database transaction as the change. Admin only. Filters combine (all must hold); a cursor is valid
+         *     only with the filters it was issued for.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/w/{webhookUid}": {
         parameters: {
             query?: never;
@@ -3846,6 +3868,47 @@ export type components = {
         };
         ListApiKeysResponse: {
             api_keys: components["schemas"]["ApiKey"][];
+            page_info: components["schemas"]["PageInfo"];
+        };
+        /**
+         * @description The kind of resource an audit event is about (`resource.id` is its id, a secret's its name).
+         * @enum {string}
+         */
+        AuditResourceType: "api_key" | "secret" | "webhook" | "webhook_delivery" | "environment" | "automation" | "factory" | "schedule" | "notification_subscription" | "notification_event" | "team_budget";
+        /**
+         * @description One change an admin made: who (the API key), what (the operation, the resource, the action), when,
+         *     from which address, and the NAMES of the fields the request set — never a value (a secret, a
+         *     webhook or subscription secret, an API key is never recorded).
+         */
+        AuditEvent: {
+            /** @description `aud_…` */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            actor: {
+                key_id: string;
+                /** @description The key's name when the change was made (null for a key without one). */
+                name: string | null;
+            };
+            /** @description The operationId of the request that made the change (e.g. `putSecret`). */
+            operation_id: string;
+            /**
+             * @description What happened to the resource: `created`, `updated`, `deleted`, `revoked` (an API key),
+             *     `secret_rotated`, `enabled` and `disabled` (an update that only switched `enabled`), `paused`,
+             *     `resumed`, `definitions_applied`, `replayed` (a webhook delivery or a notification event).
+             */
+            action: string;
+            resource: {
+                type: components["schemas"]["AuditResourceType"];
+                id: string;
+            };
+            /** @description The client address the request came from (behind trusted proxies, the one they name). */
+            address: string | null;
+            /** @description The names of the request body's fields, sorted (for example `value` of a secret, never the value). */
+            changed_fields: string[];
+        };
+        ListAuditEventsResponse: {
+            audit_events: components["schemas"]["AuditEvent"][];
             page_info: components["schemas"]["PageInfo"];
         };
         /**
@@ -7286,6 +7349,51 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items in the page. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
+                 *     this list, filters and sort answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only events about this kind of resource. */
+                resource_type?: components["schemas"]["AuditResourceType"];
+                /** @description Only events about the resource with this id (exact match; with `resource_type`, that resource). */
+                resource_id?: string;
+                /** @description Only changes made with this API key (`key_…`, exact match; a revoked key's events stay). */
+                actor_key_id?: string;
+                /** @description Only events at or after this instant. */
+                since?: string;
+                /** @description Only events before this instant. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit events. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     receiveWebhookDelivery: {
         parameters: {
             query?: never;
@@ -7514,6 +7622,7 @@ export const identitySourceValues: ReadonlyArray<FlattenedDeepRequired<component
 export const selectedWebhookStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SelectedWebhook"]["state"]> = ["enabled", "disabled", "deleted", "unknown"];
 export const testFilterResultResultValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestFilterResult"]["result"]> = ["Would trigger", "Would not trigger"];
 export const apiKeyRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyRole"]> = ["admin", "member"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["api_key", "secret", "webhook", "webhook_delivery", "environment", "automation", "factory", "schedule", "notification_subscription", "notification_event", "team_budget"];
 export const notificationEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationEventType"]> = ["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled", "run.blocked"];
 export const notificationDisabledReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationDisabledReason"]> = ["manual", "failing"];
 export const notificationAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NotificationAttemptOutcome"]> = ["succeeded", "retrying", "failed"];

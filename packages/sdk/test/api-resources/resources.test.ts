@@ -129,6 +129,11 @@ const cases: Array<[string, (c: AgentRuns) => PromiseLike<unknown>, string, unkn
   ['apiKeys.list', (c) => c.apiKeys.list(), 'GET /api-keys'],
   ['apiKeys.delete', (c) => c.apiKeys.delete('key_1'), 'DELETE /api-keys/key_1'],
   [
+    'auditEvents.list',
+    (c) => c.auditEvents.list({ resource_type: 'secret', resource_id: 'TOKEN', actor_key_id: 'key_1', since: '2026-11-01T00:00:00Z', limit: 5 }),
+    'GET /audit-events?resource_type=secret&resource_id=TOKEN&actor_key_id=key_1&since=2026-11-01T00%3A00%3A00Z&limit=5',
+  ],
+  [
     'notifications.subscriptions.create',
     (c) => c.notifications.subscriptions.create({ url: 'https://hooks.test/', event_types: ['run.failed'], filter: { factory_uid: 'fac_1' } }),
     'POST /notifications/subscriptions',

@@ -1,6 +1,7 @@
 /**
  * API keys: generated as `ar_live_…`, stored only as a sha256 hash (plus a display prefix), shown once.
  */
+import type { AuditTrail } from '../audit/trail';
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { toTimestamp, type Clock } from '../clock';
@@ -51,6 +52,8 @@ export async function createApiKey(
   db: Kysely<Database>,
   clock: Clock,
   input: { teamId: string; name: string | undefined; role: Role; createdBy: string; value?: string; keysPerTeam?: number },
+  /** The admin request's trail; operator commands and the first start, which no key makes, have none. */
+  audit?: AuditTrail,
 ): Promise<CreatedApiKey> {
   const value = input.value ?? newApiKeyValue();
   const now = clock.now();
@@ -67,18 +70,17 @@ export async function createApiKey(
     revoked_at: null,
   };
   const { keysPerTeam } = input;
-  if (keysPerTeam === undefined) {
-    await insertApiKey(db, row);
-  } else {
-    // Each key brings its own request budget and event streams: the team's count bounds them (API_KEYS_PER_TEAM).
-    await db.transaction().execute(async (tx) => {
+  await db.transaction().execute(async (tx) => {
+    if (keysPerTeam !== undefined) {
+      // Each key brings its own request budget and event streams: the team's count bounds them (API_KEYS_PER_TEAM).
       await lockTeam(tx, input.teamId);
       if ((await countActiveKeys(tx, input.teamId)) >= keysPerTeam) {
         throw limitExceeded(`A team holds at most ${keysPerTeam} active API keys (API_KEYS_PER_TEAM); delete one before creating another.`);
       }
-      await insertApiKey(tx, row);
-    });
-  }
+    }
+    await insertApiKey(tx, row);
+    await audit?.record(tx, row.id);
+  });
   return { ...toApiKeyView(row), api_key: value };
 }
 
@@ -119,7 +121,7 @@ export async function listApiKeys(
 }
 
 /** Revokes a key of the team. The team's last admin key stays (409): a team cannot lock itself out. */
-export async function deleteApiKey(db: Kysely<Database>, clock: Clock, teamId: string, keyId: string): Promise<void> {
+export async function deleteApiKey(db: Kysely<Database>, clock: Clock, teamId: string, keyId: string, audit: AuditTrail): Promise<void> {
   await db.transaction().execute(async (tx) => {
     // One deletion per team at a time: two admins deleting each other's keys must not both see the other's key left.
     await lockTeam(tx, teamId);
@@ -129,5 +131,6 @@ export async function deleteApiKey(db: Kysely<Database>, clock: Clock, teamId: s
       throw conflict(`API key ${keyId} is the team's last admin key; create another admin key before deleting it.`);
     }
     await revokeApiKey(tx, teamId, keyId, toTimestamp(clock.now()));
+    await audit.record(tx, keyId);
   });
 }

@@ -72,6 +72,7 @@ import { updateNotificationSubscriptionHandler } from './notifications/updateNot
 import { getTeamBudgetHandler } from './budgets/getTeamBudget';
 import { getTeamUsageHandler } from './budgets/getTeamUsage';
 import { updateTeamBudgetHandler } from './budgets/updateTeamBudget';
+import { listAuditEventsHandler } from './audit/listAuditEvents';
 import type { OperationHandlers } from './operations';
 
 export const handlers: OperationHandlers = {
@@ -145,4 +146,5 @@ export const handlers: OperationHandlers = {
   replayNotificationEvent: replayNotificationEventHandler,
   rotateNotificationSubscriptionSecret: rotateNotificationSubscriptionSecretHandler,
   updateNotificationSubscription: updateNotificationSubscriptionHandler,
+  listAuditEvents: listAuditEventsHandler,
 };

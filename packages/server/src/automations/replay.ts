@@ -7,6 +7,7 @@
  * A deleted webhook's automations have stopped firing (docs/service-spec.md §Webhook), so its deliveries are not replayed
  * (409); a disabled webhook's are (the admin asks explicitly; disabling only turns senders away).
  */
+import type { AuditTrail } from '../audit/trail';
 import type { ServerContext } from '../context';
 import { toBuffer } from '../db/dialect';
 import type { components } from '../generated/api';
@@ -26,6 +27,7 @@ export async function replayWebhookDelivery(
   factoryUid: string,
   webhookUid: string,
   deliveryId: string,
+  audit: AuditTrail,
 ): Promise<ReplayDeliveryResponse> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   const webhook = await findWebhook(ctx.db, teamId, factory.id, webhookUid, { includeDeleted: true });
@@ -42,8 +44,9 @@ export async function replayWebhookDelivery(
   const parsed = parseJsonBody(rawBody);
   if (!parsed.ok) throw conflict(`Delivery ${deliveryId} has no readable payload.`);
 
-  const runs = await ctx.db.transaction().execute((trx) =>
-    startRunsForDelivery(trx, ctx, {
+  const runs = await ctx.db.transaction().execute(async (trx) => {
+    await audit.record(trx, delivery.id);
+    return startRunsForDelivery(trx, ctx, {
       teamId,
       factoryId: factory.id,
       webhookId: webhook.id,
@@ -51,8 +54,8 @@ export async function replayWebhookDelivery(
       deliveryId: delivery.id,
       rawBody,
       payload: parsed.payload,
-    }),
-  );
+    });
+  });
   announceNewRuns(ctx, teamId, runs.map((r) => r.run_id));
   return {
     delivery_id: delivery.id,

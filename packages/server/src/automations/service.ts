@@ -12,6 +12,7 @@
  *   firing: the ingress answers 404 for a deleted webhook, and replay refuses its deliveries;
  * - every change writes a new `updated_at` (see nextVersion): the delivery-time filter cache keys on it.
  */
+import { toggleAction, type AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
@@ -143,7 +144,13 @@ function nameTaken(name: string): never {
   throw conflict(`An automation named "${name}" already exists in this factory.`);
 }
 
-export async function createAutomation(ctx: Ctx, teamId: string, factoryUid: string, input: CreateAutomationInput): Promise<AutomationView> {
+export async function createAutomation(
+  ctx: Ctx,
+  teamId: string,
+  factoryUid: string,
+  input: CreateAutomationInput,
+  audit: AuditTrail,
+): Promise<AutomationView> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   if (factory.definition_source === 'files') {
     throw conflict('This factory is defined by files; add an automations/<name>.md file and apply the definitions instead.');
@@ -170,6 +177,7 @@ export async function createAutomation(ctx: Ctx, teamId: string, factoryUid: str
     await ctx.db.transaction().execute(async (trx) => {
       await insertAutomation(trx, row);
       await replaceAutomationWebhooks(trx, teamId, row.id, selectedWebhookIds(triggers));
+      await audit.record(trx, row.id);
     });
   } catch (err) {
     if (isUniqueViolation(err)) nameTaken(input.name);
@@ -212,6 +220,7 @@ export async function updateAutomation(
   factoryUid: string,
   automationUid: string,
   input: UpdateAutomationInput,
+  audit: AuditTrail,
 ): Promise<AutomationView> {
   const { factory, automation } = await requireAutomation(ctx, teamId, factoryUid, automationUid);
   if (factory.definition_source === 'files') {
@@ -240,6 +249,7 @@ export async function updateAutomation(
     updated = await ctx.db.transaction().execute(async (trx) => {
       const row = await updateAutomationRow(trx, teamId, automation.id, changes);
       if (row && triggers) await replaceAutomationWebhooks(trx, teamId, automation.id, selectedWebhookIds(triggers));
+      if (row) await audit.record(trx, row.id, toggleAction(input));
       return row;
     });
   } catch (err) {
@@ -250,13 +260,15 @@ export async function updateAutomation(
   return (await viewsOf(ctx, teamId, factory.id, [updated]))[0]!;
 }
 
-export async function deleteAutomation(ctx: Ctx, teamId: string, factoryUid: string, automationUid: string): Promise<void> {
+export async function deleteAutomation(ctx: Ctx, teamId: string, factoryUid: string, automationUid: string, audit: AuditTrail): Promise<void> {
   const { factory, automation } = await requireAutomation(ctx, teamId, factoryUid, automationUid);
   if (factory.definition_source === 'files') {
     throw conflict("This factory is defined by files; remove the automation's file and apply the definitions again.");
   }
-  const deleted = await ctx.db.transaction().execute((trx) => deleteAutomationRow(trx, teamId, automation.id));
-  if (!deleted) throw resourceNotFound(`Automation ${automationUid} not found.`);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await deleteAutomationRow(trx, teamId, automation.id))) throw resourceNotFound(`Automation ${automationUid} not found.`);
+    await audit.record(trx, automation.id);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------

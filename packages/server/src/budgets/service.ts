@@ -2,6 +2,7 @@
  * Team budgets and usage (docs/decisions.md §Budgets and usage): the monthly budget an admin sets, the
  * month's usage per model, and the refusal to start runs once the budget is spent.
  */
+import type { AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import type { components } from '../generated/api';
@@ -87,7 +88,7 @@ export async function getTeamBudget(ctx: Ctx, teamId: string): Promise<TeamBudge
   return toTeamBudget(ctx, budget, await monthUse(ctx, teamId, monthOf(ctx.clock.now())));
 }
 
-export async function updateTeamBudget(ctx: Ctx, teamId: string, update: Schemas['TeamBudgetUpdate']): Promise<TeamBudget> {
+export async function updateTeamBudget(ctx: Ctx, teamId: string, update: Schemas['TeamBudgetUpdate'], audit: AuditTrail): Promise<TeamBudget> {
   const maxCost = update.max_cost_usd_per_month ?? null;
   if (maxCost !== null && !pricesCosts(ctx)) {
     throw invalidRequest('max_cost_usd_per_month needs model prices, and this server prices no model (MODEL_PRICES is empty): set a token budget instead.', [
@@ -102,7 +103,11 @@ export async function updateTeamBudget(ctx: Ctx, teamId: string, update: Schemas
     maxCostMicrosPerMonth: maxCost === null ? null : microsOf(maxCost),
     updatedAt: toTimestamp(ctx.clock.now()),
   };
-  await upsertTeamBudget(ctx.db, teamId, budget);
+  await ctx.db.transaction().execute(async (tx) => {
+    await upsertTeamBudget(tx, teamId, budget);
+    // The budget is the team's own: its id is the team's.
+    await audit.record(tx, teamId);
+  });
   return toTeamBudget(ctx, budget, await monthUse(ctx, teamId, monthOf(ctx.clock.now())));
 }
 

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 
-export type IdPrefix = 'team' | 'key' | 'fac' | 'wh' | 'dlv' | 'aut' | 'env' | 'sch' | 'step' | 'fup' | 'sub' | 'evt' | 'msg' | 'att';
+export type IdPrefix = 'team' | 'key' | 'aud' | 'fac' | 'wh' | 'dlv' | 'aut' | 'env' | 'sch' | 'step' | 'fup' | 'sub' | 'evt' | 'msg' | 'att';
 
 /**
  * Random numbers in [0, 1] for ulidx, drawn from a pooled buffer of random bytes. ulidx's own source asks

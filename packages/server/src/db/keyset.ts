@@ -8,7 +8,7 @@ import type { KeysetAfter } from '../pagination';
  */
 export function newestFirstPage<QB extends SelectQueryBuilder<any, any, any>>(
   qb: QB,
-  column: 'created_at' | 'received_at' | 'attempted_at',
+  column: 'created_at' | 'received_at' | 'attempted_at' | 'occurred_at',
   page: { limit: number; after?: KeysetAfter | undefined },
 ): QB {
   const { after } = page;

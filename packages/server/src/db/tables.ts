@@ -371,6 +371,22 @@ export interface TeamMonthlyUsageTable {
   cost_micros: number | string;
 }
 
+/** One change an admin made (audit/): who, what, when, from where, and the names of the fields it set. */
+export interface AuditEventsTable {
+  id: string;
+  team_id: string;
+  occurred_at: Timestamp;
+  actor_key_id: string;
+  /** The key's name when the change was made; null for a key without one. */
+  actor_key_name: string | null;
+  operation_id: string;
+  action: string;
+  resource_type: Schemas['AuditResourceType'];
+  resource_id: string;
+  address: string | null;
+  changed_fields: JsonText; // JSON array of field names, never values
+}
+
 export interface Database {
   teams: TeamsTable;
   api_keys: ApiKeysTable;
@@ -398,4 +414,5 @@ export interface Database {
   notification_attempts: NotificationAttemptsTable;
   team_budgets: TeamBudgetsTable;
   team_monthly_usage: TeamMonthlyUsageTable;
+  audit_events: AuditEventsTable;
 }

@@ -14,6 +14,7 @@ import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
 import type { components } from '../generated/api';
 import type { Principal } from '../api-keys/service';
+import type { AuditTrail } from '../audit/trail';
 import { parseImageReference, type ImageReference } from '../engine/images/reference';
 import { createRegistryPolicy } from '../engine/images/registries';
 import { keysetPage } from '../pagination';
@@ -148,7 +149,7 @@ async function repositoriesColumn(deps: Deps, teamId: string, previous: string |
 
 const nameTaken = (name: string) => conflict(`An environment named "${name}" already exists in this team.`, { retryable: false });
 
-export async function createEnvironment(deps: WriteDeps, principal: Principal, input: CreateEnvironmentRequest): Promise<CloudEnvironment> {
+export async function createEnvironment(deps: WriteDeps, principal: Principal, input: CreateEnvironmentRequest, audit: AuditTrail): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
   checkDockerImage(deps, input.docker_image);
   const now = deps.clock.now();
@@ -170,7 +171,10 @@ export async function createEnvironment(deps: WriteDeps, principal: Principal, i
     updated_at: at,
   };
   try {
-    await insertEnvironment(deps.db, row);
+    await deps.db.transaction().execute(async (tx) => {
+      await insertEnvironment(tx, row);
+      await audit.record(tx, row.id);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name);
     throw err;
@@ -209,7 +213,13 @@ export async function getEnvironment(deps: Deps, teamId: string, id: string): Pr
 }
 
 /** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay; a null description clears it. */
-export async function updateEnvironment(deps: WriteDeps, principal: Principal, id: string, input: UpdateEnvironmentRequest): Promise<CloudEnvironment> {
+export async function updateEnvironment(
+  deps: WriteDeps,
+  principal: Principal,
+  id: string,
+  input: UpdateEnvironmentRequest,
+  audit: AuditTrail,
+): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
   checkDockerImage(deps, input.docker_image);
   const changes: Parameters<typeof updateEnvironmentRow>[3] = { updated_at: toTimestamp(deps.clock.now()), last_editor: JSON.stringify(actorOf(principal)) };
@@ -226,7 +236,11 @@ export async function updateEnvironment(deps: WriteDeps, principal: Principal, i
   if (input.registry_secret_name !== undefined) changes.registry_secret_name = input.registry_secret_name;
   let row: EnvironmentRow | undefined;
   try {
-    row = await updateEnvironmentRow(deps.db, principal.teamId, id, changes);
+    row = await deps.db.transaction().execute(async (tx) => {
+      const updated = await updateEnvironmentRow(tx, principal.teamId, id, changes);
+      if (updated) await audit.record(tx, updated.id);
+      return updated;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name ?? '');
     throw err;
@@ -235,8 +249,11 @@ export async function updateEnvironment(deps: WriteDeps, principal: Principal, i
   return answer(deps, row);
 }
 
-export async function deleteEnvironment(deps: Deps, teamId: string, id: string): Promise<void> {
-  if (!(await deleteEnvironmentRow(deps.db, teamId, id))) throw notFound(id);
+export async function deleteEnvironment(deps: Deps, teamId: string, id: string, audit: AuditTrail): Promise<void> {
+  await deps.db.transaction().execute(async (tx) => {
+    if (!(await deleteEnvironmentRow(tx, teamId, id))) throw notFound(id);
+    await audit.record(tx, id);
+  });
 }
 
 /**

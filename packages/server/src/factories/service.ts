@@ -2,6 +2,7 @@
  * Factory rules: names unique within the team; `definition_source` fixed at creation (`api`: changed through
  * the REST API; `files`: changed only by definition apply).
  */
+import type { AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
@@ -26,6 +27,7 @@ export async function createFactory(
   ctx: Ctx,
   teamId: string,
   input: components['schemas']['CreateFactoryRequest'],
+  audit: AuditTrail,
 ): Promise<FactoryView> {
   const now = ctx.clock.now();
   const row: FactoryRow = {
@@ -37,7 +39,10 @@ export async function createFactory(
     updated_at: toTimestamp(now),
   };
   try {
-    await insertFactory(ctx.db, row);
+    await ctx.db.transaction().execute(async (tx) => {
+      await insertFactory(tx, row);
+      await audit.record(tx, row.id);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A factory named "${input.name}" already exists in this team.`);
     throw err;

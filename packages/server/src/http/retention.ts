@@ -6,28 +6,19 @@
  *
  * SERVICE-WIDE QUERY (retention): it acts for every team.
  */
-import { setImmediate } from 'node:timers/promises';
 import type { ServerContext } from '../context';
+import { deleteInBatches } from '../db/batched-delete';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import { deleteExpiredIdempotencyKeys } from './idempotency';
 import { deletePastRateWindows } from './rate-limit';
 
-/**
- * Deletes in batches, yielding between them: on SQLite a statement holds the process while it runs, and
- * a day of keys of a busy server deleted at once would stall every request for as long.
- */
+/** Deletes the expired keys in batches (db/batched-delete.ts). */
 export async function pruneIdempotencyKeys(
   ctx: Pick<ServerContext, 'db' | 'clock'>,
   { batchSize = 1000 }: { batchSize?: number } = {},
 ): Promise<number> {
   const now = ctx.clock.now();
-  let deleted = 0;
-  for (;;) {
-    const batch = await deleteExpiredIdempotencyKeys(ctx.db, now, batchSize);
-    deleted += batch;
-    if (batch < batchSize) return deleted;
-    await setImmediate();
-  }
+  return deleteInBatches((size) => deleteExpiredIdempotencyKeys(ctx.db, now, size), batchSize);
 }
 
 /** Runs `pruneIdempotencyKeys` at start and every RETENTION_INTERVAL_SECONDS until stopped. */

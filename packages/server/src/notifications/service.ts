@@ -11,6 +11,7 @@
  * - disabling is `disabled_reason: manual`; enabling clears the reason and the failing period;
  * - replay re-queues one event of the subscription, due now, with a new retry window.
  */
+import { toggleAction, type AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
@@ -113,7 +114,12 @@ async function requireSubscription(ctx: Pick<ServerContext, 'db'>, teamId: strin
   return row;
 }
 
-export async function createSubscription(ctx: Ctx, teamId: string, input: CreateNotificationSubscriptionInput): Promise<NotificationSubscriptionWithSecretView> {
+export async function createSubscription(
+  ctx: Ctx,
+  teamId: string,
+  input: CreateNotificationSubscriptionInput,
+  audit: AuditTrail,
+): Promise<NotificationSubscriptionWithSecretView> {
   const url = checkedUrl(ctx, input.url);
   const filter = await checkedFilter(ctx, teamId, input.filter);
   const secret = generateNotificationSecret();
@@ -145,6 +151,7 @@ export async function createSubscription(ctx: Ctx, teamId: string, input: Create
       throw limitExceeded(`A team holds at most ${limit} notification subscriptions; delete one before creating another.`);
     }
     await insertSubscription(tx, row);
+    await audit.record(tx, row.id);
   });
   return { ...toSubscriptionView(ctx, row), secret };
 }
@@ -172,6 +179,7 @@ export async function updateSubscription(
   teamId: string,
   subscriptionUid: string,
   input: UpdateNotificationSubscriptionInput,
+  audit: AuditTrail,
 ): Promise<NotificationSubscriptionView> {
   const current = await requireSubscription(ctx, teamId, subscriptionUid);
   const nowTs = toTimestamp(ctx.clock.now());
@@ -182,18 +190,25 @@ export async function updateSubscription(
   if (input.description !== undefined) changes.description = input.description;
   if (input.enabled === false && current.enabled === 1) Object.assign(changes, { enabled: 0, disabled_reason: 'manual', disabled_at: nowTs });
   if (input.enabled === true && current.enabled === 0) Object.assign(changes, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null });
-  const updated = await updateSubscriptionRow(ctx.db, teamId, current.id, changes);
-  if (!updated) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+  const updated = await ctx.db.transaction().execute(async (tx) => {
+    const row = await updateSubscriptionRow(tx, teamId, current.id, changes);
+    if (!row) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+    await audit.record(tx, row.id, toggleAction(input));
+    return row;
+  });
   return toSubscriptionView(ctx, updated);
 }
 
 /** Attempts at a delete that PostgreSQL chose as a deadlock's victim before the answer is an error. */
 const DELETE_ATTEMPTS = 3;
 
-export async function deleteSubscription(ctx: Ctx, teamId: string, subscriptionUid: string): Promise<void> {
+export async function deleteSubscription(ctx: Ctx, teamId: string, subscriptionUid: string, audit: AuditTrail): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      if (!(await deleteSubscriptionRow(ctx.db, teamId, subscriptionUid))) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+      await ctx.db.transaction().execute(async (tx) => {
+        if (!(await deleteSubscriptionRow(tx, teamId, subscriptionUid))) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+        await audit.record(tx, subscriptionUid);
+      });
       return;
     } catch (err) {
       // The cascade to the subscription's outbox locks its messages after the subscription, while a delivery
@@ -203,19 +218,28 @@ export async function deleteSubscription(ctx: Ctx, teamId: string, subscriptionU
   }
 }
 
-export async function rotateSubscriptionSecret(ctx: Ctx, teamId: string, subscriptionUid: string): Promise<NotificationSubscriptionWithSecretView> {
+export async function rotateSubscriptionSecret(
+  ctx: Ctx,
+  teamId: string,
+  subscriptionUid: string,
+  audit: AuditTrail,
+): Promise<NotificationSubscriptionWithSecretView> {
   const current = await requireSubscription(ctx, teamId, subscriptionUid);
   const secret = generateNotificationSecret();
   const now = ctx.clock.now();
   const overlapMs = ctx.settings.notifications.secretOverlapHours * 3_600_000;
-  const updated = await updateSubscriptionRow(ctx.db, teamId, current.id, {
-    secret: ctx.secrets.encrypt(secret),
-    // Only the secret just replaced keeps signing: one rotated out earlier stops now (contract: rotate-secret).
-    previous_secret: overlapMs > 0 ? current.secret : null,
-    previous_secret_expires_at: overlapMs > 0 ? toTimestamp(new Date(now.getTime() + overlapMs)) : null,
-    updated_at: toTimestamp(now),
+  const updated = await ctx.db.transaction().execute(async (tx) => {
+    const row = await updateSubscriptionRow(tx, teamId, current.id, {
+      secret: ctx.secrets.encrypt(secret),
+      // Only the secret just replaced keeps signing: one rotated out earlier stops now (contract: rotate-secret).
+      previous_secret: overlapMs > 0 ? current.secret : null,
+      previous_secret_expires_at: overlapMs > 0 ? toTimestamp(new Date(now.getTime() + overlapMs)) : null,
+      updated_at: toTimestamp(now),
+    });
+    if (!row) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
+    await audit.record(tx, row.id);
+    return row;
   });
-  if (!updated) throw resourceNotFound(`Notification subscription ${subscriptionUid} not found.`);
   return { ...toSubscriptionView(ctx, updated), secret };
 }
 
@@ -245,6 +269,7 @@ export async function replayEvent(
   teamId: string,
   subscriptionUid: string,
   eventId: string,
+  audit: AuditTrail,
 ): Promise<Schemas['ReplayNotificationEventResponse']> {
   const subscription = await requireSubscription(ctx, teamId, subscriptionUid);
   const message = await findMessage(ctx.db, teamId, subscription.id, eventId);
@@ -254,6 +279,7 @@ export async function replayEvent(
   await ctx.db.transaction().execute(async (tx) => {
     if (!(await requeueMessage(tx, teamId, message.id, now))) throw resourceNotFound(`Event ${eventId} of notification subscription ${subscriptionUid} not found.`);
     await ctx.runSignals.announceInTransaction(tx, 'notifications', teamId, message.run_id);
+    await audit.record(tx, eventId);
   });
   ctx.runSignals.notifyRunEvent(teamId, message.run_id);
   return { event_id: eventId, subscription_uid: subscription.id, next_attempt_at: now };

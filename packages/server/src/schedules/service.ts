@@ -14,6 +14,7 @@ import type { Database } from '../db/tables';
 import { environmentConfigs } from '../environments/service';
 import type { components } from '../generated/api';
 import type { Principal } from '../api-keys/service';
+import type { AuditTrail } from '../audit/trail';
 import { keysetPage } from '../pagination';
 import { invalidRequest, limitExceeded, resourceNotFound } from '../problems';
 import { checkMetadata, checkRunDefinition, creatorOf, refuseUnsupportedMode, resolveRequestedConfig, type RunCreator } from '../runs/service';
@@ -132,7 +133,7 @@ const itemOf = async (deps: Pick<Deps, 'db'>, row: ScheduleRow): Promise<Schedul
 
 const notFound = (id: string) => resourceNotFound(`Scheduled agent ${id} not found.`);
 
-export async function createScheduledAgent(deps: Deps, principal: Principal, input: CreateScheduledAgentInput): Promise<ScheduledAgentItem> {
+export async function createScheduledAgent(deps: Deps, principal: Principal, input: CreateScheduledAgentInput, audit: AuditTrail): Promise<ScheduledAgentItem> {
   const definition = await checkDefinition(deps, principal.teamId, input, input.time_zone ?? DEFAULT_TIME_ZONE);
   const now = deps.clock.now();
   const at = toTimestamp(now);
@@ -164,6 +165,7 @@ export async function createScheduledAgent(deps: Deps, principal: Principal, inp
       throw limitExceeded(`A team holds at most ${limit} scheduled agents (SCHEDULES_PER_TEAM); delete one first.`);
     }
     await insertSchedule(tx, row);
+    await audit.record(tx, row.id);
   });
   deps.notifyScheduleChanged();
   return itemOf(deps, row);
@@ -203,45 +205,69 @@ async function lockSchedule(tx: Kysely<Database>, teamId: string, id: string): P
  * computed again from now when the expression, the zone or `enabled` changes; otherwise the pending slot is
  * left as the firing loop last set it (never written back from this read, which could fire it twice).
  */
-export async function updateScheduledAgent(deps: Deps, principal: Principal, id: string, input: UpdateScheduledAgentInput): Promise<ScheduledAgentItem> {
+export async function updateScheduledAgent(
+  deps: Deps,
+  principal: Principal,
+  id: string,
+  input: UpdateScheduledAgentInput,
+  audit: AuditTrail,
+): Promise<ScheduledAgentItem> {
   const row = await deps.db.transaction().execute(async (tx) => {
     const current = await lockSchedule(tx, principal.teamId, id);
     const { firstSlot, ...definition } = await checkDefinition({ ...deps, db: tx }, principal.teamId, input, input.time_zone ?? current.time_zone);
     const timingChanged =
       definition.cron_schedule !== current.cron_schedule || definition.time_zone !== current.time_zone || definition.enabled !== current.enabled;
-    return updateScheduleDefinition(tx, principal.teamId, id, {
+    const updated = await updateScheduleDefinition(tx, principal.teamId, id, {
       ...definition,
       ...(timingChanged ? { next_run_at: definition.enabled ? firstSlot : null } : {}),
       updated_by: JSON.stringify(creatorOf(principal)),
       updated_at: toTimestamp(deps.clock.now()),
     });
+    if (updated) await audit.record(tx, id);
+    return updated;
   });
   if (!row) throw notFound(id);
   deps.notifyScheduleChanged();
   return itemOf(deps, row);
 }
 
-export async function deleteScheduledAgent(deps: Pick<Deps, 'db'>, teamId: string, id: string): Promise<Schemas['DeleteScheduledAgentResponse']> {
-  if (!(await deleteScheduleRow(deps.db, teamId, id))) throw notFound(id);
+export async function deleteScheduledAgent(
+  deps: Pick<Deps, 'db'>,
+  teamId: string,
+  id: string,
+  audit: AuditTrail,
+): Promise<Schemas['DeleteScheduledAgentResponse']> {
+  await deps.db.transaction().execute(async (tx) => {
+    if (!(await deleteScheduleRow(tx, teamId, id))) throw notFound(id);
+    await audit.record(tx, id);
+  });
   return { success: true };
 }
 
 /**
  * Pause (`enabled: false`, no next slot) or resume (the first slot after now; slots that passed while it
- * was paused are not made up). A schedule already in that state is answered unchanged.
+ * was paused are not made up). A schedule already in that state is answered unchanged (and nothing is audited).
  */
-export async function setScheduledAgentEnabled(deps: Deps, principal: Principal, id: string, enabled: boolean): Promise<ScheduledAgentItem> {
+export async function setScheduledAgentEnabled(
+  deps: Deps,
+  principal: Principal,
+  id: string,
+  enabled: boolean,
+  audit: AuditTrail,
+): Promise<ScheduledAgentItem> {
   const row = await deps.db.transaction().execute(async (tx) => {
     const current = await lockSchedule(tx, principal.teamId, id);
     if ((current.enabled === 1) === enabled) return current;
     const now = deps.clock.now();
     const next = enabled ? nextSlotAfter(current.cron_schedule, current.time_zone, now) : null;
-    return updateScheduleDefinition(tx, principal.teamId, id, {
+    const updated = await updateScheduleDefinition(tx, principal.teamId, id, {
       enabled: enabled ? 1 : 0,
       next_run_at: next ? toTimestamp(next) : null,
       updated_by: JSON.stringify(creatorOf(principal)),
       updated_at: toTimestamp(now),
     });
+    if (updated) await audit.record(tx, id);
+    return updated;
   });
   if (!row) throw notFound(id);
   if (enabled) deps.notifyScheduleChanged();

@@ -2,6 +2,7 @@
  * Team secret rules: values are write-only (encrypted with the SecretBox, never answered, never logged);
  * a value a url_token webhook uses must be URL-safe; a secret a live webhook names cannot be deleted.
  */
+import type { AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import type { components } from '../generated/api';
@@ -10,6 +11,7 @@ import { conflict, resourceNotFound, validationFailed } from '../problems';
 import { isUrlSafeSecret } from '../webhooks/secrets';
 import {
   deleteTeamSecret,
+  findTeamSecret,
   listTeamSecretNames,
   upsertTeamSecret,
   webhooksNamingSecret,
@@ -36,7 +38,7 @@ export async function listSecrets(
   return { secrets: items, page_info };
 }
 
-export async function putSecret(ctx: Ctx, teamId: string, name: string, value: string): Promise<SecretMetadata> {
+export async function putSecret(ctx: Ctx, teamId: string, name: string, value: string, audit: AuditTrail): Promise<SecretMetadata> {
   const users = await webhooksNamingSecret(ctx.db, teamId, name);
   if (users.some((w) => w.auth_mode === 'url_token') && !isUrlSafeSecret(value)) {
     throw validationFailed(
@@ -44,11 +46,16 @@ export async function putSecret(ctx: Ctx, teamId: string, name: string, value: s
       { errors: [{ path: '$.value', message: 'must be URL-safe (at least 16 of A–Z a–z 0–9 . _ ~ -)' }] },
     );
   }
-  const row = await upsertTeamSecret(ctx.db, teamId, name, ctx.secrets.encrypt(value), toTimestamp(ctx.clock.now()));
+  const row = await ctx.db.transaction().execute(async (tx) => {
+    const existed = (await findTeamSecret(tx, teamId, name)) !== undefined;
+    const upserted = await upsertTeamSecret(tx, teamId, name, ctx.secrets.encrypt(value), toTimestamp(ctx.clock.now()));
+    await audit.record(tx, name, existed ? 'updated' : 'created');
+    return upserted;
+  });
   return { name: row.name, created_at: row.created_at, updated_at: row.updated_at };
 }
 
-export async function deleteSecret(ctx: Ctx, teamId: string, name: string): Promise<void> {
+export async function deleteSecret(ctx: Ctx, teamId: string, name: string, audit: AuditTrail): Promise<void> {
   const users = await webhooksNamingSecret(ctx.db, teamId, name);
   if (users.length > 0) {
     throw conflict(
@@ -56,5 +63,8 @@ export async function deleteSecret(ctx: Ctx, teamId: string, name: string): Prom
         'delete those webhooks or point them at another secret first.',
     );
   }
-  if (!(await deleteTeamSecret(ctx.db, teamId, name))) throw resourceNotFound(`Secret ${name} not found.`);
+  await ctx.db.transaction().execute(async (tx) => {
+    if (!(await deleteTeamSecret(tx, teamId, name))) throw resourceNotFound(`Secret ${name} not found.`);
+    await audit.record(tx, name);
+  });
 }

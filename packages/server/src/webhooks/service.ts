@@ -15,6 +15,7 @@
  *   the old secret stops working with the commit, no overlap;
  * - secrets are encrypted with ctx.secrets, never logged, never answered after create/rotate.
  */
+import { toggleAction, type AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
@@ -111,7 +112,13 @@ function checkCredentialInput(input: CreateWebhookInput, mode: WebhookAuthMode):
   }
 }
 
-export async function createWebhook(ctx: Ctx, teamId: string, factoryUid: string, input: CreateWebhookInput): Promise<WebhookWithSecretView> {
+export async function createWebhook(
+  ctx: Ctx,
+  teamId: string,
+  factoryUid: string,
+  input: CreateWebhookInput,
+  audit: AuditTrail,
+): Promise<WebhookWithSecretView> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   refuseFilesFactory(factory, 'This factory is defined by files; add a webhooks/<name>.yaml file and apply the definitions instead.');
   const mode = input.auth_mode ?? 'token';
@@ -176,6 +183,7 @@ export async function createWebhook(ctx: Ctx, teamId: string, factoryUid: string
         deleted_at: null,
       };
       await insertWebhook(trx, row);
+      await audit.record(trx, row.id);
       return { ...toWebhookView(ctx, row, shown ?? undefined), secret: shown };
     });
   } catch (err) {
@@ -225,6 +233,7 @@ export async function updateWebhook(
   factoryUid: string,
   webhookUid: string,
   input: UpdateWebhookInput,
+  audit: AuditTrail,
 ): Promise<WebhookView> {
   const { factory, webhook } = await requireWebhook(ctx, teamId, factoryUid, webhookUid);
   const renames = input.name !== undefined && input.name !== webhook.name;
@@ -254,8 +263,12 @@ export async function updateWebhook(
     }
   }
   try {
-    const updated = await updateWebhookRow(ctx.db, teamId, webhook.id, changes);
-    if (!updated) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
+    const updated = await ctx.db.transaction().execute(async (trx) => {
+      const row = await updateWebhookRow(trx, teamId, webhook.id, changes);
+      if (!row) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
+      await audit.record(trx, row.id, toggleAction(input));
+      return row;
+    });
     return toWebhookView(ctx, updated);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A webhook named "${input.name}" already exists in this factory.`);
@@ -263,13 +276,16 @@ export async function updateWebhook(
   }
 }
 
-export async function deleteWebhook(ctx: Ctx, teamId: string, factoryUid: string, webhookUid: string): Promise<void> {
+export async function deleteWebhook(ctx: Ctx, teamId: string, factoryUid: string, webhookUid: string, audit: AuditTrail): Promise<void> {
   const { factory, webhook } = await requireWebhook(ctx, teamId, factoryUid, webhookUid);
   refuseFilesFactory(factory, 'This factory is defined by files; remove the webhook\'s file and apply the definitions again.');
   const now = toTimestamp(ctx.clock.now());
   // Soft delete: senders get 404 from now on, the delivery log stays readable for its retention.
-  const deleted = await updateWebhookRow(ctx.db, teamId, webhook.id, { deleted_at: now, updated_at: now });
-  if (!deleted) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
+  await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await updateWebhookRow(trx, teamId, webhook.id, { deleted_at: now, updated_at: now });
+    if (!deleted) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
+    await audit.record(trx, webhook.id);
+  });
 }
 
 export async function rotateWebhookSecret(
@@ -278,6 +294,7 @@ export async function rotateWebhookSecret(
   factoryUid: string,
   webhookUid: string,
   input: { provider_secret?: string },
+  audit: AuditTrail,
 ): Promise<WebhookWithSecretView> {
   const { factory, webhook } = await requireWebhook(ctx, teamId, factoryUid, webhookUid);
   refuseFilesFactory(factory);
@@ -299,7 +316,9 @@ export async function rotateWebhookSecret(
   const now = toTimestamp(ctx.clock.now());
   const updated = await ctx.db.transaction().execute(async (trx) => {
     await upsertTeamSecret(trx, teamId, webhook.secret_name, encrypted, now);
-    return updateWebhookRow(trx, teamId, webhook.id, { secret: encrypted, updated_at: now });
+    const row = await updateWebhookRow(trx, teamId, webhook.id, { secret: encrypted, updated_at: now });
+    if (row) await audit.record(trx, row.id);
+    return row;
   });
   if (!updated) throw resourceNotFound(`Webhook ${webhookUid} not found.`);
   return { ...toWebhookView(ctx, updated, value), secret: value };

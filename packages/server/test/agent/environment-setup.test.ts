@@ -20,6 +20,7 @@ import { loadSettings } from '../../src/settings';
 import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
 import { isAlive, processesWithEnv } from '../support/processes';
 import { testSandboxMode } from '../support/sandbox';
+import { directCallAudit } from '../support/audit';
 
 /** A principal of the team, as the environments service is called by the API. */
 const admin = (teamId: string): Principal => ({ teamId, keyId: 'key_env_setup_test', role: 'admin', displayName: 'admin' });
@@ -50,7 +51,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
       name: 'node',
       setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
       env_vars: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' },
-    });
+    }, directCallAudit(teamId, 'environment', 'created'));
     const result = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
     expect(result).toEqual({ env: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
@@ -66,7 +67,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   it('does not hand the server process environment to setup commands', async () => {
     process.env.AGENT_RUNS_TEST_SERVER_SECRET = 'do-not-leak';
     try {
-      const env = await createEnvironment(deps, admin(teamId), { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] });
+      const env = await createEnvironment(deps, admin(teamId), { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] }, directCallAudit(teamId, 'environment', 'created'));
       await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
       expect(fs.readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('unset');
     } finally {
@@ -79,7 +80,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
       name: 'broken',
       setup_commands: ['true', 'echo "token is $TOKEN" >&2; exit 7', 'touch never.txt'],
       env_vars: { TOKEN: 'tok_very_secret' },
-    });
+    }, directCallAudit(teamId, 'environment', 'created'));
     const err = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EnvironmentSetupError);
     const { statusMessage } = err as EnvironmentSetupError;
@@ -92,7 +93,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails when a command outlasts its time limit', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'slow', setup_commands: ['sleep 5'] });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'slow', setup_commands: ['sleep 5'] }, directCallAudit(teamId, 'environment', 'created'));
     const started = Date.now();
     await expect(
       prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { commandTimeoutMs: 200 }),
@@ -102,7 +103,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
 
   it('stops the running command on cancel', async () => {
     const marker = randomBytes(8).toString('hex');
-    const env = await createEnvironment(deps, admin(teamId), { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } }, directCallAudit(teamId, 'environment', 'created'));
     const controller = new AbortController();
     const pending = prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, controller.signal);
     let pids: number[] = [];
@@ -114,15 +115,15 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails clearly when the environment was deleted after the run was created', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'gone' });
-    await deleteEnvironment(deps, teamId, env.uid);
+    const env = await createEnvironment(deps, admin(teamId), { name: 'gone' }, directCallAudit(teamId, 'environment', 'created'));
+    await deleteEnvironment(deps, teamId, env.uid, directCallAudit(teamId, 'environment', 'deleted'));
     await expect(prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal)).rejects.toMatchObject({
       statusMessage: { error_code: 'environment_setup_failed', retryable: false, message: expect.stringContaining('no longer exists') },
     });
   });
 
   it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' } });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' } }, directCallAudit(teamId, 'environment', 'created'));
     const signal = new AbortController().signal;
     expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.uid }), config: null }, sandbox, signal)).toEqual({
       env: { A: 'b' },
@@ -132,7 +133,7 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
 
   it('never reads another team\'s environment', async () => {
     const other = (await createTeam(t.db, systemClock, `other-${randomBytes(3).toString('hex')}`)).id;
-    const env = await createEnvironment(deps, admin(other), { name: 'theirs', env_vars: { X: 'y' } });
+    const env = await createEnvironment(deps, admin(other), { name: 'theirs', env_vars: { X: 'y' } }, directCallAudit(other, 'environment', 'created'));
     await expect(prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal)).rejects.toBeInstanceOf(
       EnvironmentSetupError,
     );

@@ -14,7 +14,7 @@ const LAYERS: Array<{ name: string; members: string[] }> = [
   { name: 'base', members: ['generated', 'db', 'crypto', 'clock', 'settings', 'logger', 'periodic-job', 'private-files', 'package-root', 'problems', 'pagination', 'json', 'wakeup'] },
   {
     name: 'domain',
-    members: ['context', 'teams', 'api-keys', 'secrets', 'environments', 'factories', 'webhooks', 'automations', 'runs', 'artifacts', 'schedules', 'engine', 'skills', 'notifications', 'budgets'],
+    members: ['context', 'teams', 'api-keys', 'secrets', 'environments', 'factories', 'webhooks', 'automations', 'runs', 'artifacts', 'schedules', 'engine', 'skills', 'notifications', 'budgets', 'audit'],
   },
   { name: 'http', members: ['api', 'http', 'ingress'] },
   { name: 'composition', members: ['main', 'app', 'admin', 'migrate'] },

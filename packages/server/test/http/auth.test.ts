@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directCallAudit } from '../support/audit';
 import { loadRestSpec } from '../../src/http/validator';
 import { testDatabases } from '../support/databases';
 import { apiClient, expectProblem } from '../support/http';
@@ -156,7 +157,7 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     const { createApiKey, deleteApiKey } = await import('../../src/api-keys/service');
     const ids = [keyId];
     for (let i = 0; i < 4; i++) ids.push((await createApiKey(server.ctx.db, server.ctx.clock, { teamId, name: `a${i}`, role: 'admin', createdBy: 'operator' })).key_id);
-    const results = await Promise.allSettled(ids.map((id) => deleteApiKey(server.ctx.db, server.ctx.clock, teamId, id)));
+    const results = await Promise.allSettled(ids.map((id) => deleteApiKey(server.ctx.db, server.ctx.clock, teamId, id, directCallAudit(teamId, 'api_key', 'revoked'))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(1);
@@ -186,7 +187,8 @@ describe('admin-only operations (x-required-role in the contract)', () => {
     );
   });
 
-  it('refuses every marked operation to a member key: 403 (400 where the request is malformed anyway), never an answer', async () => {
+  // One request per admin operation (31 of them), each its validator's first: slow on a loaded machine.
+  it('refuses every marked operation to a member key: 403 (400 where the request is malformed anyway), never an answer', { timeout: 90_000 }, async () => {
     const server = await startTestServer({ engine: false });
     try {
       const { apiKey } = await server.createTeamWithKey('member-sweep', 'member');

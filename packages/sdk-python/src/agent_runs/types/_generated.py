@@ -492,6 +492,85 @@ class ApplyDefinitionsResponseWebhook(BaseModel):
     secret_name: str
 
 
+class AuditEvent(BaseModel):
+    """
+    One change an admin made: who (the API key), what (the operation, the resource, the action), when,
+    from which address, and the NAMES of the fields the request set — never a value (a secret, a
+    webhook or subscription secret, an API key is never recorded).
+
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: str
+    """
+    `aud_…`
+    """
+    occurred_at: datetime
+    actor: AuditEventActor
+    operation_id: str
+    """
+    The operationId of the request that made the change (e.g. `putSecret`).
+    """
+    action: str
+    """
+    What happened to the resource: `created`, `updated`, `deleted`, `revoked` (an API key),
+    `secret_rotated`, `enabled` and `disabled` (an update that only switched `enabled`), `paused`,
+    `resumed`, `definitions_applied`, `replayed` (a webhook delivery or a notification event).
+
+    """
+    resource: AuditEventResource
+    address: Optional[str] = None
+    """
+    The client address the request came from (behind trusted proxies, the one they name).
+    """
+    changed_fields: list[str]
+    """
+    The names of the request body's fields, sorted (for example `value` of a secret, never the value).
+    """
+
+
+class AuditEventActor(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    key_id: str
+    name: Optional[str] = None
+    """
+    The key's name when the change was made (null for a key without one).
+    """
+
+
+class AuditEventResource(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: AuditResourceType
+    id: str
+
+
+AuditResourceType = TypeAliasType(
+    "AuditResourceType",
+    Literal[
+        "api_key",
+        "secret",
+        "webhook",
+        "webhook_delivery",
+        "environment",
+        "automation",
+        "factory",
+        "schedule",
+        "notification_subscription",
+        "notification_event",
+        "team_budget",
+    ],
+)
+"""
+The kind of resource an audit event is about (`resource.id` is its id, a secret's its name).
+"""
+
+
 AuthMode = TypeAliasType("AuthMode", Literal["token", "url_token", "signature"])
 """
 How senders authenticate: `token` (header `Authorization: Bearer <secret>`), `url_token` (the
@@ -1263,6 +1342,14 @@ class ListApiKeysResponse(BaseModel):
         extra="allow",
     )
     api_keys: list[ApiKey]
+    page_info: PageInfo
+
+
+class ListAuditEventsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    audit_events: list[AuditEvent]
     page_info: PageInfo
 
 
@@ -3338,6 +3425,10 @@ __all__ = [
     "ApplyDefinitionsResponseWebhook",
     "ArtifactItem",
     "ArtifactResponse",
+    "AuditEvent",
+    "AuditEventActor",
+    "AuditEventResource",
+    "AuditResourceType",
     "AuthMode",
     "Automation",
     "CloudEnvironment",
@@ -3382,6 +3473,7 @@ __all__ = [
     "IdentitySource",
     "ListAgentsResponse",
     "ListApiKeysResponse",
+    "ListAuditEventsResponse",
     "ListAutomationsResponse",
     "ListEnvironmentsResponse",
     "ListFactoriesResponse",

@@ -1,4 +1,5 @@
 /** createApiKey `POST /api-keys` → 201 ApiKeyWithValue (the value appears only here). */
+import { auditedAs } from '../../http/audit';
 import { principalOf } from '../../http/auth';
 import { createApiKey, type Role } from '../../api-keys/service';
 import type { OperationHandler } from '../operations';
@@ -14,6 +15,6 @@ export const createApiKeyHandler: OperationHandler<'createApiKey'> =
       role: body.role,
       createdBy: principal.keyId,
       keysPerTeam: ctx.settings.limits.apiKeysPerTeam,
-    });
+    }, auditedAs(ctx, req, res, 'api_key', 'created'));
     res.status(201).json(key);
   };

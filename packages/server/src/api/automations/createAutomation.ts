@@ -1,4 +1,5 @@
 /** createAutomation `POST /factories/{factoryUid}/automations` → 201 Automation. */
+import { auditedAs } from '../../http/audit';
 import { principalOf } from '../../http/auth';
 import { createAutomation, type CreateAutomationInput } from '../../automations/service';
 import type { OperationHandler } from '../operations';
@@ -6,5 +7,5 @@ import type { OperationHandler } from '../operations';
 export const createAutomationHandler: OperationHandler<'createAutomation'> =
   (ctx) =>
   async (req, res) => {
-    res.status(201).json(await createAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.body as CreateAutomationInput));
+    res.status(201).json(await createAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.body as CreateAutomationInput, auditedAs(ctx, req, res, 'automation', 'created')));
   };

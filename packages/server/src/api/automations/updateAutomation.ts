@@ -1,4 +1,5 @@
 /** updateAutomation `PATCH /factories/{factoryUid}/automations/{automationUid}` → Automation. */
+import { auditedAs } from '../../http/audit';
 import { principalOf } from '../../http/auth';
 import { updateAutomation, type UpdateAutomationInput } from '../../automations/service';
 import type { OperationHandler } from '../operations';
@@ -7,5 +8,5 @@ export const updateAutomationHandler: OperationHandler<'updateAutomation'> =
   (ctx) =>
   async (req, res) => {
     const { factoryUid, automationUid } = req.params;
-    res.json(await updateAutomation(ctx, principalOf(req).teamId, factoryUid, automationUid, req.body as UpdateAutomationInput));
+    res.json(await updateAutomation(ctx, principalOf(req).teamId, factoryUid, automationUid, req.body as UpdateAutomationInput, auditedAs(ctx, req, res, 'automation', 'updated')));
   };

@@ -1,4 +1,5 @@
 /** replayWebhookDelivery `POST …/webhooks/{webhookUid}/deliveries/{deliveryId}/replay` → ReplayDeliveryResponse (admin). */
+import { auditedAs } from '../../http/audit';
 import { replayWebhookDelivery } from '../../automations/replay';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
@@ -7,5 +8,5 @@ export const replayWebhookDeliveryHandler: OperationHandler<'replayWebhookDelive
   (ctx) =>
   async (req, res) => {
     const { factoryUid, webhookUid, deliveryId } = req.params;
-    res.json(await replayWebhookDelivery(ctx, principalOf(req).teamId, factoryUid, webhookUid, deliveryId));
+    res.json(await replayWebhookDelivery(ctx, principalOf(req).teamId, factoryUid, webhookUid, deliveryId, auditedAs(ctx, req, res, 'webhook_delivery', 'replayed')));
   };

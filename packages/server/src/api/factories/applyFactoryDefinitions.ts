@@ -1,4 +1,5 @@
 /** applyFactoryDefinitions `POST /factories/{factoryUid}/definitions/apply` → ApplyDefinitionsResponse (admin, files factories). */
+import { auditedAs } from '../../http/audit';
 import { applyFactoryDefinitions, type DefinitionFile } from '../../automations/definitions';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
@@ -7,5 +8,5 @@ export const applyFactoryDefinitionsHandler: OperationHandler<'applyFactoryDefin
   (ctx) =>
   async (req, res) => {
     const { files } = req.body as { files: DefinitionFile[] };
-    res.json(await applyFactoryDefinitions(ctx, principalOf(req).teamId, req.params.factoryUid, files));
+    res.json(await applyFactoryDefinitions(ctx, principalOf(req).teamId, req.params.factoryUid, files, auditedAs(ctx, req, res, 'factory', 'definitions_applied')));
   };

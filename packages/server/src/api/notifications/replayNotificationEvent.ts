@@ -1,4 +1,5 @@
 /** replayNotificationEvent `POST …/{subscriptionUid}/events/{eventId}/replay` → 202 ReplayNotificationEventResponse (admin). */
+import { auditedAs } from '../../http/audit';
 import { principalOf } from '../../http/auth';
 import { replayEvent } from '../../notifications/service';
 import type { OperationHandler } from '../operations';
@@ -7,5 +8,5 @@ export const replayNotificationEventHandler: OperationHandler<'replayNotificatio
   (ctx) =>
   async (req, res) => {
     const { subscriptionUid, eventId } = req.params;
-    res.status(202).json(await replayEvent(ctx, principalOf(req).teamId, subscriptionUid, eventId));
+    res.status(202).json(await replayEvent(ctx, principalOf(req).teamId, subscriptionUid, eventId, auditedAs(ctx, req, res, 'notification_event', 'replayed')));
   };

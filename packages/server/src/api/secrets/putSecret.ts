@@ -1,4 +1,5 @@
 /** putSecret `PUT /secrets/{name}` → 200 SecretMetadata (name and timestamps, never the value). */
+import { auditedAs } from '../../http/audit';
 import { principalOf } from '../../http/auth';
 import { putSecret } from '../../secrets/service';
 import type { OperationHandler } from '../operations';
@@ -7,5 +8,5 @@ export const putSecretHandler: OperationHandler<'putSecret'> =
   (ctx) =>
   async (req, res) => {
     const { value } = req.body as { value: string };
-    res.json(await putSecret(ctx, principalOf(req).teamId, req.params.name, value));
+    res.json(await putSecret(ctx, principalOf(req).teamId, req.params.name, value, auditedAs(ctx, req, res, 'secret', 'updated')));
   };

@@ -1,4 +1,5 @@
 /** rotateWebhookSecret `POST …/webhooks/{webhookUid}/rotate-secret` → 200 WebhookWithSecret; the old secret stops at once. */
+import { auditedAs } from '../../http/audit';
 import { principalOf } from '../../http/auth';
 import { rotateWebhookSecret } from '../../webhooks/service';
 import type { OperationHandler } from '../operations';
@@ -8,5 +9,5 @@ export const rotateWebhookSecretHandler: OperationHandler<'rotateWebhookSecret'>
   async (req, res) => {
     const { factoryUid, webhookUid } = req.params;
     const body = (req.body ?? {}) as { provider_secret?: string };
-    res.json(await rotateWebhookSecret(ctx, principalOf(req).teamId, factoryUid, webhookUid, body));
+    res.json(await rotateWebhookSecret(ctx, principalOf(req).teamId, factoryUid, webhookUid, body, auditedAs(ctx, req, res, 'webhook', 'secret_rotated')));
   };

@@ -17,6 +17,7 @@
  * - an automation or webhook whose definition did not change keeps its `updated_at` (an automation's is the
  *   version the delivery-time filter cache keys on).
  */
+import type { AuditTrail } from '../../audit/trail';
 import type { Kysely } from 'kysely';
 import { toTimestamp } from '../../clock';
 import type { ServerContext } from '../../context';
@@ -94,6 +95,7 @@ export async function applyFactoryDefinitions(
   teamId: string,
   factoryUid: string,
   files: readonly DefinitionFile[],
+  audit: AuditTrail,
 ): Promise<ApplyDefinitionsResponse> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   if (factory.definition_source !== 'files') {
@@ -154,6 +156,7 @@ export async function applyFactoryDefinitions(
       parsed.automations,
       now,
     );
+    await audit.record(trx, factory.id);
     return {
       webhooks: webhookAnswers,
       automations: automationAnswers,
