@@ -567,7 +567,7 @@ class CloudEnvironment(BaseModel):
     last_editor: Optional[RunCreatorInfo] = None
     env_var_names: list[str]
     """
-    Names of the environment variables (values are write-only).
+    Names of the environment variables (values are write-only, seen by the setup commands only).
     """
     created_at: datetime
 
@@ -705,7 +705,7 @@ class CreateEnvironmentRequest(BaseModel):
     setup_commands: Optional[list[str]] = None
     env_vars: Optional[dict[str, str]] = None
     """
-    Variable name → value (write-only).
+    Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`).
     """
     docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
@@ -2359,6 +2359,21 @@ metadata, and the keys given in its request override inherited ones. Filter runs
 """
 
 
+class RunSetupLog(BaseModel):
+    """
+    A run's environment setup log (`getRunSetupLog`, admin only).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    run_id: str
+    entries: list[SetupLogEntry]
+    """
+    One per setup command that ran, oldest first.
+    """
+
+
 RunSourceType = TypeAliasType(
     "RunSourceType",
     Literal[
@@ -2810,6 +2825,44 @@ class SelectedWebhook(BaseModel):
     state: Literal["enabled", "disabled", "deleted", "unknown"]
 
 
+class SetupLogEntry(BaseModel):
+    """
+    One setup command of one execution of the run.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    environment_id: str
+    position: Annotated[int, Field(ge=1)]
+    """
+    The command's position in the environment's `setup_commands` (1 = first).
+    """
+    command_count: Annotated[int, Field(ge=1)]
+    """
+    How many setup commands the environment had.
+    """
+    command: str
+    started_at: datetime
+    finished_at: datetime
+    exit_code: Optional[int] = None
+    """
+    `null` when the command did not exit by itself (a signal, a limit, could not start).
+    """
+    result: str
+    """
+    How it ended, in words: `exited with code 7`, `did not finish within 600 s`, `was stopped: …`, `could not start: …`.
+    """
+    output: str
+    """
+    The last 64 KiB of its stdout and stderr as they came, with the environment's `env_vars` values (and their base64 form) replaced by `***`.
+    """
+    output_truncated: bool
+    """
+    Whether earlier output was dropped.
+    """
+
+
 SignatureScheme = TypeAliasType(
     "SignatureScheme",
     Literal[
@@ -3057,7 +3110,7 @@ class UpdateEnvironmentRequest(BaseModel):
     setup_commands: Optional[list[str]] = None
     env_vars: Optional[dict[str, str]] = None
     """
-    Replaces all variables (write-only values).
+    Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`).
     """
     docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
@@ -3443,6 +3496,7 @@ __all__ = [
     "RunItemRequestUsage",
     "RunItemScope",
     "RunMetadata",
+    "RunSetupLog",
     "RunSourceType",
     "RunState",
     "RunStateEvent",
@@ -3462,6 +3516,7 @@ __all__ = [
     "SecretMetadata",
     "SecretName",
     "SelectedWebhook",
+    "SetupLogEntry",
     "SignatureScheme",
     "Skill",
     "Team",

@@ -80,7 +80,7 @@ class CreateEnvironmentRequestParam(TypedDict, total=False):
     setup_commands: Sequence[str]
 
     env_vars: Dict[str, str]
-    """Variable name → value (write-only)."""
+    """Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`)."""
 
     docker_image: str
     """Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`)."""
@@ -122,7 +122,7 @@ class UpdateEnvironmentRequestParam(TypedDict, total=False):
     setup_commands: Sequence[str]
 
     env_vars: Dict[str, str]
-    """Replaces all variables (write-only values)."""
+    """Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`)."""
 
     docker_image: Optional[str]
     """Oz API. Replaces the image; `null` removes it (runs use the server's system directories)."""
