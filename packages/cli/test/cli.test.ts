@@ -1585,6 +1585,11 @@ describe('agent-runs against the real server', () => {
     const inEnv = await runCli(['run', '--prompt', 'in env', '--environment', uid, '--json'], env);
     expect(inEnv.code).toBe(0);
     expect((await runCli(['environments', 'get', uid], env)).stdout).toMatch(/last_task: +\S+ \((QUEUED|CLAIMED|INPROGRESS|SUCCEEDED|FAILED)\)/);
+
+    const waited = JSON.parse((await runCli(['run', '--prompt', 'in env', '--environment', uid, '--wait', '--json'], env)).stdout) as { run_id: string };
+    const setupLog = await runCli(['runs', 'setup-log', waited.run_id], env);
+    expect(setupLog.code).toBe(0);
+    expect(setupLog.stdout).toMatch(/^\S+ \S+ {2}command 1 of 1 {2}exited with code 0\n {2}\$ true$/m);
   });
 
   it("run --wait shows the run id and progress on stderr and the agent's answer last; runs create and runs conversation", async () => {

@@ -223,6 +223,7 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "createRun": "agent.runs.create", "listRuns": "agent.runs.list", "getRun": "agent.runs.retrieve",
         "createRunFollowup": "agent.runs.followup", "cancelRun": "agent.runs.cancel",
         "getRunConversation": "agent.runs.conversation", "getRunAttachment": "agent.runs.attachment",
+        "getRunSetupLog": "agent.runs.setup_log",
         "streamRunEvents": "agent.runs.events", "streamTeamRunEvents": "agent.runs.team_events",
         "listSkills": "agent.skills.list", "listAgents": "agent.list", "listModels": "agent.models.list",
         "getRunTranscript": "agent.runs.transcript", "downloadRunTranscript": "agent.runs.download_transcript",
