@@ -271,7 +271,8 @@ export interface EnvironmentsTable {
   name: string;
   description: string | null;
   setup_commands: JsonText; // string[]
-  env_vars: EncryptedText | null; // encrypted JSON {NAME: value}
+  env_vars: EncryptedText | null; // encrypted JSON {NAME: value}: secrets, for the setup commands only
+  plain_env_vars: JsonText | null; // {NAME: value}, readable: the setup commands and the agent get them
   creator: JsonText | null; // RunCreatorInfo of the API key that created it (null before Oz parity)
   last_editor: JsonText | null; // RunCreatorInfo of the API key that changed it last
   repositories: JsonText | null; // EnvironmentRepositories (environments/repositories.ts); null = none

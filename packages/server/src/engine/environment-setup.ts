@@ -1,11 +1,12 @@
 /**
  * Prepares a run's workspace from its cloud environment (`config.environment_id`): runs the environment's
  * setup commands one by one with `/bin/sh -c` in the run's sandbox (docs/sandbox.md), with only the
- * sandbox's allow-listed environment plus the environment's variables.
+ * sandbox's allow-listed environment plus the environment's variables, and returns its plain variables for
+ * the runner (`RunContext.env`).
  *
- * The variables are write-only secrets and reach the setup commands only (docs/decisions.md §Write-only
+ * `env_vars` are write-only secrets and reach the setup commands only (docs/decisions.md §Write-only
  * environment variables and the setup log): the agent's processes get none of them, and every process a
- * setup command left is killed before the agent starts. What a command prints goes to the run's setup log
+ * setup command left is killed before the agent starts. `plain_env_vars` are readable and go to both. What a command prints goes to the run's setup log
  * (runs/setup-log.ts, admins only) with the secret values replaced by `***` — never to a status message.
  *
  * A command that exits non-zero, cannot start or runs past its time limit — or an environment deleted
@@ -48,7 +49,7 @@ export interface PrepareEnvironmentOptions {
   recordCommand?: (record: SetupCommandRecord) => Promise<void>;
 }
 
-/** Runs the setup commands. Returns the variables the agent's processes get: none of the environment's. */
+/** Runs the setup commands. Returns the variables the agent's processes get: the plain ones only. */
 export async function prepareEnvironment(
   ctx: Pick<ServerContext, 'db' | 'secrets' | 'log' | 'clock'>,
   run: { teamId: string; environmentId: string },
@@ -62,6 +63,7 @@ export async function prepareEnvironment(
   }
   await options.beforeSetup?.(environment);
   const secrets = environment.envVars;
+  const setupEnv = { ...environment.plainEnvVars, ...secrets };
   const scrub = scrubber(Object.values(secrets));
   const total = environment.setupCommands.length;
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_SETUP_COMMAND_TIMEOUT_MS;
@@ -69,7 +71,7 @@ export async function prepareEnvironment(
     for (const [index, command] of environment.setupCommands.entries()) {
       if (signal.aborted) throw abortError();
       const startedAt = ctx.clock.now();
-      const { exit, output } = await runSetupCommand(sandbox, command, secrets, signal, timeoutMs, scrub.margin);
+      const { exit, output } = await runSetupCommand(sandbox, command, setupEnv, signal, timeoutMs, scrub.margin);
       const result = describeExit(exit, timeoutMs);
       ctx.log.debug({ environment_id: environment.id, command: index + 1, code: exit.code }, 'environment setup command finished');
       const text = scrub.text(output.text).slice(-SETUP_LOG_OUTPUT_BYTES);
@@ -96,7 +98,7 @@ export async function prepareEnvironment(
     // Whatever a setup command left behind, with the secrets in its environment, is gone before the agent starts.
     await sandbox.stopProcesses();
   }
-  return { env: {} };
+  return { env: environment.plainEnvVars };
 }
 
 /**

@@ -744,8 +744,12 @@ export type paths = {
          *     log (`getRunSetupLog`, admin only), never to `status_message` or run events; a failed setup's
          *     `status_message` names the command's position and exit code only. A setup command that writes a
          *     value into the workspace makes it readable by the agent, and so by whoever prompts a run with the
-         *     environment: do that only with values members may read. Plain variables of a run — an MCP server's
-         *     `env` in the run's `config` — are readable by whoever prompts the run.
+         *     environment: do that only with values members may read.
+         *
+         *     **Plain variables are readable.** `plain_env_vars` (extension) reach the setup commands and the
+         *     agent's processes, and answers show their values: whoever prompts a run with the environment can
+         *     read them, as they can an MCP server's `env` in the run's `config`. A name in both `env_vars` and
+         *     `plain_env_vars` answers `400 invalid_request` naming `$.plain_env_vars.<NAME>`.
          *
          *     The body is the Oz API's `CloudEnvironmentConfig`, flat: `name`, `description`, `setup_commands`
          *     and `docker_image` are honoured (with this service's extension `registry_secret_name`);
@@ -3078,7 +3082,7 @@ export type components = {
             content: components["schemas"]["ContentBlock"][];
         };
         /**
-         * @description A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
+         * @description A cloud environment, in the Oz API's shape. `env_var_names`, `plain_env_vars` and `created_at` are this service's
          *     extensions (Oz clients ignore them); `providers` never appears (this service refuses it on
          *     input).
          */
@@ -3114,6 +3118,10 @@ export type components = {
             last_editor?: components["schemas"]["RunCreatorInfo"];
             /** @description Names of the environment variables (values are write-only, seen by the setup commands only). */
             env_var_names: string[];
+            /** @description Extension. The plain variables, values included (setup commands and the agent get them). */
+            plain_env_vars: {
+                [key: string]: string;
+            };
             /** Format: date-time */
             created_at: string;
         };
@@ -3189,6 +3197,14 @@ export type components = {
             env_vars?: {
                 [key: string]: string;
             };
+            /**
+             * @description Extension. Variable name → value: readable variables that the setup commands and the run's agent both
+             *     get. Answers show their values, and whoever prompts a run with the environment can read them:
+             *     never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+             */
+            plain_env_vars?: {
+                [key: string]: string;
+            };
             /** @description Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`). */
             docker_image?: string;
             /** @description The team secret with the registry credentials (see `CloudEnvironmentConfig.registry_secret_name`). */
@@ -3221,6 +3237,14 @@ export type components = {
             setup_commands?: string[];
             /** @description Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`). */
             env_vars?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Extension. Replaces all plain variables: readable variables that the setup commands and the run's agent both
+             *     get. Answers show their values, and whoever prompts a run with the environment can read them:
+             *     never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+             */
+            plain_env_vars?: {
                 [key: string]: string;
             };
             /** @description Oz API. Replaces the image; `null` removes it (runs use the server's system directories). */

@@ -46,14 +46,15 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     await t.close();
   });
 
-  it('runs the setup commands in the working directory with the variables, and gives the agent none of them', async () => {
+  it('runs the setup commands in the working directory with the variables, and gives the agent the plain ones only', async () => {
     const env = await createEnvironment(deps, admin(teamId), {
       name: 'node',
       setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
-      env_vars: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' },
+      env_vars: { NPM_TOKEN: 'npm_secret_value' },
+      plain_env_vars: { GREETING: 'hello-from-env' },
     });
     const result = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
-    expect(result).toEqual({ env: {} });
+    expect(result).toEqual({ env: { GREETING: 'hello-from-env' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
     expect(fs.existsSync(path.join(workDir, 'build', 'ready'))).toBe(true);
     expect(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim()).toBe(sandbox.workspacePath); // the workspace, as the sandbox shows it
@@ -144,10 +145,10 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' } });
+    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' }, plain_env_vars: { C: 'd' } });
     const signal = new AbortController().signal;
     const row = { id: randomBytes(8).toString('hex'), team_id: teamId, config: null };
-    expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: JSON.stringify({ environment_id: env.uid }) }, sandbox, signal)).toEqual({ env: {} });
+    expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: JSON.stringify({ environment_id: env.uid }) }, sandbox, signal)).toEqual({ env: { C: 'd' } });
     expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: '{}' }, sandbox, signal)).toEqual({ env: {} });
   });
 

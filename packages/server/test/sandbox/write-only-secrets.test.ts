@@ -57,6 +57,7 @@ for (const kind of databases) {
         name: `secrets-${randomBytes(4).toString('hex')}`,
         setup_commands: setupCommands,
         env_vars: { SECRET_TOKEN: secret },
+        plain_env_vars: { PLAIN_SETTING: 'plain-value' },
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       return created.body.uid as string;
@@ -64,15 +65,15 @@ for (const kind of databases) {
 
     const leaks = (text: string) => [secret, reversed(secret), Buffer.from(secret).toString('base64').replace(/=+$/, '')].filter((form) => text.includes(form));
 
-    it("a member's run sees the environment's secret variables in setup only, and nothing setup left running", async () => {
+    it("a member's run sees the environment's secret variables in setup only, and nothing setup left running; plain ones everywhere", async () => {
       const environmentId = await environment([
-        'test -n "$SECRET_TOKEN" && echo seen > setup-saw-the-secret.txt',
+        'test -n "$SECRET_TOKEN" && echo "seen with $PLAIN_SETTING" > setup-saw-the-secret.txt',
         // A process left behind that would keep handing the secret to the agent's workspace.
         '(while :; do echo "$SECRET_TOKEN" > late.txt; sleep 0.05; done) </dev/null >/dev/null 2>&1 &',
       ]);
       const { run, conversation } = await runToEnd(member, {
         prompt: script([
-          'echo "token:$(echo $SECRET_TOKEN | rev):end"',
+          'echo "token:$(echo $SECRET_TOKEN | rev):end plain:$PLAIN_SETTING"',
           'cat setup-saw-the-secret.txt',
           'env; cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" "\\n"',
           // late.txt exists once (setup wrote it); removed, nothing may write it again.
@@ -81,8 +82,12 @@ for (const kind of databases) {
         config: { environment_id: environmentId },
       });
       expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
-      expect(conversation).toContain('token::end');
-      expect(conversation).toContain('seen');
+      expect(conversation).toContain('token::end plain:plain-value');
+      expect(conversation).toContain('seen with plain-value');
+      // Plain variables are readable by whoever prompts the run, as documented; secrets only by name.
+      const shown = await member.get(`/agent/environments/${environmentId}`);
+      expect(shown.body).toMatchObject({ env_var_names: ['SECRET_TOKEN'], plain_env_vars: { PLAIN_SETTING: 'plain-value' } });
+      expect(leaks(JSON.stringify(shown.body))).toEqual([]);
       expect(conversation).toContain('late.txt: No such file or directory');
       expect(leaks(conversation)).toEqual([]);
     });

@@ -528,7 +528,7 @@ class Automation(BaseModel):
 
 class CloudEnvironment(BaseModel):
     """
-    A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
+    A cloud environment, in the Oz API's shape. `env_var_names`, `plain_env_vars` and `created_at` are this service's
     extensions (Oz clients ignore them); `providers` never appears (this service refuses it on
     input).
 
@@ -568,6 +568,10 @@ class CloudEnvironment(BaseModel):
     env_var_names: list[str]
     """
     Names of the environment variables (values are write-only, seen by the setup commands only).
+    """
+    plain_env_vars: dict[str, str]
+    """
+    Extension. The plain variables, values included (setup commands and the agent get them).
     """
     created_at: datetime
 
@@ -706,6 +710,13 @@ class CreateEnvironmentRequest(BaseModel):
     env_vars: Optional[dict[str, str]] = None
     """
     Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`).
+    """
+    plain_env_vars: Optional[dict[str, str]] = None
+    """
+    Extension. Variable name → value: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+
     """
     docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
@@ -3111,6 +3122,13 @@ class UpdateEnvironmentRequest(BaseModel):
     env_vars: Optional[dict[str, str]] = None
     """
     Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`).
+    """
+    plain_env_vars: Optional[dict[str, str]] = None
+    """
+    Extension. Replaces all plain variables: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+
     """
     docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """

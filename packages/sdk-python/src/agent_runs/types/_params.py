@@ -82,6 +82,13 @@ class CreateEnvironmentRequestParam(TypedDict, total=False):
     env_vars: Dict[str, str]
     """Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`)."""
 
+    plain_env_vars: Dict[str, str]
+    """
+    Extension. Variable name → value: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+    """
+
     docker_image: str
     """Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`)."""
 
@@ -123,6 +130,13 @@ class UpdateEnvironmentRequestParam(TypedDict, total=False):
 
     env_vars: Dict[str, str]
     """Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`)."""
+
+    plain_env_vars: Dict[str, str]
+    """
+    Extension. Replaces all plain variables: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+    """
 
     docker_image: Optional[str]
     """Oz API. Replaces the image; `null` removes it (runs use the server's system directories)."""

@@ -3,6 +3,9 @@
  * environment setup command of a run printed, with the environment's secret values replaced, readable by
  * admins only (`GET /agent/runs/{runId}/setup-log`). One row per command per execution; `position` orders
  * a run's rows and is unique per run. They live and go with the run.
+ *
+ * And an environment's plain variables (`plain_env_vars`, readable JSON; null = none): the setup commands
+ * and the agent get them, unlike `env_vars`, which reach the setup commands only.
  */
 import type { Kysely } from 'kysely';
 
@@ -24,8 +27,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('output_truncated', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('run_setup_logs_pk', ['run_id', 'position'])
     .execute();
+  await db.schema.alterTable('environments').addColumn('plain_env_vars', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('environments').dropColumn('plain_env_vars').execute();
   await db.schema.dropTable('run_setup_logs').execute();
 }
