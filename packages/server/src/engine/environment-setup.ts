@@ -73,6 +73,8 @@ export async function prepareEnvironment(
       const startedAt = ctx.clock.now();
       const { exit, output } = await runSetupCommand(sandbox, command, setupEnv, signal, timeoutMs, scrub.margin);
       const result = describeExit(exit, timeoutMs);
+      // Why it could not start is the operator's text (paths of the host): the admins' log has it, members do not.
+      const loggedResult = exit.startError ? `${result}: ${exit.startError}` : result;
       ctx.log.debug({ environment_id: environment.id, command: index + 1, code: exit.code }, 'environment setup command finished');
       const text = scrub.text(output.text).slice(-SETUP_LOG_OUTPUT_BYTES);
       await options.recordCommand?.({
@@ -83,7 +85,7 @@ export async function prepareEnvironment(
         started_at: toTimestamp(startedAt),
         finished_at: toTimestamp(ctx.clock.now()),
         exit_code: exit.startError || exit.violation ? null : exit.code,
-        result,
+        result: loggedResult,
         output: text,
         output_truncated: output.truncated ? 1 : 0,
       });
