@@ -76,7 +76,8 @@ export async function prepareEnvironment(
       // Why it could not start is the operator's text (paths of the host): the admins' log has it, members do not.
       const loggedResult = exit.startError ? `${result}: ${exit.startError}` : result;
       ctx.log.debug({ environment_id: environment.id, command: index + 1, code: exit.code }, 'environment setup command finished');
-      const text = scrub.text(output.text).slice(-SETUP_LOG_OUTPUT_BYTES);
+      const scrubbed = Buffer.from(scrub.text(output.text));
+      const text = scrubbed.subarray(Math.max(0, scrubbed.length - SETUP_LOG_OUTPUT_BYTES)).toString('utf8');
       await options.recordCommand?.({
         environment_id: environment.id,
         command_position: index + 1,
