@@ -279,7 +279,7 @@ class Runs(SyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunSetupLog:
-        """What the run's environment setup commands printed, secrets shown as ``***`` (admin keys only; getRunSetupLog)."""
+        """What the run's environment setup commands printed, secrets shown as ``***`` (getRunSetupLog, admin keys only)."""
         return self._get(
             f"/agent/runs/{path_param('run_id', run_id)}/setup-log",
             options=make_request_options(
@@ -645,7 +645,7 @@ class AsyncRuns(AsyncAPIResource):
         extra_body: Optional[Body] = None,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> RunSetupLog:
-        """What the run's environment setup commands printed, secrets shown as ``***`` (admin keys only; getRunSetupLog)."""
+        """What the run's environment setup commands printed, secrets shown as ``***`` (getRunSetupLog, admin keys only)."""
         return await self._get(
             f"/agent/runs/{path_param('run_id', run_id)}/setup-log",
             options=make_request_options(
