@@ -71,7 +71,7 @@ for (const kind of databases) {
         // A process left behind that would keep handing the secret to the agent's workspace.
         '(while :; do echo "$SECRET_TOKEN" > late.txt; sleep 0.05; done) </dev/null >/dev/null 2>&1 &',
       ]);
-      const { run, conversation } = await runToEnd(member, {
+      const { run, conversation, runId } = await runToEnd(member, {
         prompt: script([
           'echo "token:$(echo $SECRET_TOKEN | rev):end plain:$PLAIN_SETTING"',
           'cat setup-saw-the-secret.txt',
@@ -88,6 +88,22 @@ for (const kind of databases) {
       const shown = await member.get(`/agent/environments/${environmentId}`);
       expect(shown.body).toMatchObject({ env_var_names: ['SECRET_TOKEN'], plain_env_vars: { PLAIN_SETTING: 'plain-value' } });
       expect(leaks(JSON.stringify(shown.body))).toEqual([]);
+
+      // A follow-up sets the environment up again: its commands are logged after the first execution's.
+      expect((await member.post(`/agent/runs/${runId}/followups`, { message: script(['echo "again:$SECRET_TOKEN:"']) })).status).toBe(200);
+      const deadline = Date.now() + 30_000;
+      let entries: Array<{ position: number }> = [];
+      let state = '';
+      do {
+        await delay(50);
+        entries = (await admin.get(`/agent/runs/${runId}/setup-log`)).body.entries;
+        state = (await member.get(`/agent/runs/${runId}`)).body.state;
+      } while ((entries.length < 4 || !TERMINAL.includes(state)) && Date.now() < deadline);
+      expect(state).toBe('SUCCEEDED');
+      expect(entries.map((e) => e.position)).toEqual([1, 2, 1, 2]);
+      const resumed = JSON.stringify((await member.get(`/agent/runs/${runId}/conversation`)).body);
+      expect(resumed).toContain('again::');
+      expect(leaks(resumed)).toEqual([]);
       expect(conversation).toContain('late.txt: No such file or directory');
       expect(leaks(conversation)).toEqual([]);
     });
