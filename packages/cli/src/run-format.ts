@@ -10,6 +10,7 @@ import type {
   MessageRole,
   RunEvent,
   RunItem,
+  RunSetupLog,
 } from '@agent-runs/sdk';
 import { runQuestion } from '@agent-runs/sdk';
 import { type Column, cellText, formatFields, formatTime } from './output';
@@ -105,6 +106,18 @@ export function formatConversation(conversation: ConversationResponse): string {
     }
   }
   return lines.length > 0 ? lines.join('\n') : `${conversation.conversation_id}: no steps yet (the run has not started)`;
+}
+
+/** Each setup command as a `<time>  command i of n  <result>` line (then `$ command`), then its output, indented. */
+export function formatSetupLog(log: RunSetupLog): string {
+  if (log.entries.length === 0) return `${log.run_id}: no setup commands ran`;
+  return log.entries
+    .map((entry) => {
+      const head = `${formatTime(entry.started_at)}  command ${entry.position} of ${entry.command_count}  ${entry.result}`;
+      const output = entry.output.replace(/\n$/, '').split('\n').map((line) => `  ${line}`);
+      return [head, `  $ ${entry.command}`, ...(entry.output_truncated ? ['  (earlier output dropped)'] : []), ...(entry.output ? output : [])].join('\n');
+    })
+    .join('\n');
 }
 
 /** The agent's answer: every assistant text block of the conversation, in order, a blank line apart. */

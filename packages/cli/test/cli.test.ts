@@ -742,7 +742,7 @@ describe('agent-runs against a stub API', () => {
         uid: 'env_01hzx3k4m5n6p7q8r9s0t1v2w3', config: { name: 'node-20', description: 'Node', setup_commands: ['npm ci', 'npm test'] },
         last_updated: '2026-05-01T12:00:00.000Z', last_task_run_timestamp: '2026-05-01T12:01:00.000Z',
         last_task_created: { id: RUN_ID, title: 't', state: 'FAILED', created_at: '2026-05-01T12:01:00.000Z', updated_at: '2026-05-01T12:02:00.000Z' },
-        setup_failed: true, scope: { type: 'Team', uid: 'team_1' }, env_var_names: ['NPM_TOKEN'], created_at: '2026-05-01T12:00:00.000Z',
+        setup_failed: true, scope: { type: 'Team', uid: 'team_1' }, env_var_names: ['NPM_TOKEN'], plain_env_vars: { NODE_ENV: 'test' }, created_at: '2026-05-01T12:00:00.000Z',
       };
       stub.handler = (request) => ({ json: request.path.endsWith('/environments') ? { environments: [env1], page_info: { has_next_page: false, next_cursor: null } } : env1 });
 
@@ -757,6 +757,7 @@ describe('agent-runs against a stub API', () => {
       expect(stub.requests[1]).toMatchObject({ method: 'GET', path: `/agent/environments/${env1.uid}` });
       expect(get.stdout).toContain('setup_commands:');
       expect(get.stdout).toContain('NPM_TOKEN');
+      expect(get.stdout).toMatch(/^plain_env_vars: +NODE_ENV=test$/m);
       expect(get.stdout).toContain(`${RUN_ID} (FAILED)`);
     });
 
@@ -1585,6 +1586,11 @@ describe('agent-runs against the real server', () => {
     const inEnv = await runCli(['run', '--prompt', 'in env', '--environment', uid, '--json'], env);
     expect(inEnv.code).toBe(0);
     expect((await runCli(['environments', 'get', uid], env)).stdout).toMatch(/last_task: +\S+ \((QUEUED|CLAIMED|INPROGRESS|SUCCEEDED|FAILED)\)/);
+
+    const waited = JSON.parse((await runCli(['run', '--prompt', 'in env', '--environment', uid, '--wait', '--json'], env)).stdout) as { run_id: string };
+    const setupLog = await runCli(['runs', 'setup-log', waited.run_id], env);
+    expect(setupLog.code).toBe(0);
+    expect(setupLog.stdout).toMatch(/^\S+ \S+ {2}command 1 of 1 {2}exited with code 0\n {2}\$ true$/m);
   });
 
   it("run --wait shows the run id and progress on stderr and the agent's answer last; runs create and runs conversation", async () => {

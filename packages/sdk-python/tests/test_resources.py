@@ -16,7 +16,7 @@ from .conftest import CREATED, RUN, Harness, ok
 TS = "2026-05-01T08:00:00Z"
 PAGE = {"has_next_page": False, "next_cursor": None}
 ENV = {"uid": "env_1", "config": {"name": "n", "setup_commands": []}, "last_updated": TS, "last_task_run_timestamp": None,
-       "setup_failed": False, "scope": {"type": "Team", "uid": "team_1"}, "env_var_names": [], "created_at": TS}
+       "setup_failed": False, "scope": {"type": "Team", "uid": "team_1"}, "env_var_names": [], "plain_env_vars": {}, "created_at": TS}
 AGENTS = {"agents": [{"name": "triage", "variants": [{
     "id": "acme/skills:skills/triage/SKILL.md", "description": "d", "base_prompt": "p", "last_run_timestamp": None,
     "source": {"owner": "acme", "name": "skills", "skill_path": "skills/triage/SKILL.md"}, "environments": []}]}]}
@@ -228,6 +228,7 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "createRun": "agent.runs.create", "listRuns": "agent.runs.list", "getRun": "agent.runs.retrieve",
         "createRunFollowup": "agent.runs.followup", "cancelRun": "agent.runs.cancel",
         "getRunConversation": "agent.runs.conversation", "getRunAttachment": "agent.runs.attachment",
+        "getRunSetupLog": "agent.runs.setup_log",
         "streamRunEvents": "agent.runs.events", "streamTeamRunEvents": "agent.runs.team_events",
         "listSkills": "agent.skills.list", "listAgents": "agent.list", "listModels": "agent.models.list",
         "getRunTranscript": "agent.runs.transcript", "downloadRunTranscript": "agent.runs.download_transcript",

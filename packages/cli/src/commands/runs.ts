@@ -3,7 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { addPageOptions, contextOf, type PageOptions, pageQuery, repeatableOption } from '../context';
 import { interruptible } from '../errors';
 import { formatFields, formatPage } from '../output';
-import { answerHint, formatConversation, formatEvent, formatRun, RUN_COLUMNS } from '../run-format';
+import { answerHint, formatConversation, formatEvent, formatRun, formatSetupLog, RUN_COLUMNS } from '../run-format';
 import { addRunCommand, waitForRun } from './run';
 
 interface ListOptions extends PageOptions {
@@ -13,7 +13,7 @@ interface ListOptions extends PageOptions {
   artifactType?: string;
 }
 
-/** `runs list|get|create|followup|answer|cancel|watch|transcript|conversation`. */
+/** `runs list|get|create|followup|answer|cancel|watch|transcript|conversation|setup-log`. */
 export function registerRunsCommands(program: Command): void {
   const runs = program.command('runs').description('list, inspect, steer and follow runs');
 
@@ -124,6 +124,16 @@ export function registerRunsCommands(program: Command): void {
       const { client, out } = contextOf(command);
       const conversation = await client.agent.runs.conversation(runId);
       out.result(conversation, () => formatConversation(conversation));
+    });
+
+  runs
+    .command('setup-log')
+    .description("print what a run's environment setup commands printed (admin keys only; secrets shown as ***)")
+    .argument('<runId>', 'the run id')
+    .action(async (runId: string, _options: unknown, command: Command) => {
+      const { client, out } = contextOf(command);
+      const log = await client.agent.runs.setupLog(runId);
+      out.result(log, () => formatSetupLog(log));
     });
 }
 

@@ -233,6 +233,42 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/agent/runs/{runId}/setup-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a run's environment setup log
+         * @description What the run's environment setup commands printed (admin only), one entry per command each time
+         *     the run set its environment up (the first execution and every follow-up), oldest first. Setup
+         *     commands see the environment's write-only `env_vars`, so their output never reaches a place
+         *     members read: a failed setup's `status_message` names the command's position and its exit code
+         *     only, and no run event carries output. Each entry keeps the last 64 KiB of the command's stdout
+         *     and stderr, with every value of the environment's `env_vars` (and its base64 form) replaced by
+         *     `***`; that is defence in depth, not a licence to print secrets (a transformed copy is not
+         *     recognised).
+         *
+         *     * `404 resource_not_found`: no such run in the team. A run without an environment (or whose
+         *       setup has not started) answers `200` with no entries.
+         */
+        get: operations["getRunSetupLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/runs/{runId}/transcript": {
         parameters: {
             query?: never;
@@ -700,6 +736,20 @@ export type paths = {
          * Create an environment
          * @description Creates a cloud environment (admin only). Environment names are unique within the team (`409`
          *     otherwise). `env_vars` values are write-only: answers list only their names.
+         *
+         *     **Secret variables reach setup only.** `env_vars` are the environment's secrets: its setup
+         *     commands see them, nothing after does. Every setup process has ended before the run's agent (the
+         *     agent command, a harness, the built-in agent's tools, stdio MCP servers) starts, and none of those
+         *     gets an `env_vars` value in its environment. What a setup command prints goes to the run's setup
+         *     log (`getRunSetupLog`, admin only), never to `status_message` or run events; a failed setup's
+         *     `status_message` names the command's position and exit code only. A setup command that writes a
+         *     value into the workspace makes it readable by the agent, and so by whoever prompts a run with the
+         *     environment: do that only with values members may read.
+         *
+         *     **Plain variables are readable.** `plain_env_vars` (extension) reach the setup commands and the
+         *     agent's processes, and answers show their values: whoever prompts a run with the environment can
+         *     read them, as they can an MCP server's `env` in the run's `config`. A name in both `env_vars` and
+         *     `plain_env_vars` answers `400 invalid_request` naming `$.plain_env_vars.<NAME>`.
          *
          *     The body is the Oz API's `CloudEnvironmentConfig`, flat: `name`, `description`, `setup_commands`
          *     and `docker_image` are honoured (with this service's extension `registry_secret_name`);
@@ -2818,6 +2868,33 @@ export type components = {
             runs: components["schemas"]["RunItem"][];
             page_info: components["schemas"]["PageInfo"];
         };
+        /** @description A run's environment setup log (`getRunSetupLog`, admin only). */
+        RunSetupLog: {
+            run_id: string;
+            /** @description One per setup command that ran, oldest first. */
+            entries: components["schemas"]["SetupLogEntry"][];
+        };
+        /** @description One setup command of one execution of the run. */
+        SetupLogEntry: {
+            environment_id: string;
+            /** @description The command's position in the environment's `setup_commands` (1 = first). */
+            position: number;
+            /** @description How many setup commands the environment had. */
+            command_count: number;
+            command: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+            /** @description `null` when the command did not exit by itself (a signal, a limit, could not start). */
+            exit_code: number | null;
+            /** @description How it ended, in words: `exited with code 7`, `did not finish within 600 s`, `was stopped: …`, `could not start: …`. */
+            result: string;
+            /** @description The last 64 KiB of its stdout and stderr as they came, with the environment's `env_vars` values (and their base64 form) replaced by `***`. */
+            output: string;
+            /** @description Whether earlier output was dropped. */
+            output_truncated: boolean;
+        };
         ConversationResponse: {
             /** @description `conv_` plus the suffix of the run ID. */
             conversation_id: string;
@@ -3027,7 +3104,7 @@ export type components = {
             content: components["schemas"]["ContentBlock"][];
         };
         /**
-         * @description A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
+         * @description A cloud environment, in the Oz API's shape. `env_var_names`, `plain_env_vars` and `created_at` are this service's
          *     extensions (Oz clients ignore them); `providers` never appears (this service refuses it on
          *     input).
          */
@@ -3061,8 +3138,12 @@ export type components = {
             };
             creator?: components["schemas"]["RunCreatorInfo"];
             last_editor?: components["schemas"]["RunCreatorInfo"];
-            /** @description Names of the environment variables (values are write-only). */
+            /** @description Names of the environment variables (values are write-only, seen by the setup commands only). */
             env_var_names: string[];
+            /** @description Extension. The plain variables, values included (setup commands and the agent get them). */
+            plain_env_vars: {
+                [key: string]: string;
+            };
             /** Format: date-time */
             created_at: string;
         };
@@ -3134,8 +3215,16 @@ export type components = {
             name: string;
             description?: string | null;
             setup_commands?: string[];
-            /** @description Variable name → value (write-only). */
+            /** @description Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`). */
             env_vars?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Extension. Variable name → value: readable variables that the setup commands and the run's agent both
+             *     get. Answers show their values, and whoever prompts a run with the environment can read them:
+             *     never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+             */
+            plain_env_vars?: {
                 [key: string]: string;
             };
             /** @description Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`). */
@@ -3168,8 +3257,16 @@ export type components = {
             name?: string;
             description?: string | null;
             setup_commands?: string[];
-            /** @description Replaces all variables (write-only values). */
+            /** @description Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`). */
             env_vars?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Extension. Replaces all plain variables: readable variables that the setup commands and the run's agent both
+             *     get. Answers show their values, and whoever prompts a run with the environment can read them:
+             *     never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+             */
+            plain_env_vars?: {
                 [key: string]: string;
             };
             /** @description Oz API. Replaces the image; `null` removes it (runs use the server's system directories). */
@@ -4993,6 +5090,39 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRunSetupLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Run ID (a UUIDv4 string).
+                 * @example 3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c
+                 */
+                runId: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's setup log. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunSetupLog"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -31,6 +31,7 @@ import { getRunAttachmentHandler } from './runs/getRunAttachment';
 import { getRunConversationHandler } from './runs/getRunConversation';
 import { getRunHandler } from './runs/getRun';
 import { getRunTranscriptHandler } from './runs/getRunTranscript';
+import { getRunSetupLogHandler } from './runs/getRunSetupLog';
 import { getWebhookDeliveryHandler } from './deliveries/getWebhookDelivery';
 import { getWebhookHandler } from './webhooks/getWebhook';
 import { listAgentsHandler } from './skills/listAgents';
@@ -112,6 +113,7 @@ export const handlers: OperationHandlers = {
   getRunAttachment: getRunAttachmentHandler,
   getRunConversation: getRunConversationHandler,
   getRunTranscript: getRunTranscriptHandler,
+  getRunSetupLog: getRunSetupLogHandler,
   downloadRunTranscript: downloadRunTranscriptHandler,
   listRuns: listRunsHandler,
   streamRunEvents: streamRunEventsHandler,

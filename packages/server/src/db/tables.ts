@@ -155,6 +155,23 @@ export interface RunArtifactsTable {
   created_at: Timestamp;
 }
 
+/** What a run's environment setup commands printed, secrets replaced (docs/decisions.md §Write-only environment variables and the setup log). */
+export interface RunSetupLogsTable {
+  run_id: string;
+  team_id: string;
+  position: number; // 1, 2, … per run, in the order the commands ran (across executions)
+  environment_id: string;
+  command_position: number; // the command's position in the environment's setup_commands (1 = first)
+  command_count: number;
+  command: string;
+  started_at: Timestamp;
+  finished_at: Timestamp;
+  exit_code: number | null;
+  result: string;
+  output: string;
+  output_truncated: Flag;
+}
+
 export interface FactoriesTable {
   id: string; // fac_…
   team_id: string;
@@ -254,7 +271,8 @@ export interface EnvironmentsTable {
   name: string;
   description: string | null;
   setup_commands: JsonText; // string[]
-  env_vars: EncryptedText | null; // encrypted JSON {NAME: value}
+  env_vars: EncryptedText | null; // encrypted JSON {NAME: value}: secrets, for the setup commands only
+  plain_env_vars: JsonText | null; // {NAME: value}, readable: the setup commands and the agent get them
   creator: JsonText | null; // RunCreatorInfo of the API key that created it (null before Oz parity)
   last_editor: JsonText | null; // RunCreatorInfo of the API key that changed it last
   repositories: JsonText | null; // EnvironmentRepositories (environments/repositories.ts); null = none
@@ -398,6 +416,7 @@ export interface Database {
   run_attachments: RunAttachmentsTable;
   run_artifacts: RunArtifactsTable;
   run_metadata: RunMetadataTable;
+  run_setup_logs: RunSetupLogsTable;
   factories: FactoriesTable;
   team_secrets: TeamSecretsTable;
   webhooks: WebhooksTable;

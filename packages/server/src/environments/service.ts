@@ -1,7 +1,9 @@
 /**
  * Cloud environments (contract: CloudEnvironment): name (unique in the team), description, setup commands
- * and environment variables, answered in the Oz API's shape. Variable values are secrets: encrypted at
- * rest as one JSON object (SecretBox), write-only on the wire — answers carry only `env_var_names`.
+ * and environment variables, answered in the Oz API's shape. `env_vars` values are secrets: encrypted at
+ * rest as one JSON object (SecretBox), write-only on the wire — answers carry only `env_var_names` — and
+ * given to the setup commands only; `plain_env_vars` are readable, and the agent gets them too
+ * (docs/decisions.md §Write-only environment variables and the setup log).
  *
  * The Oz fields of CloudEnvironmentConfig this service cannot honour are refused by name on create and
  * update (docs/decisions.md §Oz parity); `docker_image` must name an image of an allowed registry
@@ -51,7 +53,10 @@ export interface EnvironmentForRun {
   id: string;
   name: string;
   setupCommands: string[];
+  /** Secrets: the setup commands only. */
   envVars: Record<string, string>;
+  /** Readable: the setup commands and the agent's processes. */
+  plainEnvVars: Record<string, string>;
   repositories: EnvironmentRepositories | undefined;
   /** The image reference runs start in (docs/sandbox.md §Image root). */
   dockerImage: string | undefined;
@@ -71,6 +76,21 @@ function decryptVars(deps: Pick<Deps, 'secrets'>, row: EnvironmentRow): Record<s
 
 const encryptVars = (deps: Pick<Deps, 'secrets'>, vars: Record<string, string>): string | null =>
   Object.keys(vars).length > 0 ? deps.secrets.encrypt(JSON.stringify(vars)) : null;
+
+const parsePlainVars = (row: Pick<EnvironmentRow, 'plain_env_vars'>): Record<string, string> =>
+  row.plain_env_vars ? (JSON.parse(row.plain_env_vars) as Record<string, string>) : {};
+
+const plainVarsColumn = (vars: Record<string, string>): string | null => (Object.keys(vars).length > 0 ? JSON.stringify(vars) : null);
+
+/** A name is either a secret or plain, never both: which value the setup commands would see must not be a guess. */
+function refuseSharedNames(secret: Record<string, string>, plain: Record<string, string>): void {
+  const shared = Object.keys(plain).filter((name) => Object.hasOwn(secret, name));
+  if (shared.length === 0) return;
+  throw invalidRequest(
+    `${shared.join(', ')} ${shared.length === 1 ? 'is' : 'are'} in both env_vars and plain_env_vars; a variable is either secret or plain.`,
+    shared.map((name) => ({ path: `$.plain_env_vars.${name}`, message: 'also in env_vars' })),
+  );
+}
 
 const actorOf = (principal: Principal): CreatorInfo => ({ type: 'service_account', uid: principal.keyId, display_name: principal.displayName });
 
@@ -93,6 +113,7 @@ export function toCloudEnvironment(deps: Pick<Deps, 'secrets'>, row: Environment
     setup_failed: newest?.state === 'FAILED' && SETUP_FAILED_CODES.has(runStatusMessage(newest)?.error_code ?? ''),
     scope: { type: 'Team', uid: row.team_id },
     env_var_names: Object.keys(decryptVars(deps, row)).sort(),
+    plain_env_vars: parsePlainVars(row),
     created_at: row.created_at,
   };
   if (newest) {
@@ -152,6 +173,7 @@ const nameTaken = (name: string) => conflict(`An environment named "${name}" alr
 export async function createEnvironment(deps: WriteDeps, principal: Principal, input: CreateEnvironmentRequest, audit: AuditTrail): Promise<CloudEnvironment> {
   refuseUnsupportedOzFields(input);
   checkDockerImage(deps, input.docker_image);
+  refuseSharedNames(input.env_vars ?? {}, input.plain_env_vars ?? {});
   const now = deps.clock.now();
   const at = toTimestamp(now);
   const actor = JSON.stringify(actorOf(principal));
@@ -162,6 +184,7 @@ export async function createEnvironment(deps: WriteDeps, principal: Principal, i
     description: input.description ?? null,
     setup_commands: JSON.stringify(input.setup_commands ?? []),
     env_vars: encryptVars(deps, input.env_vars ?? {}),
+    plain_env_vars: plainVarsColumn(input.plain_env_vars ?? {}),
     repositories: await repositoriesColumn(deps, principal.teamId, undefined, input),
     docker_image: input.docker_image ?? null,
     registry_secret_name: input.registry_secret_name ?? null,
@@ -212,7 +235,7 @@ export async function getEnvironment(deps: Deps, teamId: string, id: string): Pr
   return answer(deps, row);
 }
 
-/** PATCH: given fields replace (setup_commands and env_vars as a whole); omitted fields stay; a null description clears it. */
+/** PATCH: given fields replace (setup_commands, env_vars and plain_env_vars as a whole); omitted fields stay; a null description clears it. */
 export async function updateEnvironment(
   deps: WriteDeps,
   principal: Principal,
@@ -227,10 +250,13 @@ export async function updateEnvironment(
   if (input.description !== undefined) changes.description = input.description;
   if (input.setup_commands !== undefined) changes.setup_commands = JSON.stringify(input.setup_commands);
   if (input.env_vars !== undefined) changes.env_vars = encryptVars(deps, input.env_vars);
-  if (input.github_repos !== undefined || input.repos !== undefined || input.git_token_secret_name !== undefined || input.auto_pr !== undefined) {
+  if (input.plain_env_vars !== undefined) changes.plain_env_vars = plainVarsColumn(input.plain_env_vars);
+  const repositoriesChange = input.github_repos !== undefined || input.repos !== undefined || input.git_token_secret_name !== undefined || input.auto_pr !== undefined;
+  if (repositoriesChange || input.env_vars !== undefined || input.plain_env_vars !== undefined) {
     const current = await findEnvironment(deps.db, principal.teamId, id);
     if (!current) throw notFound(id);
-    changes.repositories = await repositoriesColumn(deps, principal.teamId, current.repositories, input);
+    refuseSharedNames(input.env_vars ?? decryptVars(deps, current), input.plain_env_vars ?? parsePlainVars(current));
+    if (repositoriesChange) changes.repositories = await repositoriesColumn(deps, principal.teamId, current.repositories, input);
   }
   if (input.docker_image !== undefined) changes.docker_image = input.docker_image;
   if (input.registry_secret_name !== undefined) changes.registry_secret_name = input.registry_secret_name;
@@ -278,6 +304,7 @@ export async function loadEnvironmentForRun(deps: Pick<Deps, 'db' | 'secrets'>, 
     name: row.name,
     setupCommands: JSON.parse(row.setup_commands) as string[],
     envVars: decryptVars(deps, row),
+    plainEnvVars: parsePlainVars(row),
     repositories: parseRepositories(row.repositories),
     dockerImage: row.docker_image ?? undefined,
     registrySecretName: row.registry_secret_name ?? undefined,

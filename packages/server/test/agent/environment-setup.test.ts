@@ -1,7 +1,8 @@
 /**
  * Cloud environment preparation (engine/environment-setup.ts) on every test database: setup commands run
- * in the working directory with the environment's variables, failures carry environment_setup_failed
- * with secrets redacted, cancel stops the command.
+ * in the working directory with the environment's variables (which the agent does not get), failures
+ * carry environment_setup_failed without the command's output (that goes to the setup log, secrets
+ * scrubbed), cancel stops the command.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { createEnvironment, deleteEnvironment } from '../../src/environments/ser
 import { createTeam } from '../../src/teams/service';
 import { systemClock } from '../../src/clock';
 import { SecretBox } from '../../src/crypto/secret-box';
-import { EnvironmentSetupError, prepareEnvironment, prepareEnvironmentForRun } from '../../src/engine/environment-setup';
+import { EnvironmentSetupError, prepareEnvironment, prepareEnvironmentForRun, SETUP_LOG_OUTPUT_BYTES, type SetupCommandRecord } from '../../src/engine/environment-setup';
 import { createSandbox, type RunSandbox } from '../../src/engine/sandbox';
 import { loadSettings } from '../../src/settings';
 import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
@@ -46,14 +47,15 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     await t.close();
   });
 
-  it('runs the setup commands in the working directory with the variables and returns them', async () => {
+  it('runs the setup commands in the working directory with the variables, and gives the agent the plain ones only', async () => {
     const env = await createEnvironment(deps, admin(teamId), {
       name: 'node',
       setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
-      env_vars: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' },
+      env_vars: { NPM_TOKEN: 'npm_secret_value' },
+      plain_env_vars: { GREETING: 'hello-from-env' },
     }, directCallAudit(teamId, 'environment', 'created'));
     const result = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
-    expect(result).toEqual({ env: { GREETING: 'hello-from-env', NPM_TOKEN: 'npm_secret_value' } });
+    expect(result).toEqual({ env: { GREETING: 'hello-from-env' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
     expect(fs.existsSync(path.join(workDir, 'build', 'ready'))).toBe(true);
     expect(fs.readFileSync(path.join(workDir, 'where.txt'), 'utf8').trim()).toBe(sandbox.workspacePath); // the workspace, as the sandbox shows it
@@ -75,21 +77,42 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     }
   });
 
-  it('fails with environment_setup_failed naming the command, with its output and the secrets redacted, and stops there', async () => {
+  it('fails with environment_setup_failed naming the command and its exit code only; its output goes to the setup log, scrubbed', async () => {
     const env = await createEnvironment(deps, admin(teamId), {
       name: 'broken',
-      setup_commands: ['true', 'echo "token is $TOKEN" >&2; exit 7', 'touch never.txt'],
+      setup_commands: ['true', 'echo "token is $TOKEN, base64 $(printf %s "$TOKEN" | base64)" >&2; exit 7', 'touch never.txt'],
       env_vars: { TOKEN: 'tok_very_secret' },
     }, directCallAudit(teamId, 'environment', 'created'));
-    const err = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal).catch((e: unknown) => e);
+    const records: SetupCommandRecord[] = [];
+    const recordCommand = async (record: SetupCommandRecord) => void records.push(record);
+    const err = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { recordCommand }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EnvironmentSetupError);
     const { statusMessage } = err as EnvironmentSetupError;
     expect(statusMessage).toEqual({ message: expect.any(String), error_code: 'environment_setup_failed', retryable: false });
-    expect(statusMessage.message).toContain('setup command 2 of 3');
-    expect(statusMessage.message).toContain('exited with code 7');
-    expect(statusMessage.message).toContain('token is [redacted]');
-    expect(statusMessage.message).not.toContain('tok_very_secret');
+    expect(statusMessage.message).toContain('setup command 2 of 3 exited with code 7');
+    expect(statusMessage.message).not.toContain('token is');
     expect(fs.existsSync(path.join(workDir, 'never.txt'))).toBe(false);
+    expect(records.map((r) => [r.command_position, r.command_count, r.exit_code, r.result])).toEqual([
+      [1, 3, 0, 'exited with code 0'],
+      [2, 3, 7, 'exited with code 7'],
+    ]);
+    expect(records[1]!.output).toBe('token is ***, base64 ***\n');
+  });
+
+  it('keeps the tail of a long output in the setup log, scrubbing a secret that straddles the cut', async () => {
+    const secret = 'straddling-secret-value';
+    // 70 000 bytes of filler, the secret, then exactly as much as the log keeps minus part of the secret.
+    const env = await createEnvironment(deps, admin(teamId), {
+      name: 'long',
+      setup_commands: [`head -c 70000 /dev/zero | tr '\\0' a; printf %s "$S"; head -c ${SETUP_LOG_OUTPUT_BYTES - 10} /dev/zero | tr '\\0' b`],
+      env_vars: { S: secret },
+    }, directCallAudit(teamId, 'environment', 'created'));
+    const records: SetupCommandRecord[] = [];
+    await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { recordCommand: async (r) => void records.push(r) });
+    expect(records[0]!.output_truncated).toBe(1);
+    expect(records[0]!.output.length).toBe(SETUP_LOG_OUTPUT_BYTES);
+    expect(records[0]!.output).not.toContain(secret.slice(-10));
+    expect(records[0]!.output.endsWith('b'.repeat(SETUP_LOG_OUTPUT_BYTES - 10))).toBe(true);
   });
 
   it('fails when a command outlasts its time limit', async () => {
@@ -123,12 +146,11 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' } }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' }, plain_env_vars: { C: 'd' } }, directCallAudit(teamId, 'environment', 'created'));
     const signal = new AbortController().signal;
-    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: JSON.stringify({ environment_id: env.uid }), config: null }, sandbox, signal)).toEqual({
-      env: { A: 'b' },
-    });
-    expect(await prepareEnvironmentForRun(deps, { team_id: teamId, resolved_config: '{}', config: null }, sandbox, signal)).toEqual({ env: {} });
+    const row = { id: randomBytes(8).toString('hex'), team_id: teamId, config: null };
+    expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: JSON.stringify({ environment_id: env.uid }) }, sandbox, signal)).toEqual({ env: { C: 'd' } });
+    expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: '{}' }, sandbox, signal)).toEqual({ env: {} });
   });
 
   it('never reads another team\'s environment', async () => {

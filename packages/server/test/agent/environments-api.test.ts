@@ -46,6 +46,7 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
         description: 'Node 20 with pnpm',
         setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'],
         env_vars: { NPM_TOKEN: 'npm_abcdef', CI: '1' },
+        plain_env_vars: { NODE_ENV: 'test' },
         github_repos: [],
         providers: {},
         failure_session_retention_minutes: 10,
@@ -62,6 +63,7 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
         creator: adminInfo,
         last_editor: adminInfo,
         env_var_names: ['CI', 'NPM_TOKEN'],
+        plain_env_vars: { NODE_ENV: 'test' },
         created_at: expect.any(String),
       });
       const id = created.body.uid as string;
@@ -84,6 +86,17 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
         creator: adminInfo,
       });
       expect(updated.body.last_updated >= created.body.last_updated).toBe(true);
+      // A variable is either secret or plain: a name in both is refused, naming it, whichever side the PATCH changes.
+      const shared = await call(admin.apiKey, 'PATCH', `/agent/environments/${id}`, { plain_env_vars: { NPM_TOKEN: 'x', DEBUG: '1' } });
+      expect(shared.status).toBe(400);
+      expect(shared.body.errors).toEqual([{ path: '$.plain_env_vars.NPM_TOKEN', message: 'also in env_vars' }]);
+      const sharedBySecret = await call(admin.apiKey, 'PATCH', `/agent/environments/${id}`, { env_vars: { NODE_ENV: 'x' } });
+      expect(sharedBySecret.status).toBe(400);
+      expect(sharedBySecret.body.errors).toEqual([{ path: '$.plain_env_vars.NODE_ENV', message: 'also in env_vars' }]);
+      const sharedOnCreate = await call(admin.apiKey, 'POST', '/agent/environments', { name: 'both', env_vars: { A: '1' }, plain_env_vars: { A: '2' } });
+      expect(sharedOnCreate.status).toBe(400);
+      const replaced = await call(admin.apiKey, 'PATCH', `/agent/environments/${id}`, { plain_env_vars: { DEBUG: '1' } });
+      expect(replaced.body.plain_env_vars).toEqual({ DEBUG: '1' });
       const cleared = await call(admin.apiKey, 'PATCH', `/agent/environments/${id}`, { description: null });
       expect(cleared.status).toBe(200);
       expect(cleared.body.config).toEqual({ name: 'node-20', setup_commands: ['corepack enable', 'pnpm install --frozen-lockfile'] });

@@ -228,12 +228,17 @@ for (const kind of testDatabases()) {
         env_vars: { TOOL_TOKEN: 'tool-token-value' },
       });
       expect(env.status, JSON.stringify(env.body)).toBe(201);
-      const { run } = await runToEnd(member, { prompt: script('echo never'), config: { environment_id: env.body.uid } });
+      const { run, runId } = await runToEnd(member, { prompt: script('echo never'), config: { environment_id: env.body.uid } });
       expect(run.state).toBe('FAILED');
       expect(run.status_message.error_code).toBe('environment_setup_failed');
-      expect(run.status_message.message).toContain('No such file or directory');
       nothingLeaked(JSON.stringify(run));
-      expect(JSON.stringify(run)).not.toContain('tool-token-value'); // its own variables are redacted too
+      expect(JSON.stringify(run)).not.toContain('tool-token-value');
+      // What it printed is the admins' to read, its own variables scrubbed.
+      const setupLog = await admin.get(`/agent/runs/${runId}/setup-log`);
+      expect(setupLog.body.entries[0].output).toContain('No such file or directory');
+      expect(setupLog.body.entries[0].output).toContain('TOOL_TOKEN=***');
+      nothingLeaked(JSON.stringify(setupLog.body));
+      expect(JSON.stringify(setupLog.body)).not.toContain('tool-token-value');
 
       const egress = await admin.post('/agent/environments', {
         name: `hostile-net-${randomBytes(3).toString('hex')}`,

@@ -146,9 +146,17 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
             </dd>
           </>
         )}
-        <dt>Variables</dt>
+        <dt>Secret variables (setup only)</dt>
         <dd>
           {env.env_var_names.length > 0 ? env.env_var_names.map((n) => <code key={n} className="var-name">{n}</code>) : <span className="muted">none</span>}
+        </dd>
+        <dt>Plain variables</dt>
+        <dd>
+          {Object.keys(env.plain_env_vars).length > 0 ? (
+            Object.entries(env.plain_env_vars).map(([name, value]) => <code key={name} className="var-name">{`${name}=${value}`}</code>)
+          ) : (
+            <span className="muted">none</span>
+          )}
         </dd>
         <dt>Last run</dt>
         <dd>

@@ -607,7 +607,7 @@ class Automation(BaseModel):
 
 class CloudEnvironment(BaseModel):
     """
-    A cloud environment, in the Oz API's shape. `env_var_names` and `created_at` are this service's
+    A cloud environment, in the Oz API's shape. `env_var_names`, `plain_env_vars` and `created_at` are this service's
     extensions (Oz clients ignore them); `providers` never appears (this service refuses it on
     input).
 
@@ -646,7 +646,11 @@ class CloudEnvironment(BaseModel):
     last_editor: Optional[RunCreatorInfo] = None
     env_var_names: list[str]
     """
-    Names of the environment variables (values are write-only).
+    Names of the environment variables (values are write-only, seen by the setup commands only).
+    """
+    plain_env_vars: dict[str, str]
+    """
+    Extension. The plain variables, values included (setup commands and the agent get them).
     """
     created_at: datetime
 
@@ -784,7 +788,14 @@ class CreateEnvironmentRequest(BaseModel):
     setup_commands: Optional[list[str]] = None
     env_vars: Optional[dict[str, str]] = None
     """
-    Variable name → value (write-only).
+    Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`).
+    """
+    plain_env_vars: Optional[dict[str, str]] = None
+    """
+    Extension. Variable name → value: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+
     """
     docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
@@ -2446,6 +2457,21 @@ metadata, and the keys given in its request override inherited ones. Filter runs
 """
 
 
+class RunSetupLog(BaseModel):
+    """
+    A run's environment setup log (`getRunSetupLog`, admin only).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    run_id: str
+    entries: list[SetupLogEntry]
+    """
+    One per setup command that ran, oldest first.
+    """
+
+
 RunSourceType = TypeAliasType(
     "RunSourceType",
     Literal[
@@ -2897,6 +2923,44 @@ class SelectedWebhook(BaseModel):
     state: Literal["enabled", "disabled", "deleted", "unknown"]
 
 
+class SetupLogEntry(BaseModel):
+    """
+    One setup command of one execution of the run.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    environment_id: str
+    position: Annotated[int, Field(ge=1)]
+    """
+    The command's position in the environment's `setup_commands` (1 = first).
+    """
+    command_count: Annotated[int, Field(ge=1)]
+    """
+    How many setup commands the environment had.
+    """
+    command: str
+    started_at: datetime
+    finished_at: datetime
+    exit_code: Optional[int] = None
+    """
+    `null` when the command did not exit by itself (a signal, a limit, could not start).
+    """
+    result: str
+    """
+    How it ended, in words: `exited with code 7`, `did not finish within 600 s`, `was stopped: …`, `could not start: …`.
+    """
+    output: str
+    """
+    The last 64 KiB of its stdout and stderr as they came, with the environment's `env_vars` values (and their base64 form) replaced by `***`.
+    """
+    output_truncated: bool
+    """
+    Whether earlier output was dropped.
+    """
+
+
 SignatureScheme = TypeAliasType(
     "SignatureScheme",
     Literal[
@@ -3144,7 +3208,14 @@ class UpdateEnvironmentRequest(BaseModel):
     setup_commands: Optional[list[str]] = None
     env_vars: Optional[dict[str, str]] = None
     """
-    Replaces all variables (write-only values).
+    Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`).
+    """
+    plain_env_vars: Optional[dict[str, str]] = None
+    """
+    Extension. Replaces all plain variables: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+
     """
     docker_image: Annotated[Optional[str], Field(max_length=500, min_length=1)] = None
     """
@@ -3535,6 +3606,7 @@ __all__ = [
     "RunItemRequestUsage",
     "RunItemScope",
     "RunMetadata",
+    "RunSetupLog",
     "RunSourceType",
     "RunState",
     "RunStateEvent",
@@ -3554,6 +3626,7 @@ __all__ = [
     "SecretMetadata",
     "SecretName",
     "SelectedWebhook",
+    "SetupLogEntry",
     "SignatureScheme",
     "Skill",
     "Team",

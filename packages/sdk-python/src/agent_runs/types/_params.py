@@ -80,7 +80,14 @@ class CreateEnvironmentRequestParam(TypedDict, total=False):
     setup_commands: Sequence[str]
 
     env_vars: Dict[str, str]
-    """Variable name → value (write-only)."""
+    """Variable name → value (write-only secrets, seen by the setup commands only; see `createEnvironment`)."""
+
+    plain_env_vars: Dict[str, str]
+    """
+    Extension. Variable name → value: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+    """
 
     docker_image: str
     """Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`)."""
@@ -122,7 +129,14 @@ class UpdateEnvironmentRequestParam(TypedDict, total=False):
     setup_commands: Sequence[str]
 
     env_vars: Dict[str, str]
-    """Replaces all variables (write-only values)."""
+    """Replaces all variables (write-only secrets, seen by the setup commands only; see `createEnvironment`)."""
+
+    plain_env_vars: Dict[str, str]
+    """
+    Extension. Replaces all plain variables: readable variables that the setup commands and the run's agent both
+    get. Answers show their values, and whoever prompts a run with the environment can read them:
+    never put a secret here (use `env_vars`). A name may not be in both (`400` naming it).
+    """
 
     docker_image: Optional[str]
     """Oz API. Replaces the image; `null` removes it (runs use the server's system directories)."""

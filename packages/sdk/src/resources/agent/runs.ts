@@ -29,6 +29,8 @@ export type RunAgentResponse = Schemas['RunAgentResponse'];
 export type RunFollowupRequest = Schemas['RunFollowupRequest'];
 export type ListRunsResponse = Schemas['ListRunsResponse'];
 export type ConversationResponse = Schemas['ConversationResponse'];
+export type RunSetupLog = Schemas['RunSetupLog'];
+export type SetupLogEntry = Schemas['SetupLogEntry'];
 export type ConversationStep = Schemas['ConversationStep'];
 export type ConversationMessage = Schemas['ConversationMessage'];
 export type MessageRole = Schemas['MessageRole'];
@@ -172,6 +174,14 @@ export class Runs extends APIResource {
       { params: { path: { runId } } },
       options,
     );
+  }
+
+  /**
+   * What the run's environment setup commands printed (admin keys only; secrets replaced by `***`).
+   * `GET /agent/runs/{runId}/setup-log` (getRunSetupLog).
+   */
+  setupLog(runId: string, options?: RequestOptions): APIPromise<RunSetupLog> {
+    return this._client._operation('get', '/agent/runs/{runId}/setup-log', { params: { path: { runId } } }, options);
   }
 
   /**

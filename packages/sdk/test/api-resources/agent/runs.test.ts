@@ -42,6 +42,7 @@ describe('runs', () => {
     expect(await runs.cancel('r1')).toBe('r1');
     await runs.followup('r1', { message: 'more' });
     await runs.conversation('r1');
+    await runs.setupLog('r1');
     expect(calls.map((c) => `${c.request.method} ${new URL(c.request.url).pathname}`)).toEqual([
       'POST /api/v1/agent/runs',
       'POST /api/v1/agent/run',
@@ -49,6 +50,7 @@ describe('runs', () => {
       'POST /api/v1/agent/runs/r1/cancel',
       'POST /api/v1/agent/runs/r1/followups',
       'GET /api/v1/agent/runs/r1/conversation',
+      'GET /api/v1/agent/runs/r1/setup-log',
     ]);
     expect(JSON.parse(calls[0]!.body)).toEqual({ prompt: 'hello', title: 'T', attachments: [{ file_name: 'a.txt', mime_type: 'text/plain', data: 'aGk=' }] });
     expect(JSON.parse(calls[4]!.body)).toEqual({ message: 'more' });

@@ -6,7 +6,7 @@
  * - files: the system's read-only directories (`/usr`, `/bin`, `/lib*`) and a minimal `/etc` — or, for a
  *   run with an image, every top-level entry of the image's root read-only (docs/sandbox.md §Image root) —,
  *   the run's workspace at /workspace (writable), a private /tmp, its own /proc and /dev — nothing else of
- *   the host;
+ *   the host; /proc/sys read-only;
  * - environment: exactly the variables given (`--clearenv`);
  * - network: none, or the egress proxy's unix socket bridged to 127.0.0.1:3128 inside by socat.
  */
@@ -110,6 +110,11 @@ function imageRootArguments(image: NonNullable<BwrapPlan['image']>): string[] {
 }
 
 export function bwrapArguments(plan: BwrapPlan): string[] {
+  return [...bwrapOptions(plan), '--', ...plan.argv];
+}
+
+/** Everything before the command: what `--args FD` may carry (bubblewrap takes the command from argv only). */
+export function bwrapOptions(plan: Omit<BwrapPlan, 'argv'>): string[] {
   const args = [
     '--unshare-all',
     '--unshare-user',
@@ -137,7 +142,9 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
     }
   }
   for (const file of SANDBOX_ETC_FILES) args.push('--ro-bind', path.join(plan.etcDir, file), `/etc/${file}`);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  // /proc/sys read-only: the sysctls a process may write in its own namespaces (hostname, IPC limits) are
+  // not the run's to change; bubblewrap covers /proc/irq, /proc/bus and /proc/sysrq-trigger itself.
+  args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--dev', '/dev', '--tmpfs', '/tmp');
   args.push('--bind', plan.workDir, WORKSPACE, '--chdir', WORKSPACE);
   if (plan.egressSocket) args.push('--bind', plan.egressSocket, EGRESS_SOCKET);
   for (const bind of plan.binds) args.push('--bind', bind.hostPath, bind.sandboxPath);
@@ -145,7 +152,6 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   args.push('--remount-ro', '/');
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
-  args.push('--', ...plan.argv);
   return args;
 }
 

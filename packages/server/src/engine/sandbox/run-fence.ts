@@ -17,6 +17,8 @@ export interface RunFence {
   openWorkspace(): Promise<void>;
   /** The limit the run as a whole has gone past, if any. */
   violation(): SandboxViolation | undefined;
+  /** Kills whatever is in the cgroup now; the cgroup stays. */
+  killAll(): void;
   /** Kills whatever is left in the cgroup, removes it, unmounts the workspace. */
   close(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export const NO_FENCE: RunFence = {
   procsFiles: [],
   openWorkspace: async () => {},
   violation: () => undefined,
+  killAll: () => {},
   close: async () => {},
 };
 
@@ -66,8 +69,11 @@ export function openRunFence(id: string, runId: string, workDir: string, config:
       if (disk?.full()) return diskLimitViolation(config);
       return undefined;
     },
-    async close() {
+    killAll() {
       for (const pid of cgroup?.pids() ?? []) signalKill(pid);
+    },
+    async close() {
+      this.killAll();
       await cgroup?.remove();
       await opened?.catch(() => {});
       await disk?.unmount();

@@ -26,7 +26,7 @@ import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/f
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
 import { startEgressProxy } from '../egress/proxy';
 import type { ModelGateway } from '../gateway/gateway';
-import { bwrapArguments, egressProxyEnv, HOST_TOOLS, imageHelperTools, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc, type HelperTools } from './bwrap';
+import { bwrapArguments, bwrapOptions, egressProxyEnv, HOST_TOOLS, imageHelperTools, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc, type HelperTools } from './bwrap';
 import { detectCgroups } from './cgroups';
 import { diskLimitViolation, letHostUidThrough, NO_FENCE, openRunFence, type FenceTools, type RunFence } from './run-fence';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
@@ -116,6 +116,8 @@ export interface RunSandbox {
   openWorkspace(): Promise<void>;
   /** From now on, processes with the `run` view start in this image; released when the sandbox closes. */
   useImage(image: ImageRoot): void;
+  /** Stops every process of the run so far (the setup phase's, before the agent's): the fence stays. */
+  stopProcesses(): Promise<void>;
   /** The run's image, when it has one. */
   readonly image: ImageRoot | undefined;
   close(): Promise<void>;
@@ -259,9 +261,13 @@ abstract class BaseSandbox implements Sandbox {
         });
         return proc;
       },
-      async close() {
+      async stopProcesses() {
         for (const proc of processes) proc.terminate();
         await Promise.all([...processes].map((p) => p.exited));
+        fence.killAll();
+      },
+      async close() {
+        await this.stopProcesses();
         await fence.close();
         await guarded.close();
         image?.release?.();
@@ -379,7 +385,7 @@ class BwrapSandbox extends BaseSandbox {
     const rootEnv = image ? { ...image.env, ...this.baseEnv(image.env.PATH ?? SANDBOX_PATH, WORKSPACE) } : this.baseEnv(SANDBOX_PATH, WORKSPACE);
     const env = { ...rootEnv, ...request.env, ...(networked ? egressProxyEnv() : {}) };
     const etcDir = path.join(tools.stateDir, 'etc');
-    const bwrapArgs = bwrapArguments({ workDir, env, egressSocket, etcDir, argv, binds: request.binds ?? [], image: image && { rootfs: image.rootfs, helpers } });
+    const bwrapOptionList = bwrapOptions({ workDir, env, egressSocket, etcDir, binds: request.binds ?? [], image: image && { rootfs: image.rootfs, helpers } });
 
     let proc: SandboxedProcess | undefined;
     // Listening before the process starts: its first request must find the proxy.
@@ -395,9 +401,11 @@ class BwrapSandbox extends BaseSandbox {
     const owner = tools.fence.owner;
     if (egressSocket && owner) fs.chownSync(egressSocket, owner.uid, owner.gid); // bubblewrap binds it as the host uid
     // The launcher joins the run's cgroup (as root) before bubblewrap forks anything, so nothing escapes
-    // the limits; then setpriv drops to the host uid. Bubblewrap's own environment and working directory
-    // show in the sandbox's /proc/1: nothing of the host.
-    const bwrapCommand = [...tools.asOwner, tools.bwrap, ...bwrapArgs];
+    // the limits; then setpriv drops to the host uid. Bubblewrap's own command line, environment and
+    // working directory show in the sandbox's /proc/1: nothing of the host.
+    // Its options (host paths, the run's variables) come through a pipe, so no argv shows them; only the
+    // command, which names sandbox paths only, stays in its argv.
+    const bwrapCommand = [...tools.asOwner, tools.bwrap, '--args', '3', '--', ...argv];
     const [file, ...args] = cgrouped ? ['/bin/sh', '-c', LAUNCHER, 'sandbox-launcher', ...fence.procsFiles, '--', ...bwrapCommand] : bwrapCommand;
     proc = launchSupervised({
       file: file!,
@@ -410,6 +418,7 @@ class BwrapSandbox extends BaseSandbox {
       runLimits: fence,
       fileSizeViolation: fileSizeLimited ? diskLimitViolation(config) : undefined,
       isolated: true,
+      fd3Arguments: bwrapOptionList,
       cleanup: async () => {
         await proxy?.close().catch(() => {});
       },

@@ -76,15 +76,26 @@ export interface LaunchSpec {
   isolated: boolean;
   /** Runs once after exit (egress proxy). */
   cleanup: () => Promise<void>;
+  /**
+   * Arguments the launched program reads from its fd 3, NUL-terminated (bubblewrap's `--args 3`): never in
+   * an argv, where the host's /proc and the sandbox's process 1 would show them.
+   */
+  fd3Arguments?: string[];
 }
 
 export function launchSupervised(spec: LaunchSpec): SandboxedProcess {
   const child = spawn(spec.file, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
-    stdio: [spec.stdin, 'pipe', 'pipe'],
+    stdio: [spec.stdin, 'pipe', 'pipe', ...(spec.fd3Arguments ? (['pipe'] as const) : [])],
     detached: true, // its own process group (SANDBOX=none signals the group)
   });
+  const fd3 = child.stdio[3] as Writable | null | undefined;
+  if (fd3 && spec.fd3Arguments) {
+    fd3.on('error', () => {}); // it died before reading: `exited` reports that
+    // Closed once written: nothing the sandbox keeps open may hold the process's pipes (its 'close') open.
+    fd3.end(Buffer.from(spec.fd3Arguments.map((arg) => `${arg}\0`).join('')), () => fd3.destroy());
+  }
   return new Supervised(child, spec);
 }
 

@@ -40,6 +40,7 @@ class Environments(SyncAPIResource):
         description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        plain_env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         docker_image: Union[str, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
@@ -54,7 +55,8 @@ class Environments(SyncAPIResource):
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
     ) -> CloudEnvironment:
         """Create an environment (createEnvironment, admin), answered in the Oz ``CloudEnvironment`` shape.
-        ``env_vars`` values are write-only; ``docker_image`` (with ``registry_secret_name``, a team secret holding
+        ``env_vars`` values are write-only secrets that only the setup commands see; ``plain_env_vars`` are readable
+        and the agent gets them too; ``docker_image`` (with ``registry_secret_name``, a team secret holding
         the registry credentials) is the image runs start in; ``github_repos`` (Oz) and ``repos`` (any git URL) are
         checked out in each run's workspace, with the token of the team secret ``git_token_secret_name`` (else
         ``GIT_TOKEN``), and a run's changes pushed as a branch (``auto_pr``: with a pull request); ``providers`` is
@@ -64,6 +66,7 @@ class Environments(SyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "plain_env_vars": plain_env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
                     "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
                     "auto_pr": auto_pr, "providers": providers,
@@ -125,6 +128,7 @@ class Environments(SyncAPIResource):
         description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        plain_env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         docker_image: Union[str, None, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
@@ -144,6 +148,7 @@ class Environments(SyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "plain_env_vars": plain_env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
                     "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
                     "auto_pr": auto_pr, "providers": providers,
@@ -191,6 +196,7 @@ class AsyncEnvironments(AsyncAPIResource):
         description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        plain_env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         docker_image: Union[str, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
@@ -210,6 +216,7 @@ class AsyncEnvironments(AsyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "plain_env_vars": plain_env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
                     "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
                     "auto_pr": auto_pr, "providers": providers,
@@ -271,6 +278,7 @@ class AsyncEnvironments(AsyncAPIResource):
         description: Union[str, None, NotGiven] = NOT_GIVEN,
         setup_commands: Union[Sequence[str], NotGiven] = NOT_GIVEN,
         env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
+        plain_env_vars: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         docker_image: Union[str, None, NotGiven] = NOT_GIVEN,
         registry_secret_name: Union[str, None, NotGiven] = NOT_GIVEN,
         github_repos: Union[Sequence[Dict[str, str]], NotGiven] = NOT_GIVEN,
@@ -290,6 +298,7 @@ class AsyncEnvironments(AsyncAPIResource):
             body=strip_not_given(
                 {
                     "name": name, "description": description, "setup_commands": setup_commands, "env_vars": env_vars,
+                    "plain_env_vars": plain_env_vars,
                     "docker_image": docker_image, "registry_secret_name": registry_secret_name,
                     "github_repos": github_repos, "repos": repos, "git_token_secret_name": git_token_secret_name,
                     "auto_pr": auto_pr, "providers": providers,

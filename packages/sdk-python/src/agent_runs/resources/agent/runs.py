@@ -30,6 +30,7 @@ from ...types import (
     RunEvent,
     RunExecutionLocation,
     RunItem,
+    RunSetupLog,
     RunSourceType,
     RunState,
 )
@@ -267,6 +268,24 @@ class Runs(SyncAPIResource):
                 extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
             ),
             cast_to=ConversationResponse,
+        )
+
+    def setup_log(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunSetupLog:
+        """What the run's environment setup commands printed, secrets shown as ``***`` (getRunSetupLog, admin keys only)."""
+        return self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/setup-log",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunSetupLog,
         )
 
     def attachment(
@@ -617,6 +636,24 @@ class AsyncRuns(AsyncAPIResource):
             cast_to=ConversationResponse,
         )
 
+    async def setup_log(
+        self,
+        run_id: str,
+        *,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+    ) -> RunSetupLog:
+        """What the run's environment setup commands printed, secrets shown as ``***`` (getRunSetupLog, admin keys only)."""
+        return await self._get(
+            f"/agent/runs/{path_param('run_id', run_id)}/setup-log",
+            options=make_request_options(
+                extra_headers=extra_headers, extra_query=extra_query, extra_body=extra_body, timeout=timeout
+            ),
+            cast_to=RunSetupLog,
+        )
+
     async def attachment(
         self,
         run_id: str,
@@ -776,6 +813,7 @@ class RunsWithRawResponse:
         self.cancel = to_raw_response_wrapper(runs.cancel)
         self.followup = to_raw_response_wrapper(runs.followup)
         self.conversation = to_raw_response_wrapper(runs.conversation)
+        self.setup_log = to_raw_response_wrapper(runs.setup_log)
         self.attachment = to_raw_response_wrapper(runs.attachment)
         self.transcript = to_raw_response_wrapper(runs.transcript)
         self.download_transcript = to_raw_response_wrapper(runs.download_transcript)
@@ -792,6 +830,7 @@ class AsyncRunsWithRawResponse:
         self.cancel = async_to_raw_response_wrapper(runs.cancel)
         self.followup = async_to_raw_response_wrapper(runs.followup)
         self.conversation = async_to_raw_response_wrapper(runs.conversation)
+        self.setup_log = async_to_raw_response_wrapper(runs.setup_log)
         self.attachment = async_to_raw_response_wrapper(runs.attachment)
         self.transcript = async_to_raw_response_wrapper(runs.transcript)
         self.download_transcript = async_to_raw_response_wrapper(runs.download_transcript)
@@ -808,6 +847,7 @@ class RunsWithStreamingResponse:
         self.cancel = to_streamed_response_wrapper(runs.cancel)
         self.followup = to_streamed_response_wrapper(runs.followup)
         self.conversation = to_streamed_response_wrapper(runs.conversation)
+        self.setup_log = to_streamed_response_wrapper(runs.setup_log)
         self.attachment = to_streamed_response_wrapper(runs.attachment)
         self.transcript = to_streamed_response_wrapper(runs.transcript)
         self.download_transcript = to_streamed_response_wrapper(runs.download_transcript)
@@ -824,6 +864,7 @@ class AsyncRunsWithStreamingResponse:
         self.cancel = async_to_streamed_response_wrapper(runs.cancel)
         self.followup = async_to_streamed_response_wrapper(runs.followup)
         self.conversation = async_to_streamed_response_wrapper(runs.conversation)
+        self.setup_log = async_to_streamed_response_wrapper(runs.setup_log)
         self.attachment = async_to_streamed_response_wrapper(runs.attachment)
         self.transcript = async_to_streamed_response_wrapper(runs.transcript)
         self.download_transcript = async_to_streamed_response_wrapper(runs.download_transcript)

@@ -1,0 +1,49 @@
+/**
+ * A run's environment setup log (docs/decisions.md §Write-only environment variables and the setup log):
+ * what each setup command printed, kept for admins only (`GET /agent/runs/{runId}/setup-log`), never in
+ * a status message or a run event members read. The writer (engine/environment-setup.ts) has already
+ * replaced the environment's secret values; this module stores and reads, always within the team.
+ */
+import type { Insertable, Selectable } from 'kysely';
+import type { components } from '../generated/api';
+import type { RunSetupLogsTable } from '../db/tables';
+import { resourceNotFound } from '../problems';
+import { findRunState, type Db } from './repository';
+
+type RunSetupLog = components['schemas']['RunSetupLog'];
+type SetupLogEntry = components['schemas']['SetupLogEntry'];
+
+export type SetupLogRecord = Omit<Insertable<RunSetupLogsTable>, 'position'>;
+
+/** Appends one command's entry after the run's last one. A run is executed by one worker at a time. */
+export async function appendSetupLogEntry(db: Db, record: SetupLogRecord): Promise<void> {
+  const last = await db
+    .selectFrom('run_setup_logs')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('team_id', '=', record.team_id)
+    .where('run_id', '=', record.run_id)
+    .executeTakeFirst();
+  await db
+    .insertInto('run_setup_logs')
+    .values({ ...record, position: Number(last?.position ?? 0) + 1 })
+    .execute();
+}
+
+export async function getRunSetupLog(db: Db, teamId: string, runId: string): Promise<RunSetupLog> {
+  if (!(await findRunState(db, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
+  const rows = await db.selectFrom('run_setup_logs').selectAll().where('team_id', '=', teamId).where('run_id', '=', runId).orderBy('position').execute();
+  return { run_id: runId, entries: rows.map(toEntry) };
+}
+
+const toEntry = (row: Selectable<RunSetupLogsTable>): SetupLogEntry => ({
+  environment_id: row.environment_id,
+  position: row.command_position,
+  command_count: row.command_count,
+  command: row.command,
+  started_at: row.started_at,
+  finished_at: row.finished_at,
+  exit_code: row.exit_code,
+  result: row.result,
+  output: row.output,
+  output_truncated: row.output_truncated === 1,
+});
