@@ -26,7 +26,7 @@ import { announceNewRuns } from '../runs/service';
 import type { RejectionReason } from '../webhooks/schemes';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { declaredLength, readRawBody } from './body';
-import { identifyDelivery } from './identify';
+import { identifyDelivery, signedBodyDigest } from './identify';
 import { parseJsonBody } from '../json';
 import { authFailureKey, deliveryRateKey, peekSlot, takeSlot, takeSlots, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
 import { createGroupCommit, type GroupCommit } from './group-commit';
@@ -158,7 +158,9 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   // (group-commit.ts, writeAuthenticated below). Parsing and identifying need no database: done here, their
   // verdict still comes after the rate check's.
   const parsed = parseJsonBody(rawBody);
-  const identified = parsed.ok ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), rawBody, payload: parsed.payload } : undefined;
+  const identified = parsed.ok
+    ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), bodyDigest: signedBodyDigest(webhook, rawBody), rawBody, payload: parsed.payload }
+    : undefined;
   const outcome = await ctx.groupCommit.run({ facts, rateKey, counters, identified });
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);

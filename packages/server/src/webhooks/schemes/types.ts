@@ -73,6 +73,12 @@ export interface SignatureScheme {
   hasSignature(headers: IncomingHeaders): boolean;
   /** The headers that carry the credential, lower-case: never a delivery identity (it is shown to members). */
   credentialHeaders: readonly string[];
+  /**
+   * True when the signature covers the body alone — no timestamp or delivery id outside it — so a captured
+   * delivery verifies again under any delivery-id header: the ingress deduplicates it on its body as well
+   * (ingress/identify.ts). False for schemes that sign a timestamp or the id, and for GitLab's plain token.
+   */
+  signsBodyOnly: boolean;
   /** A fresh secret in the form the provider typically issues (32 random bytes of entropy). */
   generateSecret(): string;
 }
