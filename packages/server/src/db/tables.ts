@@ -204,7 +204,7 @@ export interface WebhookDeliveriesTable {
   accepted_identity: string | null;
   /**
    * Second dedup guard: `sha256:<hex>` of the body, set only on Accepted rows of schemes whose signature
-   * covers only the body (ingress/identify.ts); unique per (webhook_id, accepted_body_digest).
+   * binds the body but not the delivery id (ingress/identify.ts); unique per (webhook_id, accepted_body_digest).
    */
   accepted_body_digest: string | null;
   duplicate_of: string | null;

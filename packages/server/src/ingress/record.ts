@@ -4,7 +4,7 @@
  * Every delivery that reached a known, enabled webhook and was not rate limited gets exactly one row,
  * written before its answer. Rejected and Duplicate rows hold metadata only (no body bytes).
  *
- * Dedup: the Accepted row carries `accepted_identity` (and, for a scheme signing the body alone,
+ * Dedup: the Accepted row carries `accepted_identity` (and, for a scheme signing the body but not the id,
  * `accepted_body_digest`: identify.ts), and the unique indexes on (webhook_id, accepted_identity) and
  * (webhook_id, accepted_body_digest) are the gates. The Accepted insert is `INSERT … ON CONFLICT DO NOTHING
  * RETURNING id` (no conflict target: either index stops it): when two identical deliveries race (on one

@@ -1,8 +1,9 @@
 /**
  * Replayed signed deliveries (docs/decisions.md §Replayed signed deliveries and failed-attempt budgets): an
- * Accepted delivery of a scheme whose signature covers only the body also remembers the digest of that body,
- * `accepted_body_digest`, and the unique index on (webhook_id, accepted_body_digest) is the second dedup
- * gate next to (webhook_id, accepted_identity). Only those Accepted rows set it; NULLs never collide.
+ * Accepted delivery of a scheme whose signature binds the body but not the delivery id also remembers the
+ * digest of that body, `accepted_body_digest`, and the unique index on (webhook_id, accepted_body_digest) is
+ * the second dedup gate next to (webhook_id, accepted_identity). Only those Accepted rows set it; NULLs
+ * never collide.
  */
 import type { Kysely } from 'kysely';
 
