@@ -24,6 +24,7 @@ import type { Transaction } from 'kysely';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/tables';
 import { isDatabaseUnreachable, isOutOfStorage } from '../db/dialect';
+import { trustedProxies, type IsTrustedProxy } from '../http/client-address';
 import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
 import { announceNewRuns } from '../runs/service';
@@ -44,7 +45,6 @@ import {
 import { resolveWebhook } from './resolve';
 import { routeIngressRequest, type IngressRoute } from './route';
 import { senderAddress } from './sender';
-import { trustedProxies, type IsTrustedProxy } from '../http/client-address';
 import { checksCredentialBeforeBody, verifyDelivery, type VerifyDeliveryInput } from './verify';
 
 export interface IngressHandler {
