@@ -26,6 +26,7 @@ import { notFoundHandler, problemErrorHandler } from './http/problem';
 import { restRateLimit } from './http/rate-limit';
 import { metricsAccess } from './http/metrics-access';
 import { refuseUndecodablePath } from './http/path-encoding';
+import { trustedProxies } from './http/client-address';
 import { requestId } from './http/request-id';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
 import { INGRESS_PATH_PREFIX } from './ingress/mount';
@@ -46,6 +47,8 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // req.ip names the same sender as the ingress does (http/client-address.ts).
+  app.set('trust proxy', trustedProxies(ctx.settings.trustProxy));
 
   const { roles } = ctx.settings;
   const metrics = new ServerMetrics(() => runsByState(ctx), roles);

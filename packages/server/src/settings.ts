@@ -2,6 +2,7 @@
  * Every setting the server reads, parsed and typed in one place (names and defaults:
  * docs/wire.md §Operating the server). Nothing else reads process.env.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { repositoryRoot } from './package-root';
 
@@ -28,6 +29,11 @@ export interface Settings {
   /** base64 of 32 bytes; undefined = SQLite key file in dataDir (PostgreSQL requires it). */
   secretsKey: string | undefined;
   bootstrapAdminKey: string | undefined;
+  /**
+   * TRUST_PROXY: the proxies (`address/prefix` ranges) whose X-Forwarded-For names who sent a request
+   * (http/client-address.ts); empty = none, the TCP peer is the sender.
+   */
+  trustProxy: readonly string[];
   /** Bearer token scrapers present at /metrics; unset: loopback clients only (http/metrics-access.ts). */
   metricsToken: string | undefined;
   runner: RunnerName;
@@ -245,6 +251,20 @@ function list(env: Env, name: string): string[] {
     .filter((item) => item !== '');
 }
 
+/** TRUST_PROXY: comma-separated IP addresses and CIDR ranges, each returned as `address/prefix`. */
+function trustedProxyRanges(env: Env): string[] {
+  return list(env, 'TRUST_PROXY').map((entry) => {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const length = prefix === undefined ? bits : /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
+    if (family === 0 || rest.length > 0 || !(length >= 0 && length <= bits)) {
+      throw new SettingsError(`TRUST_PROXY must list IP addresses or CIDR ranges (e.g. 10.0.0.0/8, 2001:db8::/32), got "${entry}"`);
+    }
+    return `${address}/${length}`;
+  });
+}
+
 function httpUrl(env: Env, name: string, fallback: string): string {
   const value = optional(env, name) ?? fallback;
   let parsed: URL;
@@ -368,6 +388,7 @@ export function loadSettings(env: Env = process.env): Settings {
     dataDir,
     secretsKey,
     bootstrapAdminKey: optional(env, 'BOOTSTRAP_ADMIN_KEY'),
+    trustProxy: trustedProxyRanges(env),
     metricsToken: optional(env, 'METRICS_TOKEN'),
     runner,
     agentCommand,

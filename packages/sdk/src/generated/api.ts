@@ -1932,24 +1932,28 @@ export type paths = {
          *     **Check order** (the first failing check answers):
          *     1. `405` method is not `POST` (not logged);
          *     2. `404` webhook unknown, disabled or deleted (not logged);
-         *     3. `429` the failed-authentication budget of this sender address for this webhook is spent:
-         *        10 failed attempts per sender address per webhook per minute (a setting); not logged;
-         *     4. `token` and `url_token` webhooks: `401` the credential is missing or wrong, checked before the
+         *     3. `token` and `url_token` webhooks: `401` the credential is missing or wrong, checked before the
          *        body is read → logged `Rejected (auth)` with the declared `Content-Length` as its size;
-         *     5. `413` body larger than 262,144 bytes → logged `Rejected (too large)` (for `token` and
+         *     4. `413` body larger than 262,144 bytes → logged `Rejected (too large)` (for `token` and
          *        `url_token` webhooks only an authenticated sender gets here);
-         *     6. `signature` webhooks: `401` the signature over the body is missing or wrong → logged
+         *     5. `signature` webhooks: `401` the signature over the body is missing or wrong → logged
          *        `Rejected (auth)`;
-         *     7. `429` the webhook's delivery rate is spent: 60 authenticated deliveries per minute per
+         *     6. `429` the webhook's delivery rate is spent: 60 authenticated deliveries per minute per
          *        webhook (a setting); not logged;
-         *     8. `400` body is not valid JSON → logged `Rejected (invalid JSON)`;
-         *     9. identity and deduplication;
-         *     10. `202` `{delivery_id}`.
+         *     7. `400` body is not valid JSON → logged `Rejected (invalid JSON)`;
+         *     8. identity and deduplication;
+         *     9. `202` `{delivery_id}`.
          *
-         *     Every `401`, and every `413` of a `signature` webhook (its sender cannot be authenticated without
-         *     the body), takes one attempt of the failed-authentication budget of step 3 before it is answered
-         *     and logged; an attempt that finds the budget spent answers `429` instead and is not logged, so a
-         *     sender without credentials cannot fill the delivery log.
+         *     **Failed-authentication budget.** Every `401`, and every `413` of a `signature` webhook (its
+         *     sender cannot be authenticated without the body), takes one attempt of the sender address's
+         *     failed-authentication budget for this webhook (10 failed attempts per minute, a setting) before it
+         *     is answered and logged; an attempt that finds the budget spent answers `429` instead and is not
+         *     logged, so a sender without credentials cannot fill the delivery log. Only failures count and only
+         *     failures are refused: a delivery whose credential checks out is never answered `429` by this
+         *     budget, so nobody can lock a webhook's real sender out by failing from its address (or from the
+         *     load balancer's). The sender address is the connecting peer; when the peer is one of the
+         *     operator's trusted proxies (`TRUST_PROXY`), it is the right-most `X-Forwarded-For` address that is
+         *     not a trusted proxy. IPv6 addresses count by their /64 prefix.
          *
          *     **Delivery identity**, in order of preference: (a) the header named by the webhook's
          *     `delivery_id_header`; (b) the provider's own delivery header for signed webhooks
@@ -1960,6 +1964,17 @@ export type paths = {
          *     window (7 days, a setting). A delivery whose identity was already accepted answers `202` with its
          *     own `delivery_id`, starts nothing and is logged `Duplicate` with `duplicate_of` naming the
          *     accepted one. Without a sender-set ID, identical bodies are duplicates.
+         *
+         *     **Replayed signed deliveries.** The `github`, `shopify` and `linear` signatures cover the body
+         *     alone, and `stripe` and `slack` sign a timestamp but no delivery ID: a captured delivery would
+         *     verify again under a new, another or no delivery ID (for `stripe` and `slack` within the
+         *     five-minute signature age, for `linear` within its one-minute `webhookTimestamp` window). For these
+         *     schemes the SHA-256 of the body is remembered as well, for the same retention window: a delivery
+         *     whose body was already accepted for the webhook is a `Duplicate` of that entry whatever its
+         *     identity (`202`, its own `delivery_id`, starts nothing). A sender that legitimately re-sends an
+         *     identical body under a new delivery ID gets the same answer: it is a duplicate too. `standard-webhooks`
+         *     signs the delivery ID itself, and `gitlab`'s token binds no body (like the `token` modes), so their
+         *     deliveries are told apart by identity alone.
          *
          *     `202` means accepted for evaluation, not that an automation fired: each automation with a Webhook
          *     trigger selecting this webhook whose payload filter matches starts a new factory run, whose
@@ -4603,8 +4618,8 @@ export type components = {
         };
         /**
          * @description `rate_limited`, with `Retry-After`: either the sender address spent its failed-authentication
-         *     budget for this webhook (10 failed attempts per minute, a setting; checked before the body is
-         *     read, and again by an attempt that would answer `401`, or `413` for a `signature` webhook), or
+         *     budget for this webhook (10 failed attempts per minute, a setting; answered instead of a `401`,
+         *     or of a `413` for a `signature` webhook — never to a delivery whose credential checks out), or
          *     the webhook spent its delivery rate (60 authenticated deliveries per minute, a setting). Not
          *     logged.
          */

@@ -219,6 +219,11 @@ export interface WebhookDeliveriesTable {
   identity_source: Schemas['IdentitySource'] | null;
   /** Dedup guard: set only on Accepted rows; unique per (webhook_id, accepted_identity). */
   accepted_identity: string | null;
+  /**
+   * Second dedup guard: `sha256:<hex>` of the body, set only on Accepted rows of schemes whose signature
+   * binds the body but not the delivery id (ingress/identify.ts); unique per (webhook_id, accepted_body_digest).
+   */
+  accepted_body_digest: string | null;
   duplicate_of: string | null;
   payload: Buffer | null; // raw body bytes, Accepted only
   /** Rejected (auth) only: why authentication failed (webhooks/schemes/types.ts REJECTION_REASONS). */

@@ -5,12 +5,16 @@
  * `ingest` reads top to bottom as the pipeline it is; the order of the checks is the contract's
  * (docs/wire.md §Factory side, openapi receiveWebhookDelivery): the first failing check answers.
  *
- *   route → resolve → failed-auth budget → token / url_token credential → read body → signature →
+ *   route → resolve → token / url_token credential → read body → signature →
  *   [delivery rate → parse → identify → log + dedup + start runs] → 202      ([…] = one database transaction)
  *
  * Nobody without a credential can fill the delivery log: every failed attempt (and, for a signature webhook,
  * every oversized body, which cannot be verified) takes a place in the sender's failed-auth budget atomically
  * in the database before it is answered and logged; once the budget is spent the answer is a 429, not logged.
+ * Only failures are counted and only failures are refused: a delivery whose credential checks out is never
+ * answered by the budget, so nobody sharing a sender's address (or a load balancer's, without TRUST_PROXY)
+ * can lock that sender out by failing on purpose (docs/decisions.md §Replayed signed deliveries and
+ * failed-attempt budgets). Checking the credential first costs a constant-time comparison or one HMAC.
  *
  * Not in the delivery log, by contract: 404, 405 and both 429s. Never in the process log: any credential,
  * header, path token or body — debug lines name the webhook, the delivery and the outcome only.
@@ -20,15 +24,16 @@ import type { Transaction } from 'kysely';
 import type { ServerContext } from '../context';
 import type { Database } from '../db/tables';
 import { isDatabaseUnreachable, isOutOfStorage } from '../db/dialect';
+import { trustedProxies, type IsTrustedProxy } from '../http/client-address';
 import type { ServerMetrics } from '../http/metrics';
 import { ProblemError } from '../problems';
 import { announceNewRuns } from '../runs/service';
 import type { RejectionReason } from '../webhooks/schemes';
 import { answerAccepted, answerProblem, assignRequestId, problems } from './answer';
 import { declaredLength, readRawBody } from './body';
-import { identifyDelivery } from './identify';
+import { identifyDelivery, signedBodyDigest } from './identify';
 import { parseJsonBody } from '../json';
-import { authFailureKey, deliveryRateKey, peekSlot, takeSlot, takeSlots, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
+import { authFailureKey, deliveryRateKey, takeSlot, takeSlots, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
 import { createGroupCommit, type GroupCommit } from './group-commit';
 import {
   logAcceptedOrDuplicates,
@@ -53,7 +58,12 @@ const METRICS_ROUTE = '/webhooks/w/{webhookUid}';
 
 export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics): IngressHandler {
   const groupCommit = createGroupCommit<AuthenticatedDelivery, WriteOutcome>(ctx.db, (trx, batch) => writeAuthenticated(ctx, trx, batch));
-  const ingestCtx: IngestContext = { ...ctx, groupCommit, onDelivery: metrics ? (label) => metrics.countDelivery(label) : undefined };
+  const ingestCtx: IngestContext = {
+    ...ctx,
+    groupCommit,
+    isTrustedProxy: trustedProxies(ctx.settings.trustProxy),
+    onDelivery: metrics ? (label) => metrics.countDelivery(label) : undefined,
+  };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) {
       const answered = metrics.startRequest();
@@ -73,9 +83,13 @@ export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics
   return Object.assign(handle, { drain: groupCommit.drain });
 }
 
-/** The server context plus the ingress's shared commit and what it reports each logged delivery to (metrics). */
+/**
+ * The server context plus the ingress's shared commit, who may name the sender (TRUST_PROXY) and what it
+ * reports each logged delivery to (metrics).
+ */
 type IngestContext = ServerContext & {
   groupCommit: GroupCommit<AuthenticatedDelivery, WriteOutcome>;
+  isTrustedProxy: IsTrustedProxy;
   onDelivery: ((label: string) => void) | undefined;
 };
 
@@ -104,7 +118,7 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   // 2. Resolve the webhook (the service-wide lookup by uid) with its limit counters: unknown, disabled or
   //    deleted → 404.
   const receivedAt = clock.now();
-  const sender = senderAddress(req);
+  const sender = senderAddress(req, ctx.isTrustedProxy);
   const authFailures = { limit: limits.authFailuresPerWindow, windowSeconds: windows.rateLimitWindowSeconds };
   const authKey = authFailureKey(route.webhookId, sender);
   const rateKey = deliveryRateKey(route.webhookId);
@@ -113,9 +127,8 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   if (!resolved) return answerProblem(res, problems.notFound(), route.instance);
   const { webhook, counters } = resolved;
 
-  // 3. Failed-authentication budget of this sender address for this webhook → 429 before any work.
-  const budget = peekSlot(counters, authKey, authFailures, receivedAt.getTime());
-  if (!budget.allowed) return answerProblem(res, problems.authBudgetSpent(budget.retryAfterSeconds), route.instance, { close: !req.complete });
+  // 3. The failed-authentication budget of this sender address for this webhook is taken by each failure of
+  //    steps 4–6 as it happens (429 once spent), never by a sender whose credential checks out.
   const failedAttempt: FailedAttempt = { ctx, req, res, instance: route.instance, authKey, authFailures, counters };
   const credential: Omit<VerifyDeliveryInput, 'rawBody'> = {
     webhook,
@@ -127,7 +140,7 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   };
 
   // 4. token and url_token: the credential is in a header or the path, so it is checked before a byte of the
-  //    body is read → 401, logged "Rejected (auth)" with the declared size.
+  //    body is read → 401, logged "Rejected (auth)" with the declared size (429 once the budget is spent).
   const credentialFirst = checksCredentialBeforeBody(webhook.authMode);
   if (credentialFirst) {
     const verdict = verifyDelivery(credential);
@@ -158,7 +171,9 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   // (group-commit.ts, writeAuthenticated below). Parsing and identifying need no database: done here, their
   // verdict still comes after the rate check's.
   const parsed = parseJsonBody(rawBody);
-  const identified = parsed.ok ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), rawBody, payload: parsed.payload } : undefined;
+  const identified = parsed.ok
+    ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), bodyDigest: signedBodyDigest(webhook, rawBody), rawBody, payload: parsed.payload }
+    : undefined;
   const outcome = await ctx.groupCommit.run({ facts, rateKey, counters, identified });
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);

@@ -5,7 +5,8 @@
  * - delivery rate: `limits.deliveriesPerWindow` (60) authenticated deliveries per `windows.rateLimitWindowSeconds`
  *   (60 s) per webhook — key `deliveries:<webhook id>`;
  * - failed-authentication budget: `limits.authFailuresPerWindow` (10) failed attempts per window per webhook
- *   AND sender address — key `auth-failures:<webhook id>:<sender>`.
+ *   AND sender address (ingress/sender.ts) — key `auth-failures:<webhook id>:<sender>`. Only failures take
+ *   and are refused slots (pipeline.ts).
  *
  * Algorithm: sliding-window approximation over two fixed windows (the counting scheme of Cloudflare's and
  * nginx's limiters). Counts are kept per fixed window; the previous window's count is weighted by how much
@@ -121,16 +122,6 @@ export async function readCounters(db: Kysely<Database>, keys: string[], positio
 /** A snapshot for the current windows: the given one if it is still current, else a fresh read. */
 async function currentSnapshot(db: Kysely<Database>, key: string, p: WindowPosition, snapshot?: CounterSnapshot): Promise<CounterSnapshot> {
   return snapshot && snapshot.currentStart === p.currentStart && snapshot.keys.has(key) ? snapshot : readCounters(db, [key], p);
-}
-
-/** Whether `key` has room for one more attempt, judged from a snapshot (no query). */
-export function peekSlot(snapshot: CounterSnapshot, key: string, limit: WindowLimit, nowMs: number): SlotVerdict {
-  const p = windowPosition(nowMs, limit.windowSeconds);
-  const fresh = snapshot.currentStart === p.currentStart && snapshot.keys.has(key);
-  if (!fresh) throw new Error(`counter snapshot does not cover ${key} now`);
-  const { previous, current } = snapshot.counts.get(key) ?? { previous: 0, current: 0 };
-  const wait = retryAfterMs(limit.limit, previous, current, p.elapsedMs, p.windowMs);
-  return wait === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: toSeconds(wait) };
 }
 
 /** Takes one slot for `key` if the sliding window has room; otherwise says how long to wait. */

@@ -4,11 +4,13 @@
  * Every delivery that reached a known, enabled webhook and was not rate limited gets exactly one row,
  * written before its answer. Rejected and Duplicate rows hold metadata only (no body bytes).
  *
- * Dedup: the Accepted row carries `accepted_identity`, and the unique index on (webhook_id,
- * accepted_identity) is the gate. The Accepted insert is `INSERT … ON CONFLICT (webhook_id,
- * accepted_identity) DO NOTHING RETURNING id`: when two identical deliveries race (on one instance or
- * several), the database lets exactly one insert land — PostgreSQL makes the second wait for the first's
- * commit — and the other finds no row returned, reads the winner's id and writes a Duplicate row naming it.
+ * Dedup: the Accepted row carries `accepted_identity` (and, for a scheme signing the body but not the id,
+ * `accepted_body_digest`: identify.ts), and the unique indexes on (webhook_id, accepted_identity) and
+ * (webhook_id, accepted_body_digest) are the gates. The Accepted insert is `INSERT … ON CONFLICT DO NOTHING
+ * RETURNING id` (no conflict target: either index stops it): when two identical deliveries race (on one
+ * instance or several), the database lets exactly one insert land — PostgreSQL makes the second wait for the
+ * first's commit — and the other finds no row returned, reads the winner's id and writes a Duplicate row
+ * naming it.
  * No error aborts the transaction, so the delivery-rate slot taken in the same transaction stays taken.
  * Deliveries committed together (group-commit.ts) share one multi-row insert: its rows land in order, so of
  * two identical deliveries in it the first is Accepted and the second finds it.
@@ -40,6 +42,8 @@ export interface DeliveryFacts {
 export interface IdentifiedDelivery {
   facts: DeliveryFacts;
   identity: DeliveryIdentity;
+  /** The second dedup key (identify.ts signedBodyDigest); null when the identity alone decides. */
+  bodyDigest: string | null;
   rawBody: Buffer;
   payload: unknown;
 }
@@ -88,13 +92,13 @@ export async function logAcceptedOrDuplicates(
     const inserted = await insertDeliveryRows(
       trx,
       pending.map((i, j) => {
-        const { facts, identity, rawBody } = deliveries[i]!;
-        return deliveryRow(facts, ids[j]!, 'Accepted', { identity, payload: rawBody });
+        const { facts, identity, bodyDigest, rawBody } = deliveries[i]!;
+        return deliveryRow(facts, ids[j]!, 'Accepted', { identity, bodyDigest, payload: rawBody });
       }),
     );
     const notFound: number[] = [];
     for (const [j, i] of pending.entries()) {
-      const { facts, identity, rawBody, payload } = deliveries[i]!;
+      const { facts, identity, bodyDigest, rawBody, payload } = deliveries[i]!;
       const { webhook } = facts;
       const id = ids[j]!;
       if (inserted.has(id)) {
@@ -107,7 +111,7 @@ export async function logAcceptedOrDuplicates(
         logged[i] = { label: 'Accepted', deliveryId: id, runs };
         continue;
       }
-      const original = await findAcceptedByIdentity(trx, webhook, identity.identity);
+      const original = await findAccepted(trx, webhook, identity.identity, bodyDigest);
       if (!original) {
         notFound.push(i);
         continue;
@@ -121,26 +125,27 @@ export async function logAcceptedOrDuplicates(
   return logged;
 }
 
-async function findAcceptedByIdentity(db: Kysely<Database>, webhook: ResolvedWebhook, identity: string): Promise<string | undefined> {
-  const row = await db
+/** The Accepted entry a delivery duplicates: the one with its identity, else the one with its body digest. */
+async function findAccepted(db: Kysely<Database>, webhook: ResolvedWebhook, identity: string, bodyDigest: string | null): Promise<string | undefined> {
+  const rows = await db
     .selectFrom('webhook_deliveries')
-    .select('id')
+    .select(['id', 'accepted_identity'])
     .where('team_id', '=', webhook.teamId)
     .where('webhook_id', '=', webhook.id)
-    .where('accepted_identity', '=', identity)
-    .executeTakeFirst();
-  return row?.id;
+    .where((eb) => eb.or([eb('accepted_identity', '=', identity), ...(bodyDigest === null ? [] : [eb('accepted_body_digest', '=', bodyDigest)])]))
+    .execute();
+  return (rows.find((row) => row.accepted_identity === identity) ?? rows[0])?.id;
 }
 
 /**
- * A log row. Only an Accepted row sets accepted_identity (the dedup guard) and keeps the body; other labels
- * have no accepted_identity and always insert.
+ * A log row. Only an Accepted row sets accepted_identity and accepted_body_digest (the dedup guards) and
+ * keeps the body; other labels have neither and always insert.
  */
 function deliveryRow(
   facts: DeliveryFacts,
   id: string,
   label: WebhookDeliveriesTable['label'],
-  details: { identity?: DeliveryIdentity; duplicateOf?: string; payload?: Buffer; rejectionReason?: string | null },
+  details: { identity?: DeliveryIdentity; bodyDigest?: string | null; duplicateOf?: string; payload?: Buffer; rejectionReason?: string | null },
 ): WebhookDeliveriesTable {
   const { webhook } = facts;
   const accepted = label === 'Accepted';
@@ -155,6 +160,7 @@ function deliveryRow(
     identity: details.identity?.identity ?? null,
     identity_source: details.identity?.source ?? null,
     accepted_identity: accepted ? (details.identity?.identity ?? null) : null,
+    accepted_body_digest: accepted ? (details.bodyDigest ?? null) : null,
     duplicate_of: details.duplicateOf ?? null,
     payload: accepted ? (details.payload ?? null) : null,
     rejection_reason: details.rejectionReason ?? null,
@@ -173,6 +179,7 @@ const DELIVERY_COLUMNS = [
   'identity',
   'identity_source',
   'accepted_identity',
+  'accepted_body_digest',
   'duplicate_of',
   'payload',
   'rejection_reason',
@@ -180,7 +187,7 @@ const DELIVERY_COLUMNS = [
 
 /**
  * Every log row is written by this one statement, one or many rows at once. Returns the ids of the rows
- * written: an Accepted row whose identity was already accepted is not (ON CONFLICT … DO NOTHING).
+ * written: an Accepted row whose identity or body digest was already accepted is not (ON CONFLICT DO NOTHING).
  */
 async function insertDeliveryRows(db: Kysely<Database>, rows: readonly WebhookDeliveriesTable[]): Promise<Set<string>> {
   const { rows: written } = await insertDeliveryRowsStatement(
@@ -199,6 +206,6 @@ const insertDeliveryRowsStatement = compiledQuery((db, values: ReadonlyArray<str
         Object.fromEntries(DELIVERY_COLUMNS.map((column, j) => [column, values[row * DELIVERY_COLUMNS.length + j]])),
       ) as unknown as WebhookDeliveriesTable[],
     )
-    .onConflict((oc) => oc.columns(['webhook_id', 'accepted_identity']).doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returning('id'),
 );

@@ -1,14 +1,13 @@
 /**
- * The sender address the failed-authentication budget is kept for.
- *
- * It is the TCP peer address of the socket. `X-Forwarded-For` and similar headers are NOT trusted: any
- * sender could set them to a fresh value per attempt and escape the budget. Behind a reverse proxy every
- * sender therefore shares the proxy's budget (per webhook) — add a trusted-proxy setting before deploying
- * that way. IPv6 addresses count by their /64 prefix (http/remote-address.ts).
+ * The sender address the failed-authentication budget is kept for: the TCP peer, or behind TRUST_PROXY the
+ * client its trusted proxies name in X-Forwarded-For (http/client-address.ts). From a peer that is not
+ * trusted the header is ignored: any sender could set it to a fresh value per attempt and escape the budget.
+ * IPv6 addresses count by their /64 prefix (http/remote-address.ts).
  */
 import type { IncomingMessage } from 'node:http';
+import { clientAddress, type IsTrustedProxy } from '../http/client-address';
 import { remoteAddressKey } from '../http/remote-address';
 
-export function senderAddress(req: IncomingMessage): string {
-  return remoteAddressKey(req.socket.remoteAddress);
+export function senderAddress(req: IncomingMessage, isTrustedProxy: IsTrustedProxy): string {
+  return remoteAddressKey(clientAddress(req, isTrustedProxy));
 }

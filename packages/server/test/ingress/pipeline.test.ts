@@ -315,10 +315,12 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       const big = Buffer.alloc(MAX + 1, 0x20);
       for (let i = 0; i < 5; i++) expectProblem(await send(wh.ingress_url, big, { headers: { 'x-hub-signature-256': githubSignature(secret, big) } }), 413, 'payload_too_large');
       for (let i = 0; i < 5; i++) expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': 'sha256=00' } }), 401, 'authentication_required');
-      // Budget spent: neither an oversized nor a correctly signed delivery gets further, and nothing more is logged.
+      // Budget spent: an oversized (unverifiable) or badly signed request gets no further and is not logged;
+      // a correctly signed delivery is never refused by the budget.
       expectProblem(await send(wh.ingress_url, big), 429, 'rate_limited');
-      expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': githubSignature(secret, '{}') } }), 429, 'rate_limited');
-      expect(await labels(wh)).toEqual([...Array(5).fill('Rejected (auth)'), ...Array(5).fill('Rejected (too large)')]);
+      expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': 'sha256=00' } }), 429, 'rate_limited');
+      expect((await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': githubSignature(secret, '{}') } })).status).toBe(202);
+      expect(await labels(wh)).toEqual(['Accepted', ...Array(5).fill('Rejected (auth)'), ...Array(5).fill('Rejected (too large)')]);
     });
 
     it('401 beats 400: bad credential and invalid JSON', async () => {
@@ -336,13 +338,14 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       expect((await api.deliveries(wh.factory_uid, wh.uid, '?limit=500')).length).toBe(60);
     });
 
-    it('429 (failed-auth budget) beats 413 and 401, even with the right credential', async () => {
+    it('429 (failed-auth budget) beats 401 for a wrong credential, never the right one: that gets its 413 or 202', async () => {
       toNextWindow();
       const { wh, auth } = await tokenWebhook();
       for (let i = 0; i < 10; i++) expect((await send(wh.ingress_url, '{}', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-      expectProblem(await send(wh.ingress_url, Buffer.alloc(MAX + 1, 0x20), { headers: auth }), 429, 'rate_limited');
-      expectProblem(await send(wh.ingress_url, '{}', { headers: auth }), 429, 'rate_limited');
-      expect(await labels(wh)).toEqual(Array(10).fill('Rejected (auth)'));
+      expectProblem(await send(wh.ingress_url, Buffer.alloc(MAX + 1, 0x20), { headers: { authorization: 'Bearer wrong' } }), 429, 'rate_limited');
+      expectProblem(await send(wh.ingress_url, Buffer.alloc(MAX + 1, 0x20), { headers: auth }), 413, 'payload_too_large');
+      expect((await send(wh.ingress_url, '{}', { headers: auth })).status).toBe(202);
+      expect(await labels(wh)).toEqual(['Accepted', 'Rejected (too large)', ...Array(10).fill('Rejected (auth)')]);
     });
   });
 
@@ -388,14 +391,15 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       const { wh, auth } = await tokenWebhook();
       const other = await tokenWebhook();
       for (let i = 0; i < 10; i++) expect((await send(wh.ingress_url, '{}', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-      const spent = await send(wh.ingress_url, '{"right":1}', { headers: auth });
+      const spent = await send(wh.ingress_url, '{"wrong":11}', { headers: { authorization: 'Bearer wrong' } });
       expectProblem(spent, 429, 'rate_limited');
       expect(spent.body.detail).toMatch(/failed authentication/);
       expect(Number(spent.headers.get('retry-after'))).toBe(61);
       // Another sender address (127.0.0.2 on the loopback network) and another webhook are unaffected.
-      expect((await send(wh.ingress_url, '{"from":2}', { headers: auth, localAddress: '127.0.0.2' })).status).toBe(202);
-      expect((await send(other.wh.ingress_url, '{"other":1}', { headers: other.auth })).status).toBe(202);
+      expectProblem(await send(wh.ingress_url, '{"from":2}', { headers: { authorization: 'Bearer wrong' }, localAddress: '127.0.0.2' }), 401, 'authentication_required');
+      expectProblem(await send(other.wh.ingress_url, '{"other":1}', { headers: { authorization: 'Bearer wrong' } }), 401, 'authentication_required');
       clock.advance(61_000);
+      expectProblem(await send(wh.ingress_url, '{"wrong":12}', { headers: { authorization: 'Bearer wrong' } }), 401, 'authentication_required');
       expect((await send(wh.ingress_url, '{"right":2}', { headers: auth })).status).toBe(202);
     });
 

@@ -148,7 +148,8 @@ describe('provider signature schemes', () => {
       const multi = `t=${nowSeconds()},${v1(other)},${v1(header)}`;
       expect((await send(wh.ingress_url, '{"id":"evt_1","type":"charge.succeeded"} ', { headers: { 'stripe-signature': multi } })).status).toBe(401);
       expect((await send(wh.ingress_url, body, { headers: { 'stripe-signature': multi, 'x-service-delivery-id': 'again' } })).status).toBe(202);
-      expect(await labels(wh)).toEqual(['Accepted', 'Rejected (auth)', 'Rejected (auth)', 'Accepted']);
+      // Verified, and the same signed body under a new delivery id is a replay: a Duplicate (newest first).
+      expect(await labels(wh)).toEqual(['Duplicate', 'Rejected (auth)', 'Rejected (auth)', 'Accepted']);
     });
   });
 

@@ -5,7 +5,7 @@ import type { Database, WebhookDeliveriesTable } from '../../db/tables';
 import type { KeysetAfter } from '../../pagination';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type DeliveryListRow = Omit<DeliveryRow, 'payload' | 'accepted_identity'>;
+export type DeliveryListRow = Omit<DeliveryRow, 'payload' | 'accepted_identity' | 'accepted_body_digest'>;
 
 const LIST_COLUMNS = [
   'id',

@@ -39,6 +39,7 @@ export function bodyHmacScheme(spec: BodyHmacSpec): SignatureScheme {
     deliveryIdHeaders: spec.deliveryIdHeaders,
     hasSignature: (headers) => readHeader(headers, spec.header) !== undefined,
     credentialHeaders: [spec.header],
+    dedupOnSignedBody: true,
     generateSecret: spec.generateSecret,
   };
 }

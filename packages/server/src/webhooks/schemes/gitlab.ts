@@ -22,6 +22,7 @@ export const gitlabScheme: SignatureScheme = {
   deliveryIdHeaders: ['x-gitlab-event-uuid'],
   hasSignature: (headers) => readHeader(headers, HEADER) !== undefined,
   credentialHeaders: [HEADER],
+  dedupOnSignedBody: false,
   // Any string works as a GitLab secret token; base64url keeps it header- and copy-paste-safe.
   generateSecret: () => randomBytes(32).toString('base64url'),
 };

@@ -37,6 +37,7 @@ export const slackScheme: SignatureScheme = {
   deliveryIdHeaders: [],
   hasSignature: (headers) => readHeader(headers, SIGNATURE) !== undefined,
   credentialHeaders: [SIGNATURE],
+  dedupOnSignedBody: true,
   // Slack issues hex signing secrets; Slack normally issues the real one.
   generateSecret: () => randomBytes(32).toString('hex'),
 };

@@ -70,6 +70,7 @@ export const standardWebhooksScheme: SignatureScheme = {
   deliveryIdHeaders: ['webhook-id', 'svix-id'],
   hasSignature: (headers) => pick(headers, 'signature') !== undefined,
   credentialHeaders: ['webhook-signature', 'svix-signature'],
+  dedupOnSignedBody: false,
   // Standard Webhooks secrets: `whsec_` + base64 of 24–64 random bytes; we use 32.
   generateSecret: () => SECRET_PREFIX + randomBytes(32).toString('base64'),
 };

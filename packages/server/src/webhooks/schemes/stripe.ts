@@ -51,6 +51,7 @@ export const stripeScheme: SignatureScheme = {
   deliveryIdHeaders: [],
   hasSignature: (headers) => readHeader(headers, HEADER) !== undefined,
   credentialHeaders: [HEADER],
+  dedupOnSignedBody: true,
   // Stripe issues `whsec_` secrets (the Stripe CLI's are `whsec_` + 64 hex digits); Stripe normally issues
   // the real one, this is only for a sender that wants us to pick it.
   generateSecret: () => 'whsec_' + randomBytes(32).toString('hex'),

@@ -73,6 +73,14 @@ export interface SignatureScheme {
   hasSignature(headers: IncomingHeaders): boolean;
   /** The headers that carry the credential, lower-case: never a delivery identity (it is shown to members). */
   credentialHeaders: readonly string[];
+  /**
+   * True when the signature binds the body but not the delivery id, so a captured delivery verifies again
+   * under any delivery-id header (for ever where no timestamp is signed, within the tolerance where one is):
+   * the ingress deduplicates it on its body as well (ingress/identify.ts). False where the id is signed
+   * (Standard Webhooks) and for GitLab, whose token binds nothing: a captured delivery hands over the
+   * credential itself, as with the `token` mode.
+   */
+  dedupOnSignedBody: boolean;
   /** A fresh secret in the form the provider typically issues (32 random bytes of entropy). */
   generateSecret(): string;
 }
