@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, readJsonBody } from '../../gateway/fake-providers';
 
 export interface ScriptedCall {
   /** The tool the CLI offers for it (`exec_command` for Codex, `Bash` for Claude Code). */
@@ -108,21 +109,12 @@ export class ScriptedProvider {
     return this.requests.filter((r) => r.path.endsWith('/responses') || r.path.startsWith('/v1/messages'));
   }
 
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  close(): Promise<void> {
+    return closeServer(this.#server);
   }
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: unknown;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    const body: unknown = await readJsonBody(req);
     this.requests.push({ path: req.url ?? '', headers: req.headers, body });
     const pathname = new URL(req.url ?? '/', this.url).pathname;
     if (req.method === 'POST' && pathname.endsWith('/responses')) {
