@@ -10,6 +10,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
+import { processesWithEnv } from '../support/processes';
 import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { restClient, type RestClient } from '../webhooks/helpers';
@@ -77,6 +78,7 @@ for (const kind of testDatabases()) {
         responses: { name: 'exec_command', arguments: { cmd: toolCommand('codex.txt') } },
         messages: { name: 'Bash', arguments: { command: toolCommand('claude.txt'), description: 'Write the file' } },
         finalText: 'All done.',
+        alternative: { marker: 'Take your time.', responses: { name: 'exec_command', arguments: { cmd: 'sleep 600' } }, messages: { name: 'Bash', arguments: { command: 'sleep 600' } } },
       });
       server = await startTestServer({
         database: kind,
@@ -174,6 +176,19 @@ for (const kind of testDatabases()) {
       expect(run.state).toBe('FAILED');
       expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', retryable: false });
       expect(run.usage.total_tokens).toBe(SCRIPTED_USAGE.responses.total_tokens);
+    }, 120_000);
+
+    it('stops the CLI and everything it started when the run is cancelled', async () => {
+      const created = await client.post('/agent/runs', { prompt: 'Take your time.', config: { harness: { type: 'codex', model_id: 'gpt-test' } } });
+      const runId = created.body.run_id as string;
+      // The CLI has started its endless command once the action is in the conversation.
+      const deadline = Date.now() + 60_000;
+      while (!blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).some((b) => b.type === 'action') && Date.now() < deadline) await delay(100);
+      expect(processesWithEnv('AGENT_RUN_ID', runId).length).toBeGreaterThan(0);
+      expect((await client.post(`/agent/runs/${runId}/cancel`, {})).status).toBe(200);
+      expect((await untilFinished(client, runId)).state).toBe('CANCELLED');
+      while (processesWithEnv('AGENT_RUN_ID', runId).length > 0 && Date.now() < deadline) await delay(100);
+      expect(processesWithEnv('AGENT_RUN_ID', runId)).toEqual([]);
     }, 120_000);
 
     it('refuses a harness it does not offer with a 400 naming config.harness.type', async () => {
