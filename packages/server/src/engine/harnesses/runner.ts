@@ -131,7 +131,9 @@ export class HarnessRunner implements Runner {
       env: { ...commandEnvironment(ctx), HOME: stateDir, ...invocation.env },
       stdin: 'ignore',
       wallTimeMs: timerMs(modelLimits(ctx.config).run_timeout_seconds),
-      limitOutput: true,
+      // Not SANDBOX_OUTPUT_BYTES: the stream is parsed, not stored (a long session's JSON outgrows it), and
+      // each tool result is cut to RESULT_TEXT_MAX (adapter.ts) before it is recorded.
+      limitOutput: false,
       binds: located.binds,
       // Traffic the CLI sends elsewhere (telemetry its flags do not switch off) is refused, and noted.
       onEgressDenied: (message) => stream.note(message),
