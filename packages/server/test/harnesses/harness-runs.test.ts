@@ -166,7 +166,19 @@ for (const kind of testDatabases()) {
         expect(body).toContain(`Write ${c.file}, please.`);
         const sessions = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session');
         expect(sessions.map((s) => s.data.session_id)).toEqual([session.data.session_id, session.data.session_id]);
-      }, 120_000);
+
+        // Its home gone with the workspace's files: the next follow-up starts a new session with the conversation so far.
+        await withRunWorkspace(server.ctx, runId, (dir) => fs.rmSync(path.join(dir, '.agent-runs'), { recursive: true, force: true }));
+        const seen = provider.modelRequests().length;
+        expect((await client.post(`/agent/runs/${runId}/followups`, { message: 'Once more, from scratch.' })).status).toBe(200);
+        const fresh = await untilFinished(client, runId, resumed.updated_at);
+        expect(fresh.state, JSON.stringify(fresh.status_message)).toBe('SUCCEEDED');
+        const restarted = JSON.stringify(provider.modelRequests()[seen]!.body);
+        expect(restarted).toContain('Once more, from scratch.');
+        expect(restarted).toContain(`user: Write ${c.file}, please.`);
+        const last = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session').at(-1);
+        expect(last.data.session_id).not.toBe(session.data.session_id);
+      }, 180_000);
     }
 
     it('ends a run whose CLI spent its budget FAILED budget_exceeded, with what it used', async () => {
