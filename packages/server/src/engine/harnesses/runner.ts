@@ -9,7 +9,8 @@
  *   and budgets every call, so what the CLI says it spent is recorded as an event, never added to usage.
  * - Its home (sessions, config) is `/workspace/.agent-runs/harnesses/<type>`: the run's own, kept with the
  *   workspace between executions. Its session id is recorded as a `harness_session` event; a follow-up's
- *   execution resumes the last one (a CLI that cannot resume gets the conversation so far as its prompt).
+ *   execution resumes the last one (a CLI that cannot resume, or whose session is gone, gets a new one with
+ *   the conversation so far as its prompt).
  * - Outcome: exit 0 without a fatal error event → SUCCEEDED; a sandbox limit → FAILED with it; a spent
  *   budget (the gateway refused the CLI's call) → FAILED `budget_exceeded`; otherwise FAILED
  *   `harness_failed` naming the harness and what it said; cancel → ERROR `run_cancelled`.
