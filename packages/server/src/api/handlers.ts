@@ -40,6 +40,7 @@ import { listAutomationsHandler } from './automations/listAutomations';
 import { listEnvironmentsHandler } from './environments/listEnvironments';
 import { listFactoriesHandler } from './factories/listFactories';
 import { listModelsHandler } from './models/listModels';
+import { listHarnessesHandler } from './harnesses/listHarnesses';
 import { listRunsHandler } from './runs/listRuns';
 import { listSecretsHandler } from './secrets/listSecrets';
 import { listSkillsHandler } from './skills/listSkills';
@@ -134,6 +135,7 @@ export const handlers: OperationHandlers = {
   updateScheduledAgent: updateScheduledAgentHandler,
   listAgents: listAgentsHandler,
   listModels: listModelsHandler,
+  listHarnesses: listHarnessesHandler,
   createWebhook: createWebhookHandler,
   deleteWebhook: deleteWebhookHandler,
   getWebhook: getWebhookHandler,

@@ -76,16 +76,22 @@ export interface SpawnRequest {
   /** Count stdout + stderr against SANDBOX_OUTPUT_BYTES (output the run records). */
   limitOutput: boolean;
   /**
-   * Host directories bound writable at the given paths inside (the git step's server-owned git dirs,
-   * engine/repositories/git.ts). With SANDBOX=none the process sees the host, so `hostPath` itself.
+   * Host directories bound at the given paths inside, writable unless `readOnly` (the git step's
+   * server-owned git dirs, engine/repositories/git.ts; a harness CLI's install, engine/harnesses). With
+   * SANDBOX=none the process sees the host, so `hostPath` itself.
    */
-  binds?: Array<{ hostPath: string; sandboxPath: string }>;
+  binds?: Array<{ hostPath: string; sandboxPath: string; readOnly?: boolean }>;
   /**
    * `run` (default): the run's root — its image when it has one, else the host's system directories.
    * `host`: the host's system directories even in a run with an image (a server step that needs the
    * host's tools on the same workspace).
    */
   view?: 'run' | 'host';
+  /**
+   * Called with a connection the egress policy refused, instead of failing the run with `egress_denied`:
+   * for a program whose own background traffic (a CLI's telemetry) is refused without ending its work.
+   */
+  onEgressDenied?: (message: string) => void;
 }
 
 /** An unpacked image as a run's root file system (docs/sandbox.md §Image root). */
@@ -394,8 +400,11 @@ class BwrapSandbox extends BaseSandbox {
           policy: this.policy,
           socketPath: egressSocket,
           ...(tools.modelGateway ? { modelGateway: tools.modelGateway.entranceFor(runId) } : {}),
-          onDenied: ({ host, port, reason }) =>
-            proc?.violate({ error_code: 'egress_denied', message: `egress to ${formatHostPort(host, port)} denied: ${reason}` }),
+          onDenied: ({ host, port, reason }) => {
+            const message = `egress to ${formatHostPort(host, port)} denied: ${reason}`;
+            if (request.onEgressDenied) request.onEgressDenied(message);
+            else proc?.violate({ error_code: 'egress_denied', message });
+          },
         })
       : undefined;
     const owner = tools.fence.owner;
