@@ -40,6 +40,8 @@ export interface Settings {
   /** Where the model gateway forwards each protocol with the operator's keys (engine/gateway; docs/decisions.md §The model gateway). */
   modelProviders: ModelProviders;
   skillsDir: string | undefined;
+  /** HARNESSES_DIR: the pinned installs of third-party harness CLIs (`pnpm harnesses:install`; engine/harnesses/catalog.ts). */
+  harnessesDir: string;
   /** Vite's build of packages/dashboard (index.html, assets/…), served at `/` (http/dashboard.ts). */
   dashboardDir: string;
   echoDelayMs: number;
@@ -372,6 +374,7 @@ export function loadSettings(env: Env = process.env): Settings {
     modelPrices: modelPrices(env),
     modelProviders: modelProviders(env),
     skillsDir: optional(env, 'SKILLS_DIR') ? path.resolve(repositoryRoot, env.SKILLS_DIR as string) : undefined,
+    harnessesDir: path.resolve(repositoryRoot, optional(env, 'HARNESSES_DIR') ?? path.join(dataDir, 'harnesses')),
     dashboardDir: path.resolve(repositoryRoot, optional(env, 'DASHBOARD_DIR') ?? 'packages/dashboard/dist'),
     echoDelayMs: integer(env, 'ECHO_DELAY_MS', 300),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4, 0),

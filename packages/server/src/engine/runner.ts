@@ -46,6 +46,7 @@ export type ResolvedAgentConfig = Pick<
   | 'max_tokens'
   | 'max_cost'
   | 'harness_auth_secrets'
+  | 'harness'
 > & { mcp_servers?: Record<string, McpServerConfig> };
 
 export interface RunAttachment {
@@ -137,6 +138,6 @@ export type RunOutcome =
   | { state: 'BLOCKED'; statusMessage: RunStatusMessage };
 
 export interface Runner {
-  readonly name: 'echo' | 'command' | 'model';
+  readonly name: 'echo' | 'command' | 'model' | 'harness';
   run(ctx: RunContext): Promise<RunOutcome>;
 }

@@ -7,6 +7,7 @@ import type { ServerContext } from '../context';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../engine/runners/model-config';
 import { validateRunBudget } from '../budgets/run-budget';
+import { harnessRefusal } from '../engine/harnesses/catalog';
 import { teamHasEnvironment } from './repository';
 
 /** AmbientAgentConfig as a client sends it: the same fields as the resolved one, none filled in yet (unknown fields are dropped). */
@@ -25,6 +26,7 @@ const KNOWN_FIELDS = [
   'max_tokens',
   'max_cost',
   'harness_auth_secrets',
+  'harness',
 ] as const;
 
 /** The requested configuration restricted to the fields this service knows (what is stored as `config`). */
@@ -74,6 +76,21 @@ function refuseBeyondServiceBounds(requested: AgentConfigInput | undefined, runT
   }
 }
 
+/**
+ * `config.harness.type` other than `oz`: a harness this server offers and has installed, or one the run's
+ * environment image may provide (engine/harnesses/catalog.ts).
+ */
+async function refuseUnavailableHarness(ctx: Pick<ServerContext, 'db' | 'settings'>, teamId: string, requested: AgentConfigInput | undefined): Promise<void> {
+  const type = requested?.harness?.type;
+  if (type === undefined || type === 'oz') return;
+  const environmentId = requested?.environment_id;
+  const environment = environmentId
+    ? await ctx.db.selectFrom('environments').select('docker_image').where('team_id', '=', teamId).where('id', '=', environmentId).executeTakeFirst()
+    : undefined;
+  const refusal = harnessRefusal(ctx.settings.harnessesDir, type, Boolean(environment?.docker_image));
+  if (refusal) throw new InvalidConfigError(refusal, [{ path: '$.config.harness.type', message: `harness ${type} is not available` }]);
+}
+
 export interface ResolveOptions {
   /**
    * false for runs no client is waiting on (webhook starts): skill and model problems do not throw, the
@@ -110,6 +127,7 @@ export async function resolveAgentConfig(
       { path: '$.config.environment_id', message: `unknown environment ${requested.environment_id}` },
     ]);
   }
+  if (options.strict !== false) await refuseUnavailableHarness(ctx, teamId, requested);
   const config = await resolveRunnerConfig(
     { ...(requested ?? {}) },
     { runner: settings.runner, defaultModelId: settings.defaultModelId, skillsDir: settings.skillsDir, strict: options.strict ?? true },

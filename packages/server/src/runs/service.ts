@@ -151,10 +151,6 @@ export function checkRunDefinition(input: RunDefinitionInput, configPath = '$.co
   if (config['worker_host'] !== undefined && config['worker_host'] !== 'warp') {
     throw refuse(`${configPath}.worker_host`, `${field}.worker_host is not supported: runs execute on this server's workers (omit it, or send "warp").`);
   }
-  const harness = config['harness'] as { type?: unknown } | undefined;
-  if (harness?.type !== undefined && harness.type !== 'oz') {
-    throw refuse(`${configPath}.harness.type`, `${field}.harness.type ${String(harness.type)} is not supported: this server runs its own runner (omit it, or send "oz").`);
-  }
   if (config['runner_id'] !== undefined) {
     throw refuse(`${configPath}.runner_id`, `${field}.runner_id is not supported: this service has no runners to choose from; its workers execute every run (setup commands belong to ${field}.environment_id).`);
   }

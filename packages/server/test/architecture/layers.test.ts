@@ -17,7 +17,7 @@ const LAYERS: Array<{ name: string; members: string[] }> = [
     members: ['context', 'teams', 'api-keys', 'secrets', 'environments', 'factories', 'webhooks', 'automations', 'runs', 'artifacts', 'schedules', 'engine', 'skills', 'notifications', 'budgets'],
   },
   { name: 'http', members: ['api', 'http', 'ingress'] },
-  { name: 'composition', members: ['main', 'app', 'admin', 'migrate'] },
+  { name: 'composition', members: ['main', 'app', 'admin', 'migrate', 'install-harnesses'] },
 ];
 
 function layerOf(file: string): number {

@@ -50,8 +50,8 @@ export interface BwrapPlan {
   etcDir: string;
   /** What runs inside (argv[0] an absolute path). */
   argv: string[];
-  /** Extra host directories bound writable (SpawnRequest.binds). */
-  binds: Array<{ hostPath: string; sandboxPath: string }>;
+  /** Extra host directories bound writable, or read-only (SpawnRequest.binds). */
+  binds: Array<{ hostPath: string; sandboxPath: string; readOnly?: boolean }>;
   /** The run's image as the root instead of the host's system directories. */
   image?: { rootfs: string; helpers: HelperTools } | undefined;
 }
@@ -140,7 +140,7 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   args.push('--bind', plan.workDir, WORKSPACE, '--chdir', WORKSPACE);
   if (plan.egressSocket) args.push('--bind', plan.egressSocket, EGRESS_SOCKET);
-  for (const bind of plan.binds) args.push('--bind', bind.hostPath, bind.sandboxPath);
+  for (const bind of plan.binds) args.push(bind.readOnly ? '--ro-bind' : '--bind', bind.hostPath, bind.sandboxPath);
   // Only the mounts above are writable; the root they hang from is not.
   args.push('--remount-ro', '/');
   args.push('--clearenv');

@@ -76,10 +76,11 @@ export interface SpawnRequest {
   /** Count stdout + stderr against SANDBOX_OUTPUT_BYTES (output the run records). */
   limitOutput: boolean;
   /**
-   * Host directories bound writable at the given paths inside (the git step's server-owned git dirs,
-   * engine/repositories/git.ts). With SANDBOX=none the process sees the host, so `hostPath` itself.
+   * Host directories bound at the given paths inside, writable unless `readOnly` (the git step's
+   * server-owned git dirs, engine/repositories/git.ts; a harness CLI's install, engine/harnesses). With
+   * SANDBOX=none the process sees the host, so `hostPath` itself.
    */
-  binds?: Array<{ hostPath: string; sandboxPath: string }>;
+  binds?: Array<{ hostPath: string; sandboxPath: string; readOnly?: boolean }>;
   /**
    * `run` (default): the run's root — its image when it has one, else the host's system directories.
    * `host`: the host's system directories even in a run with an image (a server step that needs the
