@@ -36,6 +36,7 @@ export * from './resources/agent/agent';
 export * from './resources/agent/runs';
 export * from './resources/agent/artifacts';
 export * from './resources/agent/models';
+export * from './resources/agent/harnesses';
 export * from './resources/agent/skills';
 export * from './resources/agent/environments';
 export * from './resources/agent/schedules';

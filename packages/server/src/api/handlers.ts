@@ -39,6 +39,7 @@ import { listAutomationsHandler } from './automations/listAutomations';
 import { listEnvironmentsHandler } from './environments/listEnvironments';
 import { listFactoriesHandler } from './factories/listFactories';
 import { listModelsHandler } from './models/listModels';
+import { listHarnessesHandler } from './harnesses/listHarnesses';
 import { listRunsHandler } from './runs/listRuns';
 import { listSecretsHandler } from './secrets/listSecrets';
 import { listSkillsHandler } from './skills/listSkills';
@@ -131,6 +132,7 @@ export const handlers: OperationHandlers = {
   updateScheduledAgent: updateScheduledAgentHandler,
   listAgents: listAgentsHandler,
   listModels: listModelsHandler,
+  listHarnesses: listHarnessesHandler,
   createWebhook: createWebhookHandler,
   deleteWebhook: deleteWebhookHandler,
   getWebhook: getWebhookHandler,

@@ -52,7 +52,7 @@ export type paths = {
          *       included), an attachment's `data` is not valid base64, its `mime_type` is not printable ASCII, or
          *       a refused Oz field (`agent_identity_uid`, `conversation_id`, `mode` other than `normal`,
          *       `team: false`, `on_behalf_of`, `interactive: true`, an MCP server by `warp_id`, a
-         *       `config.worker_host` other than `warp`, a `config.harness` other than `oz`, `config.runner_id`,
+         *       `config.worker_host` other than `warp`, a `config.harness.type` this server does not offer or has not installed, `config.runner_id`,
          *       a `config.session_sharing.public_access`, a non-empty `config.memory_stores`, a
          *       `config.inference_providers.aws` that is not `{disabled: true}`).
          *     * `413 payload_too_large`: the body exceeds the REST body limit (a setting, default 10 MB).
@@ -668,6 +668,34 @@ export type paths = {
          *     model's input. No model is ever marked disabled (`disable_reason` is never set).
          */
         get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/harnesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List harnesses
+         * @description The third-party agent CLIs a run can name as `config.harness.type` (extension; Oz's own harness
+         *     `oz`, this server's runner, is always there and not listed), each with the npm package and the
+         *     version this server pins, and whether the operator has installed it (`pnpm harnesses:install`).
+         *
+         *     A run naming a harness that is not listed, or one that is not `installed` while the run's
+         *     environment has no `docker_image`, answers `400 invalid_request` naming `$.config.harness.type`.
+         *     A run whose environment has an image runs the CLI from the image's `PATH` when it is there (the
+         *     image's own version), else the server's install; when neither has it the run ends `FAILED` with
+         *     `error_code` `harness_unavailable`. No run ever downloads a harness.
+         */
+        get: operations["listHarnesses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2456,9 +2484,22 @@ export type components = {
              */
             worker_host?: string;
             /**
-             * @description Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-             *     harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
-             *     `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+             * @description Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner. `codex`
+             *     (Codex), `claude` (Claude Code), and where the server offers them `gemini` (Gemini CLI) and
+             *     `opencode` (extension) run that CLI non-interactively in the run's sandbox, in `/workspace`,
+             *     with the prompt (a follow-up resumes the CLI's session), `base_prompt` and the MCP servers;
+             *     the CLI reaches models only through this server's model gateway, which meters every call into
+             *     the run's usage (`harness_auth_secrets` choose the keys). `model_id` is the CLI's model
+             *     (absent: the CLI's default) and `reasoning_level` its effort (`minimal`, `low`, `medium`,
+             *     `high`, `xhigh`, `max`, mapped to the CLI's nearest), both ignored for `oz`. A type the server
+             *     does not offer or has not installed (`GET /agent/harnesses`) answers `400 invalid_request`
+             *     naming `$.config.harness.type`. The CLI's events become the conversation: its text as `text`,
+             *     its tool calls as `action`/`action_result` (shell `command`, file tools `files`, search
+             *     `search`, MCP tools `integration`), its session as an `event` `harness_session`
+             *     (`{harness, session_id}`), what it reports spending as `harness_usage`, its warnings and
+             *     errors as `harness_notice` and `harness_error`. Exit 0 is `SUCCEEDED`; otherwise `FAILED` with
+             *     `error_code` `harness_failed` (its message names the harness and what it said),
+             *     `budget_exceeded`, a sandbox limit's code, or `harness_unavailable` (no CLI to run).
              *     With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
              *     the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
              *     run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
@@ -2901,7 +2942,10 @@ export type components = {
          *     as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
          *     something the run tried to publish and the server refused, for example a file over the size limit
          *     or a URL that is not `http(s)`) and `ask_user_rejected` (`data: {reason}`: a command runner's
-         *     `::ask_user::` line that held no valid question; the run did not block on it).
+         *     `::ask_user::` line that held no valid question; the run did not block on it). A third-party
+         *     harness (`AmbientAgentConfig.harness`) adds `harness_session` (`data: {harness, session_id}`),
+         *     `harness_usage` (`data`: the tokens the CLI says it spent — informational; the run's `usage` is
+         *     the gateway's count), `harness_notice` and `harness_error` (`data: {text}`).
          */
         EventBlock: {
             /**
@@ -2977,6 +3021,27 @@ export type components = {
         AgentListEnvironment: {
             uid: string;
             name: string;
+        };
+        ListHarnessesResponse: {
+            harnesses: components["schemas"]["HarnessInfo"][];
+        };
+        /** @description Extension. A third-party agent CLI this server can run as a run's harness. */
+        HarnessInfo: {
+            /**
+             * @description What `config.harness.type` names (`codex`, `claude`, `gemini`, `opencode`).
+             * @example codex
+             */
+            type: string;
+            /** @example Codex */
+            name: string;
+            /** @example @openai/codex */
+            npm_package: string;
+            /** @description The version `pnpm harnesses:install` installs (an image's own CLI may differ). */
+            version: string;
+            /** @description The command looked for on the `PATH` of a run's image before the server's install. */
+            command: string;
+            /** @description Whether the server's install of this version is present (`HARNESSES_DIR`). */
+            installed: boolean;
         };
         ListModelsResponse: {
             /** @description The model a run gets without `config.model_id`; `""` when the server has none. */
@@ -5379,6 +5444,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListModelsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listHarnesses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The harnesses. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListHarnessesResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -233,9 +233,22 @@ class AmbientAgentConfig(BaseModel):
     """
     harness: Optional[AmbientAgentConfigHarness] = None
     """
-    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
-    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner. `codex`
+    (Codex), `claude` (Claude Code), and where the server offers them `gemini` (Gemini CLI) and
+    `opencode` (extension) run that CLI non-interactively in the run's sandbox, in `/workspace`,
+    with the prompt (a follow-up resumes the CLI's session), `base_prompt` and the MCP servers;
+    the CLI reaches models only through this server's model gateway, which meters every call into
+    the run's usage (`harness_auth_secrets` choose the keys). `model_id` is the CLI's model
+    (absent: the CLI's default) and `reasoning_level` its effort (`minimal`, `low`, `medium`,
+    `high`, `xhigh`, `max`, mapped to the CLI's nearest), both ignored for `oz`. A type the server
+    does not offer or has not installed (`GET /agent/harnesses`) answers `400 invalid_request`
+    naming `$.config.harness.type`. The CLI's events become the conversation: its text as `text`,
+    its tool calls as `action`/`action_result` (shell `command`, file tools `files`, search
+    `search`, MCP tools `integration`), its session as an `event` `harness_session`
+    (`{harness, session_id}`), what it reports spending as `harness_usage`, its warnings and
+    errors as `harness_notice` and `harness_error`. Exit 0 is `SUCCEEDED`; otherwise `FAILED` with
+    `error_code` `harness_failed` (its message names the harness and what it said),
+    `budget_exceeded`, a sandbox limit's code, or `harness_unavailable` (no CLI to run).
     With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
     the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
     run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
@@ -327,9 +340,22 @@ class AmbientAgentConfig(BaseModel):
 
 class AmbientAgentConfigHarness(BaseModel):
     """
-    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
-    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner. `codex`
+    (Codex), `claude` (Claude Code), and where the server offers them `gemini` (Gemini CLI) and
+    `opencode` (extension) run that CLI non-interactively in the run's sandbox, in `/workspace`,
+    with the prompt (a follow-up resumes the CLI's session), `base_prompt` and the MCP servers;
+    the CLI reaches models only through this server's model gateway, which meters every call into
+    the run's usage (`harness_auth_secrets` choose the keys). `model_id` is the CLI's model
+    (absent: the CLI's default) and `reasoning_level` its effort (`minimal`, `low`, `medium`,
+    `high`, `xhigh`, `max`, mapped to the CLI's nearest), both ignored for `oz`. A type the server
+    does not offer or has not installed (`GET /agent/harnesses`) answers `400 invalid_request`
+    naming `$.config.harness.type`. The CLI's events become the conversation: its text as `text`,
+    its tool calls as `action`/`action_result` (shell `command`, file tools `files`, search
+    `search`, MCP tools `integration`), its session as an `event` `harness_session`
+    (`{harness, session_id}`), what it reports spending as `harness_usage`, its warnings and
+    errors as `harness_notice` and `harness_error`. Exit 0 is `SUCCEEDED`; otherwise `FAILED` with
+    `error_code` `harness_failed` (its message names the harness and what it said),
+    `budget_exceeded`, a sandbox limit's code, or `harness_unavailable` (no CLI to run).
     With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
     the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
     run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
@@ -1047,7 +1073,10 @@ class EventBlock(BaseModel):
     as an SSE `content` event) and `artifact_rejected` (`data: {reason, artifact_type?, filepath?}`:
     something the run tried to publish and the server refused, for example a file over the size limit
     or a URL that is not `http(s)`) and `ask_user_rejected` (`data: {reason}`: a command runner's
-    `::ask_user::` line that held no valid question; the run did not block on it).
+    `::ask_user::` line that held no valid question; the run did not block on it). A third-party
+    harness (`AmbientAgentConfig.harness`) adds `harness_session` (`data: {harness, session_id}`),
+    `harness_usage` (`data`: the tokens the CLI says it spent — informational; the run's `usage` is
+    the gateway's count), `harness_notice` and `harness_error` (`data: {text}`).
 
     """
 
@@ -1216,6 +1245,34 @@ class GitRepository(BaseModel):
     path: Optional[RepositoryPath] = None
 
 
+class HarnessInfo(BaseModel):
+    """
+    Extension. A third-party agent CLI this server can run as a run's harness.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    type: Annotated[str, Field(examples=["codex"])]
+    """
+    What `config.harness.type` names (`codex`, `claude`, `gemini`, `opencode`).
+    """
+    name: Annotated[str, Field(examples=["Codex"])]
+    npm_package: Annotated[str, Field(examples=["@openai/codex"])]
+    version: str
+    """
+    The version `pnpm harnesses:install` installs (an image's own CLI may differ).
+    """
+    command: str
+    """
+    The command looked for on the `PATH` of a run's image before the server's install.
+    """
+    installed: bool
+    """
+    Whether the server's install of this version is present (`HARNESSES_DIR`).
+    """
+
+
 HeaderName = TypeAliasType(
     "HeaderName",
     Annotated[
@@ -1288,6 +1345,13 @@ class ListFactoriesResponse(BaseModel):
     )
     factories: list[Factory]
     page_info: PageInfo
+
+
+class ListHarnessesResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    harnesses: list[HarnessInfo]
 
 
 class ListModelsResponse(BaseModel):
@@ -3377,6 +3441,7 @@ __all__ = [
     "GitHubRepository",
     "GitRef",
     "GitRepository",
+    "HarnessInfo",
     "HeaderName",
     "HealthResponse",
     "IdentitySource",
@@ -3385,6 +3450,7 @@ __all__ = [
     "ListAutomationsResponse",
     "ListEnvironmentsResponse",
     "ListFactoriesResponse",
+    "ListHarnessesResponse",
     "ListModelsResponse",
     "ListNotificationAttemptsResponse",
     "ListNotificationSubscriptionsResponse",

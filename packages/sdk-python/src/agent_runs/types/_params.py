@@ -184,9 +184,22 @@ class MCPWarpServerConfigParam(TypedDict, total=False):
 
 class AmbientAgentConfigHarnessParam(TypedDict, total=False):
     """
-    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
-    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner. `codex`
+    (Codex), `claude` (Claude Code), and where the server offers them `gemini` (Gemini CLI) and
+    `opencode` (extension) run that CLI non-interactively in the run's sandbox, in `/workspace`,
+    with the prompt (a follow-up resumes the CLI's session), `base_prompt` and the MCP servers;
+    the CLI reaches models only through this server's model gateway, which meters every call into
+    the run's usage (`harness_auth_secrets` choose the keys). `model_id` is the CLI's model
+    (absent: the CLI's default) and `reasoning_level` its effort (`minimal`, `low`, `medium`,
+    `high`, `xhigh`, `max`, mapped to the CLI's nearest), both ignored for `oz`. A type the server
+    does not offer or has not installed (`GET /agent/harnesses`) answers `400 invalid_request`
+    naming `$.config.harness.type`. The CLI's events become the conversation: its text as `text`,
+    its tool calls as `action`/`action_result` (shell `command`, file tools `files`, search
+    `search`, MCP tools `integration`), its session as an `event` `harness_session`
+    (`{harness, session_id}`), what it reports spending as `harness_usage`, its warnings and
+    errors as `harness_notice` and `harness_error`. Exit 0 is `SUCCEEDED`; otherwise `FAILED` with
+    `error_code` `harness_failed` (its message names the harness and what it said),
+    `budget_exceeded`, a sandbox limit's code, or `harness_unavailable` (no CLI to run).
     With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
     the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
     run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category
@@ -318,9 +331,22 @@ class AmbientAgentConfigParam(TypedDict, total=False):
 
     harness: AmbientAgentConfigHarnessParam
     """
-    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner; another
-    harness (`claude`, `gemini`, `codex`) answers `400 invalid_request`. `model_id` and
-    `reasoning_level` apply only to those other harnesses, so they are accepted without effect.
+    Oz API: the execution harness. Absent, `{}` or `{type: oz}` is this server's runner. `codex`
+    (Codex), `claude` (Claude Code), and where the server offers them `gemini` (Gemini CLI) and
+    `opencode` (extension) run that CLI non-interactively in the run's sandbox, in `/workspace`,
+    with the prompt (a follow-up resumes the CLI's session), `base_prompt` and the MCP servers;
+    the CLI reaches models only through this server's model gateway, which meters every call into
+    the run's usage (`harness_auth_secrets` choose the keys). `model_id` is the CLI's model
+    (absent: the CLI's default) and `reasoning_level` its effort (`minimal`, `low`, `medium`,
+    `high`, `xhigh`, `max`, mapped to the CLI's nearest), both ignored for `oz`. A type the server
+    does not offer or has not installed (`GET /agent/harnesses`) answers `400 invalid_request`
+    naming `$.config.harness.type`. The CLI's events become the conversation: its text as `text`,
+    its tool calls as `action`/`action_result` (shell `command`, file tools `files`, search
+    `search`, MCP tools `integration`), its session as an `event` `harness_session`
+    (`{harness, session_id}`), what it reports spending as `harness_usage`, its warnings and
+    errors as `harness_notice` and `harness_error`. Exit 0 is `SUCCEEDED`; otherwise `FAILED` with
+    `error_code` `harness_failed` (its message names the harness and what it said),
+    `budget_exceeded`, a sandbox limit's code, or `harness_unavailable` (no CLI to run).
     With the model runner, `oz` is the built-in agent: beside `read_skill`, `publish_artifact` and
     the run's MCP tools it has workspace tools with Claude Code's names and argument schemas, each
     run in the run's sandbox in `/workspace`: `Bash {command, timeout?, description?}` (category

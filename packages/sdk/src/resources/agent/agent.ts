@@ -5,6 +5,7 @@ import { headersRecord } from '../../internal/headers';
 import type { RequestOptions } from '../../internal/request-options';
 import type { ArtifactResponse } from './artifacts';
 import { Environments } from './environments';
+import { Harnesses } from './harnesses';
 import { Models } from './models';
 import { Runs } from './runs';
 import { Schedules } from './schedules';
@@ -16,11 +17,12 @@ export type AgentListVariant = components['schemas']['AgentListVariant'];
 /** Query of `agent.list`: `repo`, `sort_by`, `include_malformed_skills`, `refresh`. */
 export type AgentListParams = NonNullable<operations['listAgents']['parameters']['query']>;
 
-/** `/agent/…`: the agents (skills a run can start from), runs, skills, models, environments, the artifacts runs publish, and schedules. */
+/** `/agent/…`: the agents (skills a run can start from), runs, skills, models, harnesses, environments, the artifacts runs publish, and schedules. */
 export class Agent extends APIResource {
   runs: Runs = new Runs(this._client);
   skills: Skills = new Skills(this._client);
   models: Models = new Models(this._client);
+  harnesses: Harnesses = new Harnesses(this._client);
   environments: Environments = new Environments(this._client);
   schedules: Schedules = new Schedules(this._client);
 

@@ -5,7 +5,7 @@
  * - endpoint: a model provider of its own (`-c model_providers.gateway.*`) at the gateway's OpenAI base
  *   with the Responses wire API, its key read from AGENT_MODEL_GATEWAY_KEY (`env_key`);
  * - quiet: analytics, update checks, plugins, apps and tool suggestions off;
- * - state: CODEX_HOME in the run's harness home (its sessions, so `exec resume <thread>` continues one);
+ * - state: CODEX_HOME is the run's harness home (its sessions, so `exec resume <thread>` continues one);
  * - base_prompt as `developer_instructions`, MCP servers as `mcp_servers.<name>`, `reasoning_level` as
  *   `model_reasoning_effort`; Codex's own sandbox is off (the run's sandbox is the boundary).
  */
@@ -121,7 +121,8 @@ export const codexAdapter: HarnessAdapter<CodexState> = {
     if (input.resumeSessionId) args.push('resume', input.resumeSessionId);
     // After `--`, a prompt that starts with `-` is still the prompt.
     args.push('--', input.prompt);
-    return { args, env: { CODEX_HOME: `${input.stateDir}/codex` }, files: [] };
+    // Its home must exist before it starts: the harness home itself (created by the runner).
+    return { args, env: { CODEX_HOME: input.stateDir }, files: [] };
   },
 
   parse(line, state) {

@@ -1,0 +1,198 @@
+/**
+ * Third-party harnesses through the public API: the real Codex and Claude Code CLIs from npm (installed
+ * by the test setup with `pnpm harnesses:install`'s code), in the real sandbox, reaching a scripted
+ * provider only through the model gateway. The provider scripts one tool call that writes a file in the
+ * workspace (and looks for the operator's keys everywhere it can), then a final answer.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases';
+import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
+import { startTestServer, type TestServer } from '../support/server';
+import { restClient, type RestClient } from '../webhooks/helpers';
+import { INSTALL_TIMEOUT_MS, installedHarnesses } from './support/installed-harnesses';
+import { SCRIPTED_USAGE, ScriptedProvider } from './support/scripted-provider';
+
+const OPERATOR = { openai: 'sk-operator-openai-51c9', anthropic: 'sk-ant-operator-a3d0' };
+/** A key split in two, so the command that looks for it (recorded in the conversation) never holds it whole. */
+const split = (key: string) => `"${key.slice(0, 6)}""${key.slice(6)}"`;
+/** Writes the file, then reports any operator key in the environment, the files or any process's environ or cmdline. */
+const toolCommand = (file: string) =>
+  [
+    `echo "made by the harness" > ${file}`,
+    `for k in ${Object.values(OPERATOR).map(split).join(' ')}; do env | grep -q "$k" && echo "LE""AK env"; grep -rqs "$k" /workspace /tmp /etc /proc/[0-9]*/environ /proc/[0-9]*/cmdline && echo "LE""AK files"; done`,
+    'echo checked',
+  ].join('; ');
+
+const TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function untilFinished(client: RestClient, runId: string, after?: string): Promise<Json> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const run = (await client.get(`/agent/runs/${runId}`)).body;
+    if (TERMINAL.includes(run.state) && run.updated_at !== after) return run;
+    if (Date.now() > deadline) return run;
+    await delay(100);
+  }
+}
+
+const blocksOf = (conversation: Json): Json[] => conversation.steps.flatMap((t: Json) => t.messages.flatMap((m: Json) => m.content.map((c: Json) => ({ role: m.role, ...c }))));
+
+const CASES = [
+  {
+    type: 'claude',
+    file: 'claude.txt',
+    tool: 'Bash',
+    protocol: 'messages',
+    key: (r: Json) => r.headers['x-api-key'],
+    operatorKey: OPERATOR.anthropic,
+    usage: { prompt_tokens: 2 * SCRIPTED_USAGE.messages.input_tokens, completion_tokens: 2 * SCRIPTED_USAGE.messages.output_tokens },
+  },
+  {
+    type: 'codex',
+    file: 'codex.txt',
+    tool: 'exec_command',
+    protocol: 'responses',
+    key: (r: Json) => r.headers.authorization?.replace(/^Bearer /, ''),
+    operatorKey: OPERATOR.openai,
+    usage: { prompt_tokens: 2 * SCRIPTED_USAGE.responses.input_tokens, completion_tokens: 2 * SCRIPTED_USAGE.responses.output_tokens },
+  },
+] as const;
+
+for (const kind of testDatabases()) {
+  describe.skipIf(!sandboxAvailable)(`third-party harnesses (${kind.dialect})`, () => {
+    let provider: ScriptedProvider;
+    let server: TestServer;
+    let client: RestClient;
+
+    beforeAll(async () => {
+      const harnessesDir = await installedHarnesses('codex', 'claude');
+      provider = await ScriptedProvider.start({
+        responses: { name: 'exec_command', arguments: { cmd: toolCommand('codex.txt') } },
+        messages: { name: 'Bash', arguments: { command: toolCommand('claude.txt'), description: 'Write the file' } },
+        finalText: 'All done.',
+      });
+      server = await startTestServer({
+        database: kind,
+        env: {
+          HARNESSES_DIR: harnessesDir,
+          OPENAI_BASE_URL: `${provider.url}/v1`,
+          OPENAI_API_KEY: OPERATOR.openai,
+          ANTHROPIC_BASE_URL: provider.url,
+          ANTHROPIC_API_KEY: OPERATOR.anthropic,
+        },
+      });
+      client = restClient(server, server.adminKey);
+    }, INSTALL_TIMEOUT_MS);
+    afterAll(async () => {
+      await server?.close();
+      await provider?.close();
+    });
+
+    it('lists the harnesses it offers, installed', async () => {
+      const listed = await client.get('/agent/harnesses');
+      expect(listed.status).toBe(200);
+      expect(listed.body.harnesses).toEqual(
+        expect.arrayContaining([
+          { type: 'codex', name: 'Codex', npm_package: '@openai/codex', version: '0.171.0', command: 'codex', installed: true },
+          { type: 'claude', name: 'Claude Code', npm_package: '@anthropic-ai/claude-code', version: '2.1.197', command: 'claude', installed: true },
+        ]),
+      );
+    });
+
+    for (const c of CASES) {
+      it(`runs ${c.type} in the sandbox through the gateway: the file, the conversation, the usage, no provider key inside; a follow-up resumes its session`, async () => {
+        const before = provider.requests.length;
+        const created = await client.post('/agent/runs', {
+          prompt: `Write ${c.file}, please.`,
+          config: { harness: { type: c.type, model_id: `${c.type}-test-model`, reasoning_level: 'high' }, base_prompt: 'Answer briefly.' },
+        });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        const runId = created.body.run_id as string;
+        const run = await untilFinished(client, runId);
+        const conversation = (await client.get(`/agent/runs/${runId}/conversation`)).body;
+        const blocks = blocksOf(conversation);
+        expect(run.state, JSON.stringify({ status: run.status_message, blocks })).toBe('SUCCEEDED');
+
+        // The file the CLI's tool call wrote, in the run's workspace.
+        expect(await withRunWorkspace(server.ctx, runId, (dir) => fs.readFileSync(path.join(dir, c.file), 'utf8'))).toBe('made by the harness\n');
+
+        // The conversation: the prompt, the tool call and its result with Oz's categories, the final text.
+        const action = blocks.find((b) => b.type === 'action');
+        expect(action).toMatchObject({ role: 'assistant', category: 'command', name: c.tool });
+        expect(JSON.stringify(action.input)).toContain(c.file);
+        const result = blocks.find((b) => b.type === 'action_result');
+        expect(result).toMatchObject({ role: 'tool', action_id: action.id, category: 'command', name: c.tool, state: 'completed' });
+        expect(result.output.text).toContain('checked');
+        expect(result.output.text).not.toContain('LEAK');
+        expect(blocks.filter((b) => b.type === 'text').map((b) => b.text)).toEqual([`Write ${c.file}, please.`, 'All done.']);
+        const session = blocks.find((b) => b.type === 'event' && b.name === 'harness_session');
+        expect(session.data).toMatchObject({ harness: c.type, session_id: expect.any(String) });
+
+        // Two model calls, each metered once by the gateway (the CLI's own count is an event, not added).
+        const total = c.usage.prompt_tokens + c.usage.completion_tokens;
+        expect(run.usage).toEqual({ ...c.usage, total_tokens: total });
+        expect(run.request_usage).toEqual({ total_tokens: total });
+
+        // The provider saw only the operator's key, from the gateway; the model, effort and base prompt were passed on.
+        const calls = provider.modelRequests().slice(before);
+        expect(calls).toHaveLength(2);
+        for (const call of calls) expect(c.key(call)).toBe(c.operatorKey);
+        expect(calls[0]!.body.model).toBe(`${c.type}-test-model`);
+        expect(JSON.stringify(calls[0]!.body)).toContain('Answer briefly.');
+        if (c.type === 'codex') expect(calls[0]!.body.reasoning).toMatchObject({ effort: 'high' });
+        expect(JSON.stringify(conversation)).not.toContain(c.operatorKey);
+
+        // A follow-up resumes the CLI's session: the provider gets the first turn's history with the new message.
+        const followup = await client.post(`/agent/runs/${runId}/followups`, { message: 'Now say it again.' });
+        expect(followup.status).toBe(200);
+        const resumed = await untilFinished(client, runId, run.updated_at);
+        expect(resumed.state).toBe('SUCCEEDED');
+        const later = provider.modelRequests().slice(before + 2);
+        expect(later.length).toBeGreaterThan(0);
+        const body = JSON.stringify(later[0]!.body);
+        expect(body).toContain('Now say it again.');
+        expect(body).toContain(`Write ${c.file}, please.`);
+        const sessions = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session');
+        expect(sessions.map((s) => s.data.session_id)).toEqual([session.data.session_id, session.data.session_id]);
+      }, 120_000);
+    }
+
+    it('refuses a harness it does not offer with a 400 naming config.harness.type', async () => {
+      const res = await client.post('/agent/runs', { prompt: 'p', config: { harness: { type: 'aider' } } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ path: '$.config.harness.type', message: 'harness aider is not available' }]);
+      expect(res.body.detail).toContain('aider');
+    });
+  });
+}
+
+describe('a server without the harness installed', () => {
+  let server: TestServer;
+  let empty: string;
+  beforeAll(async () => {
+    empty = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-no-harnesses-'));
+    server = await startTestServer({ engine: false, env: { HARNESSES_DIR: empty } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  });
+
+  it('lists it as not installed and refuses a run or a schedule asking for it with a 400 naming it', async () => {
+    const client = restClient(server, server.adminKey);
+    const listed = (await client.get('/agent/harnesses')).body.harnesses;
+    expect(listed.find((h: Json) => h.type === 'codex')).toMatchObject({ installed: false });
+    const run = await client.post('/agent/runs', { prompt: 'p', config: { harness: { type: 'codex' } } });
+    expect(run.status).toBe(400);
+    expect(run.body.errors).toEqual([{ path: '$.config.harness.type', message: 'harness codex is not available' }]);
+    expect(run.body.detail).toMatch(/Codex is not installed on this server .*pnpm harnesses:install codex/);
+    const schedule = await client.post('/agent/schedules', { name: 's', cron_schedule: '0 * * * *', prompt: 'p', agent_config: { harness: { type: 'claude' } } });
+    expect(schedule.status).toBe(400);
+    expect(schedule.body.errors).toEqual([{ path: '$.agent_config.harness.type', message: 'harness claude is not available' }]);
+  });
+});
