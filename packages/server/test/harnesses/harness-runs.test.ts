@@ -14,9 +14,10 @@ import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { restClient, type RestClient } from '../webhooks/helpers';
 import { INSTALL_TIMEOUT_MS, installedHarnesses } from './support/installed-harnesses';
+import { SCRIPTED_GEMINI_CHAT_USAGE } from './support/scripted-gemini-chat';
 import { SCRIPTED_USAGE, ScriptedProvider } from './support/scripted-provider';
 
-const OPERATOR = { openai: 'sk-operator-openai-51c9', anthropic: 'sk-ant-operator-a3d0' };
+const OPERATOR = { openai: 'sk-operator-openai-51c9', anthropic: 'sk-ant-operator-a3d0', gemini: 'AIza-operator-gemini-77e1' };
 /** A key split in two, so the command that looks for it (recorded in the conversation) never holds it whole. */
 const split = (key: string) => `"${key.slice(0, 6)}""${key.slice(6)}"`;
 /** Writes the file, then reports any operator key in the environment, the files or any process's environ or cmdline. */
@@ -49,6 +50,7 @@ const CASES = [
     tool: 'Bash',
     protocol: 'messages',
     key: (r: Json) => r.headers['x-api-key'],
+    model: (r: Json) => r.body.model,
     operatorKey: OPERATOR.anthropic,
     usage: { prompt_tokens: 2 * SCRIPTED_USAGE.messages.input_tokens, completion_tokens: 2 * SCRIPTED_USAGE.messages.output_tokens },
   },
@@ -58,8 +60,33 @@ const CASES = [
     tool: 'exec_command',
     protocol: 'responses',
     key: (r: Json) => r.headers.authorization?.replace(/^Bearer /, ''),
+    model: (r: Json) => r.body.model,
     operatorKey: OPERATOR.openai,
     usage: { prompt_tokens: 2 * SCRIPTED_USAGE.responses.input_tokens, completion_tokens: 2 * SCRIPTED_USAGE.responses.output_tokens },
+  },
+  {
+    type: 'gemini',
+    file: 'gemini.txt',
+    tool: 'run_shell_command',
+    protocol: 'gemini',
+    key: (r: Json) => r.headers['x-goog-api-key'],
+    // Gemini names the model in the path.
+    model: (r: Json) => /\/models\/([^:]+):/.exec(r.path)?.[1],
+    operatorKey: OPERATOR.gemini,
+    usage: {
+      prompt_tokens: 2 * SCRIPTED_GEMINI_CHAT_USAGE.gemini.promptTokenCount,
+      completion_tokens: 2 * (SCRIPTED_GEMINI_CHAT_USAGE.gemini.candidatesTokenCount + SCRIPTED_GEMINI_CHAT_USAGE.gemini.thoughtsTokenCount),
+    },
+  },
+  {
+    type: 'opencode',
+    file: 'opencode.txt',
+    tool: 'bash',
+    protocol: 'chat',
+    key: (r: Json) => r.headers.authorization?.replace(/^Bearer /, ''),
+    model: (r: Json) => r.body.model,
+    operatorKey: OPERATOR.openai,
+    usage: { prompt_tokens: 2 * SCRIPTED_GEMINI_CHAT_USAGE.chat.prompt_tokens, completion_tokens: 2 * SCRIPTED_GEMINI_CHAT_USAGE.chat.completion_tokens },
   },
 ] as const;
 
@@ -70,10 +97,12 @@ for (const kind of testDatabases()) {
     let client: RestClient;
 
     beforeAll(async () => {
-      const harnessesDir = await installedHarnesses('codex', 'claude');
+      const harnessesDir = await installedHarnesses('codex', 'claude', 'gemini', 'opencode');
       provider = await ScriptedProvider.start({
         responses: { name: 'exec_command', arguments: { cmd: toolCommand('codex.txt') } },
         messages: { name: 'Bash', arguments: { command: toolCommand('claude.txt'), description: 'Write the file' } },
+        gemini: { name: 'run_shell_command', arguments: { command: toolCommand('gemini.txt') } },
+        chat: { name: 'bash', arguments: { command: toolCommand('opencode.txt'), description: 'Write the file' } },
         finalText: 'All done.',
       });
       server = await startTestServer({
@@ -84,6 +113,8 @@ for (const kind of testDatabases()) {
           OPENAI_API_KEY: OPERATOR.openai,
           ANTHROPIC_BASE_URL: provider.url,
           ANTHROPIC_API_KEY: OPERATOR.anthropic,
+          GEMINI_BASE_URL: provider.url,
+          GEMINI_API_KEY: OPERATOR.gemini,
         },
       });
       client = restClient(server, server.adminKey);
@@ -100,6 +131,8 @@ for (const kind of testDatabases()) {
         expect.arrayContaining([
           { type: 'codex', name: 'Codex', npm_package: '@openai/codex', version: '0.171.0', command: 'codex', installed: true },
           { type: 'claude', name: 'Claude Code', npm_package: '@anthropic-ai/claude-code', version: '2.1.197', command: 'claude', installed: true },
+          { type: 'gemini', name: 'Gemini CLI', npm_package: '@google/gemini-cli', version: '0.61.0', command: 'gemini', installed: true },
+          { type: 'opencode', name: 'opencode', npm_package: 'opencode-ai', version: '1.18.33', command: 'opencode', installed: true },
         ]),
       );
     });
@@ -142,9 +175,11 @@ for (const kind of testDatabases()) {
         const calls = provider.modelRequests().slice(before);
         expect(calls).toHaveLength(2);
         for (const call of calls) expect(c.key(call)).toBe(c.operatorKey);
-        expect(calls[0]!.body.model).toBe(`${c.type}-test-model`);
+        expect(c.model(calls[0]!)).toBe(`${c.type}-test-model`);
         expect(JSON.stringify(calls[0]!.body)).toContain('Answer briefly.');
         if (c.type === 'codex') expect(calls[0]!.body.reasoning).toMatchObject({ effort: 'high' });
+        if (c.type === 'gemini') expect(calls[0]!.body.generationConfig.thinkingConfig).toMatchObject({ thinkingLevel: 'HIGH' });
+        if (c.type === 'opencode') expect(calls[0]!.body.reasoning_effort).toBe('high');
         expect(JSON.stringify(conversation)).not.toContain(c.operatorKey);
 
         // A follow-up resumes the CLI's session: the provider gets the first turn's history with the new message.

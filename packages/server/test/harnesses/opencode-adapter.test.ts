@@ -98,7 +98,9 @@ describe('the opencode invocation', () => {
       permission: { bash: 'allow', edit: 'allow' },
       instructions: ['/workspace/.agent-runs/harnesses/opencode/opencode/base-prompt.md'],
     });
-    expect(invocation.files).toEqual([{ path: '/workspace/.agent-runs/harnesses/opencode/opencode/base-prompt.md', content: 'Be brief.' }]);
+    expect(invocation.files).toContainEqual({ path: '/workspace/.agent-runs/harnesses/opencode/opencode/base-prompt.md', content: 'Be brief.' });
+    // Its config directory says its plugin SDK is installed, so it does not reach for the npm registry.
+    expect(invocation.files).toContainEqual({ path: '/workspace/.agent-runs/harnesses/opencode/opencode/config/opencode/node_modules/.agent-runs', content: '' });
   });
 
   it('names MCP servers mcp_<name> in its own shapes', () => {

@@ -17,6 +17,7 @@ import type { ContentBlock, McpServerConfig } from '../runner';
 
 /** The provider id the config declares for the gateway (`-m agent-runs/<model>`). */
 const PROVIDER_ID = 'agent-runs';
+const opencodeVersion = '1.18.33';
 const TITLE_CHARS = 50;
 
 // Both x64 packages come with the install: `-baseline` is for CPUs without AVX2, which a server rarely has.
@@ -57,6 +58,21 @@ function config(input: HarnessInput, model: string | undefined, basePromptFile: 
     mcp: mcp(input.mcpServers),
     ...(basePromptFile ? { instructions: [basePromptFile] } : {}),
   });
+}
+
+/**
+ * opencode `npm install`s its plugin SDK into each config directory on every start, in the background,
+ * even with `--pure`; the egress policy would refuse the registry and so end the run. It skips the install
+ * where the directory's node_modules exists and its lock file already names every dependency: so it is
+ * told that, and nothing it needs is missing (no plugin is loaded).
+ */
+function pluginInstallSkipped(configDir: string): Array<{ path: string; content: string }> {
+  const dependencies = { '@opencode-ai/plugin': opencodeVersion };
+  return [
+    { path: `${configDir}/package.json`, content: JSON.stringify({ dependencies }) },
+    { path: `${configDir}/package-lock.json`, content: JSON.stringify({ packages: { '': { dependencies } } }) },
+    { path: `${configDir}/node_modules/.agent-runs`, content: '' },
+  ];
 }
 
 /** What a session is titled by (its first line, cut short): given, so opencode does not ask the model for one. */
@@ -115,7 +131,7 @@ export const opencodeAdapter: HarnessAdapter<OpencodeState> = {
   type: 'opencode',
   displayName: 'opencode',
   npmPackage: 'opencode-ai',
-  version: '1.18.33',
+  version: opencodeVersion,
   bin: 'opencode',
   resumes: true,
   executable(arch) {
@@ -151,7 +167,7 @@ export const opencodeAdapter: HarnessAdapter<OpencodeState> = {
         OPENCODE_DISABLE_CLAUDE_CODE: '1',
         OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
       },
-      files: basePromptFile ? [{ path: basePromptFile, content: input.basePrompt ?? '' }] : [],
+      files: [...pluginInstallSkipped(`${home}/config/opencode`), ...(basePromptFile ? [{ path: basePromptFile, content: input.basePrompt ?? '' }] : [])],
     };
   },
 

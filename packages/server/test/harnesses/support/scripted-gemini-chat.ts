@@ -34,9 +34,8 @@ export function geminiAnswer(body: GeminiBody, call: ScriptedCall, finalText: st
     responseId: `resp-${answered ? 2 : 1}`,
   });
   if (!streamed) return { type: 'application/json', body: JSON.stringify(chunk(parts, true)) };
-  // The call comes after a first chunk of text, as models often send one.
-  const chunks = answered ? [chunk(parts, true)] : [chunk([{ text: 'Working on it.' }], false), chunk(parts, true)];
-  return { type: 'text/event-stream', body: sse(chunks) };
+  // Two chunks, as Gemini streams: the usage so far first (no parts yet), the answer and its final usage last.
+  return { type: 'text/event-stream', body: sse([chunk([], false), chunk(parts, true)]) };
 }
 
 interface ChatBody {
