@@ -197,6 +197,21 @@ for (const kind of testDatabases()) {
       }, 120_000);
     }
 
+    it('ends a gemini run whose budget its first call spent at its next call, which Gemini CLI takes as final', async () => {
+      const before = provider.modelRequests().length;
+      const created = await client.post('/agent/runs', { prompt: 'Write gemini-budget.txt, please.', config: { harness: { type: 'gemini', model_id: 'gemini-test-model' }, max_tokens: 10 } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const run = await untilFinished(client, created.body.run_id);
+      const blocks = blocksOf((await client.get(`/agent/runs/${created.body.run_id}/conversation`)).body);
+      expect(run.state, JSON.stringify({ status: run.status_message, blocks })).toBe('FAILED');
+      expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded' });
+      // The gateway refused the second call without forwarding it; the CLI gave up on it at once (its
+      // terminal-quota message), rather than retrying the refusal with back-off for minutes.
+      expect(provider.modelRequests().length - before).toBe(1);
+      const error = blocks.find((b) => b.type === 'event' && b.name === 'harness_error');
+      expect(error?.data.text).toContain('exhausted your daily quota');
+    }, 120_000);
+
     it('refuses a harness it does not offer with a 400 naming config.harness.type', async () => {
       const res = await client.post('/agent/runs', { prompt: 'p', config: { harness: { type: 'aider' } } });
       expect(res.status).toBe(400);
