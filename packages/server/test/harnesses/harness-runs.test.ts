@@ -25,6 +25,8 @@ const toolCommand = (file: string) =>
   [
     `echo "made by the harness" > ${file}`,
     `for k in ${Object.values(OPERATOR).map(split).join(' ')}; do env | grep -q "$k" && echo "LE""AK env"; grep -rqs "$k" /workspace /tmp /etc /proc/[0-9]*/environ /proc/[0-9]*/cmdline && echo "LE""AK files"; done`,
+    // Anything but the gateway is refused by the egress policy: the CLI goes on, the run notes it.
+    'curl -s -o /dev/null -w "egress=%{http_code}\\n" http://blocked.example.com/',
     'echo checked',
   ].join('; ');
 
@@ -160,7 +162,10 @@ for (const kind of testDatabases()) {
         expect(JSON.stringify(action.input)).toContain(c.file);
         const result = blocks.find((b) => b.type === 'action_result');
         expect(result).toMatchObject({ role: 'tool', action_id: action.id, category: 'command', name: c.tool, state: 'completed' });
+        expect(result.output.text).toContain('egress=403');
         expect(result.output.text).toContain('checked');
+        const notices = blocks.filter((b) => b.type === 'event' && b.name === 'harness_notice').map((b) => b.data.text);
+        expect(notices).toContainEqual(expect.stringMatching(/^egress to blocked\.example\.com:80 denied/));
         expect(result.output.text).not.toContain('LEAK');
         expect(blocks.filter((b) => b.type === 'text').map((b) => b.text)).toEqual([`Write ${c.file}, please.`, 'All done.']);
         const session = blocks.find((b) => b.type === 'event' && b.name === 'harness_session');
@@ -196,6 +201,15 @@ for (const kind of testDatabases()) {
         expect(sessions.map((s) => s.data.session_id)).toEqual([session.data.session_id, session.data.session_id]);
       }, 120_000);
     }
+
+    it('ends a run whose CLI spent its budget FAILED budget_exceeded, with what it used', async () => {
+      const created = await client.post('/agent/runs', { prompt: 'Write codex.txt, please.', config: { harness: { type: 'codex' }, max_tokens: 10 } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const run = await untilFinished(client, created.body.run_id);
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', retryable: false });
+      expect(run.usage.total_tokens).toBe(SCRIPTED_USAGE.responses.total_tokens);
+    }, 120_000);
 
     it('ends a gemini run whose budget its first call spent at its next call, which Gemini CLI takes as final', async () => {
       const before = provider.modelRequests().length;

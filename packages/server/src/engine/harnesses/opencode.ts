@@ -62,7 +62,7 @@ function config(input: HarnessInput, model: string | undefined, basePromptFile: 
 
 /**
  * opencode `npm install`s its plugin SDK into each config directory on every start, in the background,
- * even with `--pure`; the egress policy would refuse the registry and so end the run. It skips the install
+ * even with `--pure` (the egress policy refuses the registry: a notice in every run). It skips the install
  * where the directory's node_modules exists and its lock file already names every dependency: so it is
  * told that, and nothing it needs is missing (no plugin is loaded).
  */

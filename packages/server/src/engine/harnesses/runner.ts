@@ -17,6 +17,7 @@
 import type { Settings } from '../../settings';
 import { RunNotOwnedError } from '../../runs/repository';
 import type { ContentBlock, ConversationTurn, RunContext, RunOutcome, Runner, RunStatusMessage } from '../runner';
+import type { SandboxedProcess } from '../sandbox';
 import { commandEnvironment } from '../runners/command';
 import { modelLimits, timerMs } from '../runners/model-config';
 import { isHarnessType, type HarnessAdapter, type HarnessEvent, type HarnessType } from './adapter';
@@ -124,24 +125,28 @@ export class HarnessRunner implements Runner {
     const files = (invocation.files ?? []).flatMap((f) => [f.path, f.content]);
     ctx.log.info({ harness: adapter.type, source: located.source, resume: resumeSessionId !== undefined }, 'harness starting');
 
-    const proc = await ctx.sandbox.spawn({
+    let proc: SandboxedProcess | undefined;
+    const stream = new EventStream(ctx, adapter, () => proc?.terminate());
+    proc = await ctx.sandbox.spawn({
       argv: ['/bin/sh', '-c', PRELUDE, 'harness', stateDir, ...files, '--', located.executable, ...invocation.args],
       env: { ...commandEnvironment(ctx), HOME: stateDir, ...invocation.env },
       stdin: 'ignore',
       wallTimeMs: timerMs(modelLimits(ctx.config).run_timeout_seconds),
       limitOutput: true,
       binds: located.binds,
+      // Traffic the CLI sends elsewhere (telemetry its flags do not switch off) is refused, and noted.
+      onEgressDenied: (message) => stream.note(message),
     });
-    const stream = new EventStream(ctx, adapter, () => proc.terminate());
-    const onAbort = () => proc.terminate();
+    const started = proc;
+    const onAbort = () => started.terminate();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     let stderrTail = '';
     try {
-      proc.stdout.on('data', (chunk: Buffer) => stream.add(chunk));
-      proc.stderr.on('data', (chunk: Buffer) => {
+      started.stdout.on('data', (chunk: Buffer) => stream.add(chunk));
+      started.stderr.on('data', (chunk: Buffer) => {
         stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
       });
-      const exit = await proc.exited;
+      const exit = await started.exited;
       await stream.finish();
       ctx.log.info({ harness: adapter.type, code: exit.code, signal: exit.signal }, 'harness exited');
       if (ctx.signal.aborted) return failed('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true);
@@ -190,6 +195,11 @@ class EventStream {
     for (const line of lines) this.#line(line);
   }
 
+  /** Something the server noticed about the CLI (a refused connection): a notice like the CLI's own. */
+  note(text: string): void {
+    this.#emit({ kind: 'error', message: text, fatal: false });
+  }
+
   async finish(): Promise<void> {
     const rest = this.#partial + this.#decoder.decode();
     this.#partial = '';
@@ -205,10 +215,12 @@ class EventStream {
       this.ctx.log.warn({ err, harness: this.adapter.type }, 'harness line not understood');
       return;
     }
-    for (const event of events) {
-      const blocks = this.#blocks(event);
-      if (blocks) this.#append(blocks.role, blocks.content);
-    }
+    for (const event of events) this.#emit(event);
+  }
+
+  #emit(event: HarnessEvent): void {
+    const blocks = this.#blocks(event);
+    if (blocks) this.#append(blocks.role, blocks.content);
   }
 
   #blocks(event: HarnessEvent): { role: 'assistant' | 'tool'; content: ContentBlock[] } | undefined {

@@ -87,6 +87,11 @@ export interface SpawnRequest {
    * host's tools on the same workspace).
    */
   view?: 'run' | 'host';
+  /**
+   * Called with a connection the egress policy refused, instead of failing the run with `egress_denied`:
+   * for a program whose own background traffic (a CLI's telemetry) is refused without ending its work.
+   */
+  onEgressDenied?: (message: string) => void;
 }
 
 /** An unpacked image as a run's root file system (docs/sandbox.md §Image root). */
@@ -389,8 +394,11 @@ class BwrapSandbox extends BaseSandbox {
           policy: this.policy,
           socketPath: egressSocket,
           ...(tools.modelGateway ? { modelGateway: tools.modelGateway.entranceFor(runId) } : {}),
-          onDenied: ({ host, port, reason }) =>
-            proc?.violate({ error_code: 'egress_denied', message: `egress to ${formatHostPort(host, port)} denied: ${reason}` }),
+          onDenied: ({ host, port, reason }) => {
+            const message = `egress to ${formatHostPort(host, port)} denied: ${reason}`;
+            if (request.onEgressDenied) request.onEgressDenied(message);
+            else proc?.violate({ error_code: 'egress_denied', message });
+          },
         })
       : undefined;
     const owner = tools.fence.owner;
