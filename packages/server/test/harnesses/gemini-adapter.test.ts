@@ -6,11 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { geminiAdapter } from '../../src/engine/harnesses/gemini';
 import type { HarnessInput } from '../../src/engine/harnesses/adapter';
+import { harnessInput, parseAll } from './support/adapter-input';
 
-const parseAll = (lines: string[]) => {
-  const state = geminiAdapter.newState();
-  return lines.flatMap((line) => geminiAdapter.parse(line, state));
-};
 
 // One run: a write_file call, then the final answer.
 const WRITE_RUN = [
@@ -24,24 +21,14 @@ const WRITE_RUN = [
   '{"type":"result","timestamp":"2026-11-29T09:50:16.399Z","status":"success","stats":{"total_tokens":46,"input_tokens":34,"output_tokens":12,"cached":0,"input":34,"duration_ms":444,"tool_calls":1,"models":{"gemini-2.5-pro":{"total_tokens":46,"input_tokens":34,"output_tokens":12,"cached":0,"input":34}}}}',
 ];
 
-const input = (over: Partial<HarnessInput> = {}): HarnessInput => ({
-  prompt: 'fix the bug',
-  basePrompt: undefined,
-  modelId: undefined,
-  runModelId: 'gpt-test',
-  reasoningLevel: undefined,
-  resumeSessionId: undefined,
-  mcpServers: {},
-  gateway: { url: 'http://model-gateway.internal', key: 'mgw_key' },
-  stateDir: '/workspace/.agent-runs/harnesses/gemini',
-  workspace: '/workspace',
-  ...over,
-});
+// The defaults (./support/adapter-input.ts), without the options a test is not about.
+const input = (over: Partial<HarnessInput> = {}) =>
+  harnessInput({ prompt: 'fix the bug', basePrompt: undefined, modelId: undefined, runModelId: 'gpt-test', reasoningLevel: undefined, mcpServers: {}, stateDir: '/workspace/.agent-runs/harnesses/gemini', ...over });
 
 describe('the Gemini CLI stream', () => {
   it('becomes the session, text gathered from its deltas, the action and its result, and the usage', () => {
     const id = 'write_file__write_file_1795945816049_0';
-    expect(parseAll(WRITE_RUN)).toEqual([
+    expect(parseAll(geminiAdapter, WRITE_RUN)).toEqual([
       { kind: 'session', id: '3f1a4f0e-1111-4222-8333-444455556666' },
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'I will write the file.' }] },
       { kind: 'message', role: 'assistant', content: [{ type: 'action', id, category: 'files', name: 'write_file', input: { file_path: 'hello.txt', content: 'hi from gemini\n' } }] },
@@ -52,7 +39,7 @@ describe('the Gemini CLI stream', () => {
   });
 
   it('records a shell command with its output, and a failed tool with the reason it gives', () => {
-    const events = parseAll([
+    const events = parseAll(geminiAdapter, [
       '{"type":"tool_use","timestamp":"2026-11-29T09:52:06.538Z","tool_name":"run_shell_command","tool_id":"run_shell_command__1","parameters":{"command":"echo out; echo err >&2; exit 3"}}',
       '{"type":"tool_result","timestamp":"2026-11-29T09:52:06.972Z","tool_id":"run_shell_command__1","status":"success","output":"out\\nerr"}',
       '{"type":"tool_use","timestamp":"2026-11-29T09:52:21.258Z","tool_name":"read_file","tool_id":"read_file__2","parameters":{"file_path":"missing.txt"}}',
@@ -71,7 +58,7 @@ describe('the Gemini CLI stream', () => {
   });
 
   it('takes an error result as fatal and a warning as a notice; banners are not events', () => {
-    const events = parseAll([
+    const events = parseAll(geminiAdapter, [
       'YOLO mode is enabled. All tool calls will be automatically approved.',
       '{"type":"message","role":"assistant","content":"Let me","delta":true}',
       '{"type":"error","timestamp":"2026-11-29T09:56:31.600Z","severity":"warning","message":"Loop detected, stopping execution"}',

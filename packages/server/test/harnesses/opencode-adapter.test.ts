@@ -6,11 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { opencodeAdapter } from '../../src/engine/harnesses/opencode';
 import type { HarnessInput } from '../../src/engine/harnesses/adapter';
+import { harnessInput, parseAll } from './support/adapter-input';
 
-const parseAll = (lines: string[]) => {
-  const state = opencodeAdapter.newState();
-  return lines.flatMap((line) => opencodeAdapter.parse(line, state));
-};
 
 const SESSION = 'ses_dd9494184ffeDbUYzIFJMp69xj';
 const STEP_TOKENS = '"tokens":{"total":18,"input":11,"output":7,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0';
@@ -25,24 +22,14 @@ const WRITE_RUN = [
   `{"type":"step_finish","timestamp":1795945847187,"sessionID":"${SESSION}","part":{"id":"prt_7","reason":"stop","messageID":"msg_2","sessionID":"${SESSION}","type":"step-finish",${STEP_TOKENS}}}`,
 ];
 
-const input = (over: Partial<HarnessInput> = {}): HarnessInput => ({
-  prompt: 'fix the bug',
-  basePrompt: undefined,
-  modelId: 'qwen3-coder',
-  runModelId: 'gpt-test',
-  reasoningLevel: undefined,
-  resumeSessionId: undefined,
-  mcpServers: {},
-  gateway: { url: 'http://model-gateway.internal', key: 'mgw_key' },
-  stateDir: '/workspace/.agent-runs/harnesses/opencode',
-  workspace: '/workspace',
-  ...over,
-});
+// The defaults (./support/adapter-input.ts), without the options a test is not about.
+const input = (over: Partial<HarnessInput> = {}) =>
+  harnessInput({ prompt: 'fix the bug', basePrompt: undefined, modelId: 'qwen3-coder', runModelId: 'gpt-test', reasoningLevel: undefined, mcpServers: {}, stateDir: '/workspace/.agent-runs/harnesses/opencode', ...over });
 
 describe('the opencode stream', () => {
   it('becomes the session (once), text, each tool call as its action and result, and each step’s usage', () => {
     const usage = { kind: 'usage', usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } };
-    expect(parseAll(WRITE_RUN)).toEqual([
+    expect(parseAll(opencodeAdapter, WRITE_RUN)).toEqual([
       { kind: 'session', id: SESSION },
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'Writing the file.' }] },
       { kind: 'message', role: 'assistant', content: [{ type: 'action', id: 'call_1', category: 'files', name: 'write', input: { filePath: '/workspace/hello.txt', content: 'hi from opencode\n' } }] },
@@ -54,7 +41,7 @@ describe('the opencode stream', () => {
   });
 
   it('records a command’s exit code (failed when not 0), a tool’s error, an MCP tool as integration, and counts cache and reasoning tokens', () => {
-    const events = parseAll([
+    const events = parseAll(opencodeAdapter, [
       `{"type":"tool_use","sessionID":"${SESSION}","part":{"type":"tool","tool":"bash","callID":"call_1","state":{"status":"completed","input":{"command":"echo out; echo err >&2; exit 3","description":"fail on purpose"},"output":"out\\nerr\\n","metadata":{"output":"out\\nerr\\n","exit":3,"truncated":false},"title":"echo out","time":{"start":1,"end":2}}}}`,
       `{"type":"tool_use","sessionID":"${SESSION}","part":{"type":"tool","tool":"read","callID":"call_2","state":{"status":"error","input":{"filePath":"/workspace/missing.txt"},"error":"File not found: /workspace/missing.txt","time":{"start":1,"end":2}}}}`,
       `{"type":"tool_use","sessionID":"${SESSION}","part":{"type":"tool","tool":"mcp_tracker_create_issue","callID":"call_3","state":{"status":"completed","input":{"title":"x"},"output":"created"}}}`,
@@ -73,7 +60,7 @@ describe('the opencode stream', () => {
 
   it('takes an error event as fatal, in the provider’s words', () => {
     const line = `{"type":"error","timestamp":1795946296561,"sessionID":"${SESSION}","error":{"name":"APIError","data":{"message":"The run used its max_tokens (10).","statusCode":429,"isRetryable":true,"responseBody":"{}"}}}`;
-    expect(parseAll(['opencode is starting', line])).toEqual([
+    expect(parseAll(opencodeAdapter, ['opencode is starting', line])).toEqual([
       { kind: 'session', id: SESSION },
       { kind: 'error', message: 'The run used its max_tokens (10).', fatal: true },
     ]);
