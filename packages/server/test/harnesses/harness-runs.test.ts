@@ -165,7 +165,8 @@ for (const kind of testDatabases()) {
         expect(result.output.text).toContain('egress=403');
         expect(result.output.text).toContain('checked');
         const notices = blocks.filter((b) => b.type === 'event' && b.name === 'harness_notice').map((b) => b.data.text);
-        expect(notices).toContainEqual(expect.stringMatching(/^egress to blocked\.example\.com:80 denied/));
+        // … and that is the only refusal: the CLI itself sent nothing but model calls (telemetry, updates, plugins off).
+        expect(notices.filter((n) => n.startsWith('egress to '))).toEqual([expect.stringMatching(/^egress to blocked\.example\.com:80 denied/)]);
         expect(result.output.text).not.toContain('LEAK');
         expect(blocks.filter((b) => b.type === 'text').map((b) => b.text)).toEqual([`Write ${c.file}, please.`, 'All done.']);
         const session = blocks.find((b) => b.type === 'event' && b.name === 'harness_session');
