@@ -98,6 +98,23 @@ function geminiAnswer(stream: boolean, alt: string | null, model: string): { typ
   return { type: 'application/json', parts: [`[${JSON.stringify(chunk('Hello', false))}`, `,\r\n${JSON.stringify(chunk(' there', true))}]`] };
 }
 
+/** A request's body parsed as JSON (undefined when empty; the text itself when it is not JSON). */
+export async function readJsonBody(req: http.IncomingMessage): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  try {
+    return raw ? JSON.parse(raw) : undefined;
+  } catch {
+    return raw;
+  }
+}
+
+export async function closeServer(server: http.Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 export class FakeProviders {
   readonly requests: ProviderRequest[] = [];
   /** Between two parts of a streamed answer, so a client sees the first before the last is written. */
@@ -128,16 +145,12 @@ export class FakeProviders {
     return fake;
   }
 
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  close(): Promise<void> {
+    return closeServer(this.#server);
   }
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    const body = raw ? JSON.parse(raw) : undefined;
+    const body = await readJsonBody(req);
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     const url = new URL(req.url ?? '/', this.url);
     const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(url.pathname);

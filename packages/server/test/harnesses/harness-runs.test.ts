@@ -10,6 +10,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
+import { processesWithEnv } from '../support/processes';
 import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { restClient, type RestClient } from '../webhooks/helpers';
@@ -106,6 +107,7 @@ for (const kind of testDatabases()) {
         gemini: { name: 'run_shell_command', arguments: { command: toolCommand('gemini.txt') } },
         chat: { name: 'bash', arguments: { command: toolCommand('opencode.txt'), description: 'Write the file' } },
         finalText: 'All done.',
+        alternative: { marker: 'Take your time.', responses: { name: 'exec_command', arguments: { cmd: 'sleep 600' } }, messages: { name: 'Bash', arguments: { command: 'sleep 600' } } },
       });
       server = await startTestServer({
         database: kind,
@@ -200,7 +202,19 @@ for (const kind of testDatabases()) {
         expect(body).toContain(`Write ${c.file}, please.`);
         const sessions = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session');
         expect(sessions.map((s) => s.data.session_id)).toEqual([session.data.session_id, session.data.session_id]);
-      }, 120_000);
+
+        // Its home gone with the workspace's files: the next follow-up starts a new session with the conversation so far.
+        await withRunWorkspace(server.ctx, runId, (dir) => fs.rmSync(path.join(dir, '.agent-runs'), { recursive: true, force: true }));
+        const seen = provider.modelRequests().length;
+        expect((await client.post(`/agent/runs/${runId}/followups`, { message: 'Once more, from scratch.' })).status).toBe(200);
+        const fresh = await untilFinished(client, runId, resumed.updated_at);
+        expect(fresh.state, JSON.stringify(fresh.status_message)).toBe('SUCCEEDED');
+        const restarted = JSON.stringify(provider.modelRequests()[seen]!.body);
+        expect(restarted).toContain('Once more, from scratch.');
+        expect(restarted).toContain(`user: Write ${c.file}, please.`);
+        const last = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session').at(-1);
+        expect(last.data.session_id).not.toBe(session.data.session_id);
+      }, 180_000);
     }
 
     it('ends a run whose CLI spent its budget FAILED budget_exceeded, with what it used', async () => {
@@ -210,6 +224,19 @@ for (const kind of testDatabases()) {
       expect(run.state).toBe('FAILED');
       expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', retryable: false });
       expect(run.usage.total_tokens).toBe(SCRIPTED_USAGE.responses.total_tokens);
+    }, 120_000);
+
+    it('stops the CLI and everything it started when the run is cancelled', async () => {
+      const created = await client.post('/agent/runs', { prompt: 'Take your time.', config: { harness: { type: 'codex', model_id: 'gpt-test' } } });
+      const runId = created.body.run_id as string;
+      // The CLI has started its endless command once the action is in the conversation.
+      const deadline = Date.now() + 60_000;
+      while (!blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).some((b) => b.type === 'action') && Date.now() < deadline) await delay(100);
+      expect(processesWithEnv('AGENT_RUN_ID', runId).length).toBeGreaterThan(0);
+      expect((await client.post(`/agent/runs/${runId}/cancel`, {})).status).toBe(200);
+      expect((await untilFinished(client, runId)).state).toBe('CANCELLED');
+      while (processesWithEnv('AGENT_RUN_ID', runId).length > 0 && Date.now() < deadline) await delay(100);
+      expect(processesWithEnv('AGENT_RUN_ID', runId)).toEqual([]);
     }, 120_000);
 
     it('ends a gemini run whose budget its first call spent at its next call, which Gemini CLI takes as final', async () => {

@@ -21,7 +21,7 @@ import type { SandboxedProcess } from '../sandbox';
 import { commandEnvironment } from '../runners/command';
 import { modelLimits, timerMs } from '../runners/model-config';
 import { isHarnessType, type HarnessAdapter, type HarnessEvent, type HarnessType } from './adapter';
-import { HARNESS_ADAPTERS, locateHarness } from './catalog';
+import { HARNESS_ADAPTERS, locateHarness, type LocatedHarness } from './catalog';
 
 /** The event that keeps a CLI's session id with the run (`data: {harness, session_id}`). */
 export const SESSION_EVENT = 'harness_session';
@@ -108,6 +108,22 @@ export class HarnessRunner implements Runner {
     if (!gateway) return failed(`${adapter.displayName} needs the model gateway, which this server does not run.`, 'harness_unavailable');
 
     const resumeSessionId = ctx.input.kind === 'resume' && adapter.resumes ? lastSession(ctx.history, adapter.type) : undefined;
+    const attempt = { adapter, located, gateway };
+    const resumed = await this.#execute(ctx, attempt, resumeSessionId);
+    // A session the CLI cannot find (its home was pruned with the workspace): a new one, with the conversation so far.
+    if (resumeSessionId && !resumed.progressed && resumed.outcome.state === 'FAILED' && resumed.outcome.statusMessage.error_code === 'harness_failed') {
+      ctx.log.info({ harness: adapter.type }, 'harness session not resumed; starting a new one');
+      return (await this.#execute(ctx, attempt, undefined)).outcome;
+    }
+    return resumed.outcome;
+  }
+
+  /** One start of the CLI; `progressed`: it recorded conversation messages before it ended. */
+  async #execute(
+    ctx: RunContext,
+    { adapter, located, gateway }: { adapter: HarnessAdapter; located: LocatedHarness; gateway: NonNullable<RunContext['modelGateway']> },
+    resumeSessionId: string | undefined,
+  ): Promise<{ outcome: RunOutcome; progressed: boolean }> {
     const prompt = ctx.input.kind === 'initial' ? ctx.input.prompt : resumeSessionId ? ctx.input.messages.join('\n\n') : promptWithHistory(ctx.history, ctx.input.messages);
     const stateDir = `${ctx.sandbox.workspacePath}/.agent-runs/harnesses/${adapter.type}`;
     const invocation = adapter.invocation({
@@ -132,7 +148,9 @@ export class HarnessRunner implements Runner {
       env: { ...commandEnvironment(ctx), HOME: stateDir, ...invocation.env },
       stdin: 'ignore',
       wallTimeMs: timerMs(modelLimits(ctx.config).run_timeout_seconds),
-      limitOutput: true,
+      // Not SANDBOX_OUTPUT_BYTES: the stream is parsed, not stored (a long session's JSON outgrows it), and
+      // each tool result is cut to RESULT_TEXT_MAX (adapter.ts) before it is recorded.
+      limitOutput: false,
       binds: located.binds,
       // Traffic the CLI sends elsewhere (telemetry its flags do not switch off) is refused, and noted.
       onEgressDenied: (message) => stream.note(message),
@@ -141,6 +159,7 @@ export class HarnessRunner implements Runner {
     const onAbort = () => started.terminate();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     let stderrTail = '';
+    const outcome = (result: RunOutcome) => ({ outcome: result, progressed: stream.progressed });
     try {
       started.stdout.on('data', (chunk: Buffer) => stream.add(chunk));
       started.stderr.on('data', (chunk: Buffer) => {
@@ -149,16 +168,16 @@ export class HarnessRunner implements Runner {
       const exit = await started.exited;
       await stream.finish();
       ctx.log.info({ harness: adapter.type, code: exit.code, signal: exit.signal }, 'harness exited');
-      if (ctx.signal.aborted) return failed('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true);
+      if (ctx.signal.aborted) return outcome(failed('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true));
       if (stream.error) throw stream.error;
-      if (exit.violation) return { state: 'FAILED', statusMessage: { ...exit.violation, message: `${adapter.displayName} ${exit.violation.message}`, retryable: false } };
-      if (exit.code === 0 && !stream.fatal) return { state: 'SUCCEEDED' };
+      if (exit.violation) return outcome({ state: 'FAILED', statusMessage: { ...exit.violation, message: `${adapter.displayName} ${exit.violation.message}`, retryable: false } });
+      if (exit.code === 0 && !stream.fatal) return outcome({ state: 'SUCCEEDED' });
       await ctx.usage.settled?.();
       const budget = ctx.usage.exceeded?.statusMessage ?? (await spentBudget(ctx));
-      if (budget) return { state: 'FAILED', statusMessage: budget };
+      if (budget) return outcome({ state: 'FAILED', statusMessage: budget });
       const said = stream.fatal ?? stream.lastNotice ?? (stderrTail.trim() || undefined);
       const how = exit.startError ? `could not start (${exit.startError})` : exit.code !== null ? `exited with status ${exit.code}` : `was terminated by ${exit.signal}`;
-      return failed(`${adapter.displayName} (harness ${adapter.type}) ${stream.fatal && exit.code === 0 ? 'failed' : how}${said ? `: ${said.slice(0, 500)}` : ''}`, 'harness_failed');
+      return outcome(failed(`${adapter.displayName} (harness ${adapter.type}) ${stream.fatal && exit.code === 0 ? 'failed' : how}${said ? `: ${said.slice(0, 500)}` : ''}`, 'harness_failed'));
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
     }
@@ -179,6 +198,8 @@ class EventStream {
   fatal: string | undefined;
   /** Its last notice (a retry, a warning): named in the failure when it then exits non-zero. */
   lastNotice: string | undefined;
+  /** Whether it recorded a message of the conversation (text, an action, a result). */
+  progressed = false;
 
   constructor(
     private readonly ctx: RunContext,
@@ -226,6 +247,7 @@ class EventStream {
   #blocks(event: HarnessEvent): { role: 'assistant' | 'tool'; content: ContentBlock[] } | undefined {
     switch (event.kind) {
       case 'message':
+        this.progressed = true;
         return event;
       case 'session':
         return { role: 'assistant', content: [{ type: 'event', name: SESSION_EVENT, data: { harness: this.adapter.type, session_id: event.id } }] };

@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, readJsonBody } from '../../gateway/fake-providers';
 import { chatAnswer, geminiAnswer } from './scripted-gemini-chat';
 
 export interface ScriptedCall {
@@ -23,6 +24,14 @@ export interface Script {
   gemini?: ScriptedCall;
   chat?: ScriptedCall;
   finalText: string;
+  /** Asked instead when the request holds `marker` (a prompt that wants a tool call that never ends, say). */
+  alternative?: { marker: string; responses: ScriptedCall; messages: ScriptedCall };
+}
+
+/** The script's call for this request body: the alternative's when the body holds its marker. */
+function scriptedCall(script: Script, protocol: 'responses' | 'messages', body: unknown): ScriptedCall {
+  const alternative = script.alternative;
+  return alternative && JSON.stringify(body).includes(alternative.marker) ? alternative[protocol] : script[protocol];
 }
 
 export interface RecordedRequest {
@@ -41,6 +50,8 @@ export const SCRIPTED_USAGE = {
 const CALL_ID = 'call_harness_1';
 const GEMINI_MODEL_PATH = /\/models\/([^/:]+):(generateContent|streamGenerateContent)(\?|$)/;
 
+const callOf = (call: ScriptedCall) => ({ name: call.name, arguments: JSON.stringify(call.arguments) });
+
 const sse = (events: Array<{ event?: string; data: unknown }>) =>
   events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`).join('');
 
@@ -50,7 +61,7 @@ function responsesAnswer(body: { model?: string; input?: unknown[]; tools?: unkn
   const usage = { ...SCRIPTED_USAGE.responses, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
   const item =
     !answered && (body.tools?.length ?? 0) > 0
-      ? { type: 'function_call', id: 'fc_1', call_id: CALL_ID, name: script.responses.name, arguments: JSON.stringify(script.responses.arguments), status: 'completed' }
+      ? { type: 'function_call', id: 'fc_1', call_id: CALL_ID, ...callOf(scriptedCall(script, 'responses', body)), status: 'completed' }
       : { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: script.finalText, annotations: [] }] };
   const response = { id: `resp_${answered ? 2 : 1}`, object: 'response', created_at: 1, status: 'completed', model, output: [item], usage };
   const events: Array<{ event: string; data: Record<string, unknown> }> = [
@@ -75,8 +86,8 @@ function messagesAnswer(body: { model?: string; messages?: unknown[]; tools?: un
   const start = { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens, output_tokens: 1 } };
   const block = call
     ? [
-        { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_harness_1', name: script.messages.name, input: {} } } },
-        { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(script.messages.arguments) } } },
+        { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_harness_1', name: callOf(scriptedCall(script, 'messages', body)).name, input: {} } } },
+        { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: callOf(scriptedCall(script, 'messages', body)).arguments } } },
       ]
     : [
         { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
@@ -112,21 +123,12 @@ export class ScriptedProvider {
     return this.requests.filter((r) => r.path.endsWith('/responses') || r.path.startsWith('/v1/messages') || r.path.endsWith('/chat/completions') || GEMINI_MODEL_PATH.test(r.path));
   }
 
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  close(): Promise<void> {
+    return closeServer(this.#server);
   }
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: unknown;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {
-      body = raw;
-    }
+    const body: unknown = await readJsonBody(req);
     this.requests.push({ path: req.url ?? '', headers: req.headers, body });
     const pathname = new URL(req.url ?? '/', this.url).pathname;
     if (req.method === 'POST' && pathname.endsWith('/responses')) {
