@@ -255,6 +255,14 @@ describe('the model gateway through the egress proxy', () => {
     const anthropic = await viaProxy('POST', '/v1/messages', { 'x-api-key': access.env.ANTHROPIC_API_KEY! }, { model: 'm', max_tokens: 1, messages: [] });
     expect(anthropic.status).toBe(402);
     expect(JSON.parse(anthropic.body).error.type).toBe('billing_error');
+    const gemini = await viaProxy('POST', '/v1beta/models/gemini-test:streamGenerateContent?alt=sse', { 'x-goog-api-key': access.env.GEMINI_API_KEY! }, { contents: [] });
+    expect(gemini.status).toBe(429);
+    // The shape Gemini CLI takes as final (a per-day quota) rather than retrying for minutes.
+    expect(JSON.parse(gemini.body).error).toMatchObject({
+      status: 'RESOURCE_EXHAUSTED',
+      message: usage.refusal,
+      details: [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: expect.stringContaining('PerDay') }] }],
+    });
     expect(fake.requests.length).toBe(before);
     access.close();
   });

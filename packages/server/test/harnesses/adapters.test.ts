@@ -4,28 +4,10 @@
  * command lines they build (the gateway as the only endpoint, the run's options passed on).
  */
 import { describe, expect, it } from 'vitest';
-import type { HarnessAdapter, HarnessEvent, HarnessInput } from '../../src/engine/harnesses/adapter';
 import { actionCategory } from '../../src/engine/harnesses/adapter';
 import { claudeAdapter } from '../../src/engine/harnesses/claude';
 import { codexAdapter } from '../../src/engine/harnesses/codex';
-
-function parseAll<S>(adapter: HarnessAdapter<S>, lines: unknown[]): HarnessEvent[] {
-  const state = adapter.newState();
-  return lines.flatMap((line) => adapter.parse(typeof line === 'string' ? line : JSON.stringify(line), state));
-}
-
-const input = (overrides: Partial<HarnessInput> = {}): HarnessInput => ({
-  prompt: '-fix the test',
-  basePrompt: 'Be brief.',
-  modelId: 'm-1',
-  reasoningLevel: 'max',
-  resumeSessionId: undefined,
-  mcpServers: { 'my tools': { command: 'node', args: ['server.js'], env: { TOKEN: 'x"y' } }, docs: { url: 'https://mcp.example.com/mcp' } },
-  gateway: { url: 'http://model-gateway.internal', key: 'mgw_key' },
-  stateDir: '/workspace/.agent-runs/harnesses/x',
-  workspace: '/workspace',
-  ...overrides,
-});
+import { harnessInput as input, parseAll } from './support/adapter-input';
 
 describe('the codex adapter', () => {
   it('turns its thread events into the session, actions with results, text, usage and errors', () => {

@@ -15,9 +15,10 @@ import { sandboxAvailable, withRunWorkspace } from '../support/sandbox';
 import { startTestServer, type TestServer } from '../support/server';
 import { restClient, type RestClient } from '../webhooks/helpers';
 import { INSTALL_TIMEOUT_MS, installedHarnesses } from './support/installed-harnesses';
+import { SCRIPTED_GEMINI_CHAT_USAGE } from './support/scripted-gemini-chat';
 import { SCRIPTED_USAGE, ScriptedProvider } from './support/scripted-provider';
 
-const OPERATOR = { openai: 'sk-operator-openai-51c9', anthropic: 'sk-ant-operator-a3d0' };
+const OPERATOR = { openai: 'sk-operator-openai-51c9', anthropic: 'sk-ant-operator-a3d0', gemini: 'AIza-operator-gemini-77e1' };
 /** A key split in two, so the command that looks for it (recorded in the conversation) never holds it whole. */
 const split = (key: string) => `"${key.slice(0, 6)}""${key.slice(6)}"`;
 /** Writes the file, then reports any operator key in the environment, the files or any process's environ or cmdline. */
@@ -52,6 +53,7 @@ const CASES = [
     tool: 'Bash',
     protocol: 'messages',
     key: (r: Json) => r.headers['x-api-key'],
+    model: (r: Json) => r.body.model,
     operatorKey: OPERATOR.anthropic,
     usage: { prompt_tokens: 2 * SCRIPTED_USAGE.messages.input_tokens, completion_tokens: 2 * SCRIPTED_USAGE.messages.output_tokens },
   },
@@ -61,8 +63,33 @@ const CASES = [
     tool: 'exec_command',
     protocol: 'responses',
     key: (r: Json) => r.headers.authorization?.replace(/^Bearer /, ''),
+    model: (r: Json) => r.body.model,
     operatorKey: OPERATOR.openai,
     usage: { prompt_tokens: 2 * SCRIPTED_USAGE.responses.input_tokens, completion_tokens: 2 * SCRIPTED_USAGE.responses.output_tokens },
+  },
+  {
+    type: 'gemini',
+    file: 'gemini.txt',
+    tool: 'run_shell_command',
+    protocol: 'gemini',
+    key: (r: Json) => r.headers['x-goog-api-key'],
+    // Gemini names the model in the path.
+    model: (r: Json) => /\/models\/([^:]+):/.exec(r.path)?.[1],
+    operatorKey: OPERATOR.gemini,
+    usage: {
+      prompt_tokens: 2 * SCRIPTED_GEMINI_CHAT_USAGE.gemini.promptTokenCount,
+      completion_tokens: 2 * (SCRIPTED_GEMINI_CHAT_USAGE.gemini.candidatesTokenCount + SCRIPTED_GEMINI_CHAT_USAGE.gemini.thoughtsTokenCount),
+    },
+  },
+  {
+    type: 'opencode',
+    file: 'opencode.txt',
+    tool: 'bash',
+    protocol: 'chat',
+    key: (r: Json) => r.headers.authorization?.replace(/^Bearer /, ''),
+    model: (r: Json) => r.body.model,
+    operatorKey: OPERATOR.openai,
+    usage: { prompt_tokens: 2 * SCRIPTED_GEMINI_CHAT_USAGE.chat.prompt_tokens, completion_tokens: 2 * SCRIPTED_GEMINI_CHAT_USAGE.chat.completion_tokens },
   },
 ] as const;
 
@@ -73,10 +100,12 @@ for (const kind of testDatabases()) {
     let client: RestClient;
 
     beforeAll(async () => {
-      const harnessesDir = await installedHarnesses('codex', 'claude');
+      const harnessesDir = await installedHarnesses('codex', 'claude', 'gemini', 'opencode');
       provider = await ScriptedProvider.start({
         responses: { name: 'exec_command', arguments: { cmd: toolCommand('codex.txt') } },
         messages: { name: 'Bash', arguments: { command: toolCommand('claude.txt'), description: 'Write the file' } },
+        gemini: { name: 'run_shell_command', arguments: { command: toolCommand('gemini.txt') } },
+        chat: { name: 'bash', arguments: { command: toolCommand('opencode.txt'), description: 'Write the file' } },
         finalText: 'All done.',
         alternative: { marker: 'Take your time.', responses: { name: 'exec_command', arguments: { cmd: 'sleep 600' } }, messages: { name: 'Bash', arguments: { command: 'sleep 600' } } },
       });
@@ -88,6 +117,8 @@ for (const kind of testDatabases()) {
           OPENAI_API_KEY: OPERATOR.openai,
           ANTHROPIC_BASE_URL: provider.url,
           ANTHROPIC_API_KEY: OPERATOR.anthropic,
+          GEMINI_BASE_URL: provider.url,
+          GEMINI_API_KEY: OPERATOR.gemini,
         },
       });
       client = restClient(server, server.adminKey);
@@ -104,6 +135,8 @@ for (const kind of testDatabases()) {
         expect.arrayContaining([
           { type: 'codex', name: 'Codex', npm_package: '@openai/codex', version: '0.171.0', command: 'codex', installed: true },
           { type: 'claude', name: 'Claude Code', npm_package: '@anthropic-ai/claude-code', version: '2.1.197', command: 'claude', installed: true },
+          { type: 'gemini', name: 'Gemini CLI', npm_package: '@google/gemini-cli', version: '0.61.0', command: 'gemini', installed: true },
+          { type: 'opencode', name: 'opencode', npm_package: 'opencode-ai', version: '1.18.33', command: 'opencode', installed: true },
         ]),
       );
     });
@@ -134,7 +167,8 @@ for (const kind of testDatabases()) {
         expect(result.output.text).toContain('egress=403');
         expect(result.output.text).toContain('checked');
         const notices = blocks.filter((b) => b.type === 'event' && b.name === 'harness_notice').map((b) => b.data.text);
-        expect(notices).toContainEqual(expect.stringMatching(/^egress to blocked\.example\.com:80 denied/));
+        // … and that is the only refusal: the CLI itself sent nothing but model calls (telemetry, updates, plugins off).
+        expect(notices.filter((n) => n.startsWith('egress to '))).toEqual([expect.stringMatching(/^egress to blocked\.example\.com:80 denied/)]);
         expect(result.output.text).not.toContain('LEAK');
         expect(blocks.filter((b) => b.type === 'text').map((b) => b.text)).toEqual([`Write ${c.file}, please.`, 'All done.']);
         const session = blocks.find((b) => b.type === 'event' && b.name === 'harness_session');
@@ -149,9 +183,11 @@ for (const kind of testDatabases()) {
         const calls = provider.modelRequests().slice(before);
         expect(calls).toHaveLength(2);
         for (const call of calls) expect(c.key(call)).toBe(c.operatorKey);
-        expect(calls[0]!.body.model).toBe(`${c.type}-test-model`);
+        expect(c.model(calls[0]!)).toBe(`${c.type}-test-model`);
         expect(JSON.stringify(calls[0]!.body)).toContain('Answer briefly.');
         if (c.type === 'codex') expect(calls[0]!.body.reasoning).toMatchObject({ effort: 'high' });
+        if (c.type === 'gemini') expect(calls[0]!.body.generationConfig.thinkingConfig).toMatchObject({ thinkingLevel: 'HIGH' });
+        if (c.type === 'opencode') expect(calls[0]!.body.reasoning_effort).toBe('high');
         expect(JSON.stringify(conversation)).not.toContain(c.operatorKey);
 
         // A follow-up resumes the CLI's session: the provider gets the first turn's history with the new message.
@@ -201,6 +237,21 @@ for (const kind of testDatabases()) {
       expect((await untilFinished(client, runId)).state).toBe('CANCELLED');
       while (processesWithEnv('AGENT_RUN_ID', runId).length > 0 && Date.now() < deadline) await delay(100);
       expect(processesWithEnv('AGENT_RUN_ID', runId)).toEqual([]);
+    }, 120_000);
+
+    it('ends a gemini run whose budget its first call spent at its next call, which Gemini CLI takes as final', async () => {
+      const before = provider.modelRequests().length;
+      const created = await client.post('/agent/runs', { prompt: 'Write gemini-budget.txt, please.', config: { harness: { type: 'gemini', model_id: 'gemini-test-model' }, max_tokens: 10 } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const run = await untilFinished(client, created.body.run_id);
+      const blocks = blocksOf((await client.get(`/agent/runs/${created.body.run_id}/conversation`)).body);
+      expect(run.state, JSON.stringify({ status: run.status_message, blocks })).toBe('FAILED');
+      expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded' });
+      // The gateway refused the second call without forwarding it; the CLI gave up on it at once (its
+      // terminal-quota message), rather than retrying the refusal with back-off for minutes.
+      expect(provider.modelRequests().length - before).toBe(1);
+      const error = blocks.find((b) => b.type === 'event' && b.name === 'harness_error');
+      expect(error?.data.text).toContain('exhausted your daily quota');
     }, 120_000);
 
     it('refuses a harness it does not offer with a 400 naming config.harness.type', async () => {

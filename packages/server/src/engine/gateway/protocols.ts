@@ -117,14 +117,24 @@ const ERRORS: Record<ModelProviderName, Record<GatewayErrorKind, readonly [numbe
   },
 };
 
+/**
+ * Gemini CLI retries a bare `429 RESOURCE_EXHAUSTED` for minutes (ten attempts with back-off); it stops at
+ * once on a quota that will not come back soon, which Google's API says with a `QuotaFailure` naming a
+ * per-day quota. A budget refusal is that: the run's (or the team's month's) budget is spent.
+ */
+const GEMINI_BUDGET_DETAILS = [
+  { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'agent-runs/budget', quotaId: 'RunBudgetPerDay' }] },
+];
+
 /** The protocol's own error answer: status and JSON body. */
 export function gatewayError(provider: ModelProviderName, kind: GatewayErrorKind, message: string): { status: number; body: string } {
   const [status, type] = ERRORS[provider][kind];
+  const details = kind === 'budget_exceeded' ? { details: GEMINI_BUDGET_DETAILS } : {};
   const body =
     provider === 'anthropic'
       ? { type: 'error', error: { type, message } }
       : provider === 'gemini'
-        ? { error: { code: status, message, status: type } }
+        ? { error: { code: status, message, status: type, ...details } }
         : { error: { message, type, param: null, code: type } };
   return { status, body: JSON.stringify(body) };
 }

@@ -20,6 +20,8 @@ export interface HarnessInput {
   basePrompt: string | undefined;
   /** `config.harness.model_id`; undefined: the CLI's own default model. */
   modelId: string | undefined;
+  /** `config.model_id` (DEFAULT_MODEL_ID on a server running the built-in agent): for a CLI with no default model of its own. */
+  runModelId?: string | undefined;
   /** `config.harness.reasoning_level`, as the run gave it (the adapter maps or drops it). */
   reasoningLevel: string | undefined;
   /** The CLI's session to continue (a follow-up), as a `session` event of an earlier execution named it. */

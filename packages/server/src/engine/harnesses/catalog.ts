@@ -13,11 +13,15 @@ import path from 'node:path';
 import { isHarnessType, type HarnessAdapter, type HarnessType } from './adapter';
 import { claudeAdapter } from './claude';
 import { codexAdapter } from './codex';
+import { geminiAdapter } from './gemini';
+import { opencodeAdapter } from './opencode';
 
 /** The adapters, by `config.harness.type`. */
 export const HARNESS_ADAPTERS: Partial<Record<HarnessType, HarnessAdapter>> = {
   codex: codexAdapter,
   claude: claudeAdapter,
+  gemini: geminiAdapter,
+  opencode: opencodeAdapter,
 };
 
 /** Where a server install appears inside the sandbox (under /run, which the sandbox owns even in an image). */

@@ -131,6 +131,7 @@ export class HarnessRunner implements Runner {
       prompt,
       basePrompt: ctx.config.base_prompt,
       modelId: ctx.config.harness?.model_id,
+      runModelId: ctx.config.model_id,
       reasoningLevel: ctx.config.harness?.reasoning_level,
       resumeSessionId,
       mcpServers: ctx.config.mcp_servers ?? {},

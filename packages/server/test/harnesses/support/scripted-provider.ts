@@ -1,7 +1,7 @@
 /**
  * A stand-in model provider on 127.0.0.1 (real HTTP) that drives a coding-agent CLI through one tool call
- * and a final answer, in the provider's real streamed wire shape: OpenAI Responses (Codex) and Anthropic
- * Messages (Claude Code).
+ * and a final answer, in the provider's real streamed wire shape: OpenAI Responses (Codex), Anthropic
+ * Messages (Claude Code), and with ./scripted-gemini-chat.ts Gemini (Gemini CLI) and Chat Completions (opencode).
  *
  * A request that offers tools and carries no result of the scripted call yet is answered with that call;
  * one that carries its result (or offers no tools: a CLI's side request) with the final text. Every
@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, readJsonBody } from '../../gateway/fake-providers';
+import { chatAnswer, geminiAnswer } from './scripted-gemini-chat';
 
 export interface ScriptedCall {
   /** The tool the CLI offers for it (`exec_command` for Codex, `Bash` for Claude Code). */
@@ -20,6 +21,8 @@ export interface ScriptedCall {
 export interface Script {
   responses: ScriptedCall;
   messages: ScriptedCall;
+  gemini?: ScriptedCall;
+  chat?: ScriptedCall;
   finalText: string;
   /** Asked instead when the request holds `marker` (a prompt that wants a tool call that never ends, say). */
   alternative?: { marker: string; responses: ScriptedCall; messages: ScriptedCall };
@@ -45,6 +48,7 @@ export const SCRIPTED_USAGE = {
 } as const;
 
 const CALL_ID = 'call_harness_1';
+const GEMINI_MODEL_PATH = /\/models\/([^/:]+):(generateContent|streamGenerateContent)(\?|$)/;
 
 const callOf = (call: ScriptedCall) => ({ name: call.name, arguments: JSON.stringify(call.arguments) });
 
@@ -116,7 +120,7 @@ export class ScriptedProvider {
 
   /** The model requests (not a CLI's probes of its base URL). */
   modelRequests(): RecordedRequest[] {
-    return this.requests.filter((r) => r.path.endsWith('/responses') || r.path.startsWith('/v1/messages'));
+    return this.requests.filter((r) => r.path.endsWith('/responses') || r.path.startsWith('/v1/messages') || r.path.endsWith('/chat/completions') || GEMINI_MODEL_PATH.test(r.path));
   }
 
   close(): Promise<void> {
@@ -131,6 +135,12 @@ export class ScriptedProvider {
       res.writeHead(200, { 'content-type': 'text/event-stream' }).end(responsesAnswer(body as never, this.script));
     } else if (req.method === 'POST' && pathname === '/v1/messages') {
       res.writeHead(200, { 'content-type': 'text/event-stream' }).end(messagesAnswer(body as never, this.script));
+    } else if (req.method === 'POST' && pathname.endsWith('/chat/completions') && this.script.chat) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(chatAnswer(body as never, this.script.chat, this.script.finalText));
+    } else if (req.method === 'POST' && GEMINI_MODEL_PATH.test(pathname) && this.script.gemini) {
+      const [, model, method] = GEMINI_MODEL_PATH.exec(pathname)!;
+      const answer = geminiAnswer(body as never, this.script.gemini, this.script.finalText, model!, method === 'streamGenerateContent');
+      res.writeHead(200, { 'content-type': answer.type }).end(answer.body);
     } else if (req.method === 'POST' && pathname === '/v1/messages/count_tokens') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":10}');
     } else {
