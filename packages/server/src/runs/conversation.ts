@@ -1,7 +1,8 @@
 /**
  * A run's conversation: its turns (`run_steps`), their messages (the log's `content` events, one per
  * block) and the follow-up inbox (`run_followups`). Read by GET …/conversation, written by the runner
- * through the ConversationWriter its worker hands it, and by run creation and POST …/followups.
+ * through the ConversationWriter its worker hands it, and by run creation and POST …/followups. Read a
+ * page at a time by ./conversation-stream.ts.
  */
 import { toTimestamp } from '../clock';
 import { newSortableId } from '../crypto/ids';
@@ -84,29 +85,6 @@ export function groupMessages(events: Array<{ seq: number; data: ContentEventDat
     message.content.push(data.block);
   }
   return ordered;
-}
-
-/** GET …/conversation: Oz ConversationResponse; undefined when the team has no such run. */
-export async function readConversation(deps: Pick<RunsDeps, 'db'>, teamId: string, runId: string): Promise<ConversationResponse | undefined> {
-  return deps.db.transaction().execute(async (tx) => {
-    if (!(await findRun({ db: tx }, teamId, runId))) return undefined;
-    const steps = await loadSteps(tx, teamId, runId);
-    const messages = groupMessages(await loadContentEvents(tx, teamId, runId));
-    return {
-      conversation_id: conversationIdFor(runId),
-      steps: steps.map((step) => ({
-        id: step.id,
-        ...(step.description !== null ? { description: step.description } : {}),
-        ...(step.summary !== null ? { summary: step.summary } : {}),
-        started_at: step.started_at,
-        ...(step.completed_at !== null ? { completed_at: step.completed_at } : {}),
-        messages: messages
-          .filter((m) => m.stepId === step.id)
-          .map((m) => ({ message_ids: [m.messageId], role: m.role, timestamp: m.timestamp, content: m.content })),
-        steps: [],
-      })),
-    };
-  });
 }
 
 /** Opens the run's next step (position = last + 1). Caller holds the run's row lock. */

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { conversationIdFor, createConversationWriter, createFollowupInbox, readConversation } from '../../src/runs/conversation';
+import { conversationIdFor, createConversationWriter, createFollowupInbox } from '../../src/runs/conversation';
+import { readConversation } from '../../src/runs/conversation-stream';
 import { readEvents } from '../../src/runs/events';
 import { addRunUsage, claimNextRun, finishExecution, planExecution, startExecution } from '../../src/runs/executions';
 import type { RunRow } from '../../src/runs/repository';
