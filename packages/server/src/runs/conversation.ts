@@ -9,7 +9,8 @@ import { newSortableId } from '../crypto/ids';
 import type { Timestamp } from '../db/tables';
 import type { ContentBlock, ConversationWriter, FollowupInbox, RunRole } from '../engine/runner';
 import { appendEvents, inRunTransaction, readEventsOfKind, type ContentEventData } from './events';
-import { findRun, lockExecutingRun, RunNotOwnedError, type Db, type RunRow, type RunsDeps } from './repository';
+import { addStoredOutput, OutputLimitError, storedBytesOf } from './output-limit';
+import { lockExecutingRun, RunNotOwnedError, type Db, type RunRow, type RunsDeps } from './repository';
 
 type RunKey = { id: string; team_id: string };
 
@@ -145,24 +146,39 @@ export async function openInitialTurn(tx: Db, run: Pick<RunRow, 'id' | 'team_id'
 
 /**
  * The ConversationWriter a worker hands its runner. Writes only while this worker still executes the
- * run (state INPROGRESS and lease owner = worker); otherwise throws RunNotOwnedError.
+ * run (state INPROGRESS and lease owner = worker); otherwise throws RunNotOwnedError. A message that would
+ * take the run's stored output past `outputLimitBytes` is not written: it throws an OutputLimitError, and so
+ * does every append after it (./output-limit.ts).
  */
 export function createConversationWriter(
   deps: RunsDeps,
   run: RunKey,
   initialStepId: string,
   leaseOwner: string,
+  outputLimitBytes: number,
 ): ConversationWriter & { readonly currentStepId: string } {
   let currentStepId = initialStepId;
+  let exceeded: OutputLimitError | undefined;
   return {
     get currentStepId() {
       return currentStepId;
     },
+    get exceeded() {
+      return exceeded;
+    },
     async append(role, content) {
+      if (exceeded) throw exceeded;
       if (content.length === 0) return;
       const now = deps.clock.now();
-      const ok = await inRunTransaction(deps, run.team_id, run.id, (tx) => appendMessage(tx, run, currentStepId, role, content, now, newSortableId('msg', now), { leaseOwner }));
-      if (!ok) throw new RunNotOwnedError(run.id);
+      const bytes = storedBytesOf(content);
+      const written = await inRunTransaction(deps, run.team_id, run.id, async (tx) => {
+        const added = await addStoredOutput(tx, run, leaseOwner, bytes, outputLimitBytes);
+        if (added.status !== 'added') return added;
+        const ok = await appendMessage(tx, run, currentStepId, role, content, now, newSortableId('msg', now), { leaseOwner });
+        return ok ? added : { status: 'not_owned' as const };
+      });
+      if (written.status === 'not_owned') throw new RunNotOwnedError(run.id);
+      if (written.status === 'over_limit') throw (exceeded = new OutputLimitError(written.stored, outputLimitBytes));
     },
     async startTurn(description) {
       const now = deps.clock.now();

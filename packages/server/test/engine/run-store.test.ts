@@ -223,7 +223,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const started = await startRun(ctx, run);
       const plan1 = await planExecution(ctx, started, WORKER);
       expect(plan1).toMatchObject({ input: { kind: 'initial', prompt: 'first task' }, history: [] });
-      await createConversationWriter(ctx, started, plan1.stepId, WORKER).append('assistant', [{ type: 'text', text: 'done: first task' }]);
+      await createConversationWriter(ctx, started, plan1.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [{ type: 'text', text: 'done: first task' }]);
       await finishExecution(ctx, started, WORKER, { state: 'SUCCEEDED' });
 
       await acceptFollowup(ctx, team, run.id, 'second task');
@@ -252,7 +252,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       await acceptFollowup(ctx, team, run.id, 'second');
       const plan = await planExecution(ctx, started, WORKER);
       expect(plan.input).toEqual({ kind: 'initial', prompt: 'first' });
-      await createConversationWriter(ctx, started, plan.stepId, WORKER).append('assistant', [{ type: 'text', text: 'got: first' }]);
+      await createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [{ type: 'text', text: 'got: first' }]);
       const steps = (await readConversation(ctx, team, run.id))!.steps;
       expect(steps.map((s) => s.messages.map((m) => [m.role, m.content[0]]))).toEqual([
         [
@@ -282,7 +282,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const run = await createRun(ctx, team);
       const started = await startRun(ctx, run);
       const plan = await planExecution(ctx, started, WORKER);
-      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER);
+      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       await Promise.all([
         ...Array.from({ length: 20 }, (_, i) => writer.append('assistant', [{ type: 'text', text: `a${i}` }, { type: 'text', text: `b${i}` }])),
         ...Array.from({ length: 10 }, (_, i) => acceptFollowup(ctx, team, run.id, `f${i}`)),
@@ -299,7 +299,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const run = await createRun(ctx, team, { prompt: 'build it' });
       const started = await startRun(ctx, run);
       const plan = await planExecution(ctx, started, WORKER);
-      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER);
+      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       advance(ctx, 10);
       await writer.append('assistant', [
         { type: 'text', text: 'reading the skill' },
@@ -344,7 +344,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const run = await createRun(ctx, team);
       const started = await startRun(ctx, run);
       const plan = await planExecution(ctx, started, WORKER);
-      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER);
+      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       await requestCancel(ctx, team, run.id);
       await expect(writer.append('assistant', [{ type: 'text', text: 'late' }])).rejects.toThrow(/no longer executed/);
     });
