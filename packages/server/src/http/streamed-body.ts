@@ -5,6 +5,7 @@
  *
  * - Back-pressure: when the socket's buffer is full (`write` returns false) nothing more is read or written
  *   until it drains; a reader that takes nothing for `STALLED_READER_MS` is disconnected.
+ * - Fairness: after each write the answer lets the event loop serve other requests.
  * - A client that goes away ends the producer (its generator's `return`, so it reads no further page).
  * - A failure after the first bytes destroys the socket: the client sees a broken answer, never a shorter
  *   one that parses. Before the first bytes it is thrown, for the usual problem answer.
@@ -55,6 +56,10 @@ export async function sendStreamedBody(req: Request<any, any, any, any>, res: Re
       const written = await writeRespectingBackPressure(res, pending, STALLED_READER_MS);
       pending = '';
       if (!written) return;
+      // A socket that takes every write at once, and a database driver that answers synchronously
+      // (SQLite), would let one answer run to its end in a single turn of the event loop: other requests
+      // get their turn after every write.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (!res.headersSent) res.status(200).set(headers);
     res.end(pending);

@@ -12,9 +12,10 @@ import type { ContentEventData } from './events';
 import { conversationIdFor, loadSteps, type ConversationResponse, type StepRow } from './conversation';
 import { findRun, type Db, type RunsDeps } from './repository';
 
-/** Rows per page at first; a page of large rows makes the next one smaller, towards PAGE_CHARS. */
+/** Rows per page: few at first, then as many as make about PAGE_CHARS (at most PAGE_ROWS). */
+const FIRST_PAGE_ROWS = 8;
 const PAGE_ROWS = 64;
-const PAGE_CHARS = 1024 * 1024;
+const PAGE_CHARS = 256 * 1024;
 
 type Deps = Pick<RunsDeps, 'db'>;
 interface Snapshot {
@@ -23,10 +24,39 @@ interface Snapshot {
   lastSeq: number;
 }
 
+/** A content event as read for an answer: its block kept as the JSON text it is stored as. */
+interface StoredContent {
+  step_id: string;
+  message_id: string;
+  role: ContentEventData['role'];
+  timestamp: ContentEventData['timestamp'];
+  blockJson: string;
+}
+
+const BLOCK_MEMBER = ',"block":';
+
+/**
+ * A content event's stored data without parsing its block: ./events.ts stores `JSON.stringify(data)`, whose
+ * last member is the block, and JSON.stringify's text of a value is what it makes of that text parsed, so
+ * the block's text is sent as it is stored (the bulk of a large conversation is never parsed or copied
+ * twice). Data of another shape is parsed whole.
+ */
+function storedContent(data: string): StoredContent {
+  const cut = data.indexOf(BLOCK_MEMBER);
+  if (cut > 0 && data.endsWith('}')) {
+    const head = JSON.parse(`${data.slice(0, cut)}}`) as Partial<ContentEventData>;
+    if (head.step_id !== undefined && head.message_id !== undefined && head.role !== undefined && head.timestamp !== undefined) {
+      return { step_id: head.step_id, message_id: head.message_id, role: head.role, timestamp: head.timestamp, blockJson: data.slice(cut + BLOCK_MEMBER.length, -1) };
+    }
+  }
+  const { block, ...head } = JSON.parse(data) as ContentEventData;
+  return { ...head, blockJson: JSON.stringify(block) };
+}
+
 /** The run's content events up to the snapshot, in order, of one turn or of all; a page at a time. */
-async function* contentEvents(db: Db, at: Snapshot, stepId?: string): AsyncGenerator<ContentEventData> {
+async function* contentEvents(db: Db, at: Snapshot, stepId?: string): AsyncGenerator<StoredContent> {
   let afterSeq = 0;
-  let limit = PAGE_ROWS;
+  let limit = FIRST_PAGE_ROWS;
   for (;;) {
     let query = db
       .selectFrom('run_events')
@@ -43,7 +73,7 @@ async function* contentEvents(db: Db, at: Snapshot, stepId?: string): AsyncGener
     let chars = 0;
     for (const row of page) chars += row.data.length;
     // The rows are let go of as they are turned into text.
-    for (const row of page.splice(0)) yield JSON.parse(row.data) as ContentEventData;
+    for (const row of page.splice(0)) yield storedContent(row.data);
     if (!full) return;
     limit = Math.max(1, Math.min(PAGE_ROWS, Math.floor((limit * PAGE_CHARS) / Math.max(chars, 1))));
   }
@@ -56,10 +86,10 @@ const openObject = (value: object): string => JSON.stringify(value).slice(0, -1)
  * Events → messages as text: `open(first event)` starts a message (up to its `"content":[`), blocks follow
  * comma-separated, `close` ends it, `separator` goes between messages.
  */
-async function* messagesText(events: AsyncIterable<ContentEventData>, open: (e: ContentEventData) => string, close: string, separator: string): AsyncGenerator<string> {
+async function* messagesText(events: AsyncIterable<StoredContent>, open: (e: StoredContent) => string, close: string, separator: string): AsyncGenerator<string> {
   let current: string | undefined;
   for await (const event of events) {
-    const block = JSON.stringify(event.block);
+    const block = event.blockJson;
     if (event.message_id === current) {
       yield `,${block}`;
       continue;
