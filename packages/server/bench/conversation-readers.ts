@@ -14,11 +14,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { api, envInt, loadAverage, onCleanup, percentile, runCleanups, sortNumbers } from './common';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { api, envInt, loadAverage, percentile, runBench, sortNumbers } from './common';
+import { startSqliteServerProcess, type ServerProcess } from './server-process';
 
 const FOLLOWUPS = envInt('BENCH_FOLLOWUPS', 5);
 const EXECUTION_BYTES = envInt('BENCH_EXECUTION_MB', 10, 1) * 1024 * 1024;
@@ -72,17 +71,12 @@ const summary = (samples: number[]): string => {
 };
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-conversation-readers-'));
-  onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const server = await startServerProcess({
-    DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
-    DATA_DIR: dataDir,
+  const server = await startSqliteServerProcess('bench-conversation-readers-', {
     RUNNER: 'command',
     // Prints the number of bytes its first stdin line asks for.
     AGENT_COMMAND: `read n; head -c "$n" /dev/zero | tr '\\0' x | fold -w 999`,
     SANDBOX_OUTPUT_BYTES: String(EXECUTION_BYTES * 2),
   });
-  onCleanup(() => server.stop());
 
   console.log(`Recording a run plus ${FOLLOWUPS} follow-ups of ${mb(EXECUTION_BYTES)} each…`);
   const { run_id: runId } = await api<{ run_id: string }>(server, 'POST', '/agent/runs', { prompt: String(EXECUTION_BYTES) });
@@ -125,10 +119,4 @@ async function main(): Promise<void> {
   console.log(`goals: /healthz p99 < ${GOAL_P99_MS} ms — ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'}; RSS growth < ${GOAL_RSS_GROWTH_MB} MB — ${growth < GOAL_RSS_GROWTH_MB * 1e6 ? 'met' : 'NOT met'}`);
 }
 
-main()
-  .then(runCleanups)
-  .catch(async (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    await runCleanups();
-    process.exit(1);
-  });
+runBench(main);
