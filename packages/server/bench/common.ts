@@ -43,6 +43,17 @@ export async function runCleanups(): Promise<void> {
   }
 }
 
+/** Runs a bench's `main`, then its clean-ups; on failure prints why and exits 1 after them. */
+export function runBench(main: () => Promise<void>): void {
+  main()
+    .then(runCleanups)
+    .catch(async (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      await runCleanups();
+      process.exit(1);
+    });
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Statistics and the machine
 

@@ -33,8 +33,8 @@ import { createSandbox, type RunSandbox } from '../src/engine/sandbox';
 import { loadSettings } from '../src/settings';
 import { startGitForge } from '../test/support/git-forge';
 import { buildTestImage, imageToolsAvailable, pushTestImage, startTestRegistry, type TestRegistry } from '../test/support/registry';
-import { api, envInt, loadAverage, onCleanup, percentile, runCleanups, runEvents, sortNumbers } from './common';
-import { startServerProcess } from './server-process';
+import { api, envInt, loadAverage, onCleanup, percentile, runBench, runEvents, sortNumbers } from './common';
+import { startSqliteServerProcess } from './server-process';
 
 const STARTS = envInt('BENCH_ENV_STARTS', 200, 1);
 const WARMUP_ROUNDS = envInt('BENCH_ENV_WARMUP', 10);
@@ -126,18 +126,13 @@ async function firstOutputOfWarmRuns(registry: TestRegistry, image: string): Pro
   const files: Record<string, string> = {};
   for (let i = 0; i < REPO_FILES; i++) files[`src/module-${String(i).padStart(4, '0')}.txt`] = `${`line ${i} of the bench repository\n`.repeat(128)}`;
   forge.createRepository('bench/app', files);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-environments-runs-'));
-  onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const server = await startServerProcess({
-    DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
-    DATA_DIR: dataDir,
+  const server = await startSqliteServerProcess('bench-environments-runs-', {
     RUNNER: 'command',
     AGENT_COMMAND: 'echo first-output',
     IMAGE_REGISTRIES: `http://${registry.host}`,
     GITHUB_BASE_URL: forge.url,
     SANDBOX_ALLOWED_HOSTS: `127.0.0.1:${forge.port}`,
   });
-  onCleanup(() => server.stop());
   await api(server, 'PUT', '/secrets/GIT_TOKEN', { value: GIT_TOKEN });
   const environment = await api<{ uid: string }>(server, 'POST', '/agent/environments', {
     name: 'bench',
@@ -171,10 +166,4 @@ async function firstOutputOfWarmRuns(registry: TestRegistry, image: string): Pro
   console.log(`   goal: p50 < ${GOAL_FIRST_OUTPUT_P50_MS} ms — ${p50 < GOAL_FIRST_OUTPUT_P50_MS ? 'met' : 'NOT met'}`);
 }
 
-main()
-  .then(runCleanups)
-  .catch(async (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    await runCleanups();
-    process.exit(1);
-  });
+runBench(main);

@@ -14,6 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import fs from 'node:fs';
+import { onCleanup } from './common';
 
 const READY_TIMEOUT_MS = 60_000;
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -108,4 +110,16 @@ export async function startServerProcess(settings: Record<string, string>): Prom
     await delay(100);
   }
   return { pid: child.pid!, baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, stop };
+}
+
+/**
+ * A server process on a SQLite database in a fresh temporary data directory (`<prefix>…`), with `settings`
+ * over those; the directory and the process go at clean-up (bench/common.ts onCleanup).
+ */
+export async function startSqliteServerProcess(prefix: string, settings: Record<string, string>): Promise<ServerProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const server = await startServerProcess({ DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`, DATA_DIR: dataDir, ...settings });
+  onCleanup(() => server.stop());
+  return server;
 }

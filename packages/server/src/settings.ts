@@ -128,6 +128,8 @@ export interface Settings {
     /** Scheduled agents one team may have (then 409 limit_exceeded). */
     schedulesPerTeam: number;
     apiKeysPerTeam: number;
+    /** What one run may append to its conversation over all its executions (RUN_OUTPUT_LIMIT_MB; then FAILED `output_limit`). */
+    runOutputBytes: number;
     /** The closest two slots of a schedule may come (a tenant cannot flood the workers). */
     scheduleMinIntervalSeconds: number;
   };
@@ -477,6 +479,7 @@ export function loadSettings(env: Env = process.env): Settings {
       restRequestsPerWindow: integer(env, 'REST_REQUESTS_PER_MINUTE', 6000, 1),
       schedulesPerTeam: integer(env, 'SCHEDULES_PER_TEAM', 100, 0),
       apiKeysPerTeam: integer(env, 'API_KEYS_PER_TEAM', 50, 1),
+      runOutputBytes: integer(env, 'RUN_OUTPUT_LIMIT_MB', 64, 1) * 1024 * 1024,
       scheduleMinIntervalSeconds: integer(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 300, 60),
     },
     githubBaseUrl: httpUrl(env, 'GITHUB_BASE_URL', 'https://github.com'),

@@ -11,6 +11,7 @@
  * (except the ingress lookup by webhook id, the worker claim and retention).
  */
 import type { components } from '../generated/api';
+import type { Generated } from 'kysely';
 
 // Columns holding a value of the contract have the contract's type, so the two cannot drift apart.
 type Schemas = components['schemas'];
@@ -78,6 +79,7 @@ export interface RunsTable {
   usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens, cost_micros?} (budgets/usage.ts)
   image_digest: string | null; // sha256:… of the environment image it ran on
   event_seq: number; // last event sequence number; incremented atomically per event
+  output_bytes: Generated<number>; // bytes its executions appended to the conversation (RUN_OUTPUT_LIMIT_MB)
   lease_owner: string | null;
   lease_expires_at: Timestamp | null;
   claim_count: number; // claims so far (lease recovery gives one more)
@@ -96,6 +98,7 @@ export interface RunEventsTable {
   kind: 'state' | 'content';
   data: JsonText; // the SSE `data` payload
   created_at: Timestamp;
+  step_id: string | null; // a content event's turn (the conversation is read turn by turn)
 }
 
 export interface RunStepsTable {

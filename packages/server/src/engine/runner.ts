@@ -71,6 +71,11 @@ export interface ConversationWriter {
   append(role: RunRole, content: ContentBlock[]): Promise<void>;
   /** Opens the next turn, e.g. when the runner starts working on follow-ups it took from the inbox. */
   startTurn(description?: string): Promise<void>;
+  /**
+   * Set once a message would have taken the run past RUN_OUTPUT_LIMIT_MB (runs/output-limit.ts): the run
+   * FAILS with it whatever the runner made of the refused append.
+   */
+  readonly exceeded?: { statusMessage: RunStatusMessage } | undefined;
 }
 
 export interface UsageRecorder {

@@ -24,7 +24,7 @@ import { deliverRepositoryChanges } from './repositories';
 import { prepareRunEnvironment, type PrepareRunEnvironment } from './run-environment';
 import { harnessAuthKeys } from './gateway/team-keys';
 import type { ExecutionGateway } from './gateway/gateway';
-import type { ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage, UsageRecorder } from './runner';
+import type { ConversationWriter, ResolvedAgentConfig, RunAttachment, RunContext, Runner, RunOutcome, RunStatusMessage, UsageRecorder } from './runner';
 import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
 import { ensurePrivateDir } from '../private-files';
@@ -206,7 +206,7 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
     }
     const executed = await execute(deps.runner, prepared.runContext);
     await prepared.runContext.usage.settled?.();
-    const result = budgetVerdict(sandboxVerdict(executed, sandbox), prepared.runContext.usage);
+    const result = outputLimitVerdict(budgetVerdict(sandboxVerdict(executed, sandbox), prepared.runContext.usage), prepared.runContext.conversation);
     const aborted = abortKindOf(controller.signal);
     if (aborted === 'shutdown') {
       await releaseForShutdown(ctx, claimed, workerId, log);
@@ -257,6 +257,13 @@ function budgetVerdict(result: ExecutionResult, usage: UsageRecorder): Execution
   return { kind: 'outcome', outcome: { state: 'FAILED', statusMessage: exceeded.statusMessage } };
 }
 
+/** A run that reached its output bound FAILS with it (runs/output-limit.ts): it could not record its outcome. */
+function outputLimitVerdict(result: ExecutionResult, conversation: ConversationWriter): ExecutionResult {
+  const exceeded = conversation.exceeded;
+  if (!exceeded || (result.kind === 'threw' && result.error instanceof RunNotOwnedError)) return result;
+  return { kind: 'outcome', outcome: { state: 'FAILED', statusMessage: exceeded.statusMessage } };
+}
+
 /** Step 1: CLAIMED → INPROGRESS, then everything the runner is given. */
 async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox, deps: ExecutionDeps, log: Logger): Promise<Prepared> {
   const { workerId, controller } = deps;
@@ -292,7 +299,7 @@ async function prepare(ctx: ServerContext, claimed: RunRow, sandbox: RunSandbox,
       env,
       sandbox,
       inbox: createFollowupInbox(ctx, run),
-      conversation: createConversationWriter(ctx, run, plan.stepId, workerId),
+      conversation: createConversationWriter(ctx, run, plan.stepId, workerId, ctx.settings.limits.runOutputBytes),
       usage,
       modelGateway,
       artifacts: createArtifactPublisher(ctx, run, workerId),

@@ -219,6 +219,11 @@ export type paths = {
          *     order. `conversation_id` is `conv_` plus the suffix of the run ID. A run that has not started has
          *     no steps.
          *
+         *     The answer is streamed (chunked, no `Content-Length`): it holds the run's turns and its messages
+         *     recorded up to the moment the request was answered, whatever the run records while it is sent. A
+         *     run stores at most `RUN_OUTPUT_LIMIT_MB` (server setting, default 64) of conversation over all its
+         *     executions; past it the run ends `FAILED` with `error_code` `output_limit`.
+         *
          *     A skill load appears as an `action` block with `category: skill`, `name: read_skill` and input
          *     `{name, bundled_skill_id?, skill_path?}`. `bundled_skill_id`, when present, identifies a
          *     service-provided bundled skill. `skill_path` is the path used to resolve the skill; it does not
@@ -332,7 +337,8 @@ export type paths = {
          *     — the messages of `GET /agent/runs/{runId}/conversation`, flattened: `role` is `user` (the prompt
          *     and each follow-up), `assistant` or `tool`; `content` holds the same blocks as the conversation's
          *     messages (`text`, `action`, `action_result`, `event`). The file ends with a newline.
-         *     `Content-Disposition` names it `transcript-<runId>.jsonl`.
+         *     `Content-Disposition` names it `transcript-<runId>.jsonl`. Streamed, like the conversation: the
+         *     messages recorded up to the moment the request was answered.
          *
          *     * `403 not_authorized`: the token is malformed, was not made by this server for this run, or has
          *       expired (the detail says which); ask `getRunTranscript` for a new URL.
@@ -2461,7 +2467,10 @@ export type components = {
              *     repository of the environment could not be cloned), `blocked_timeout` (the run's question went
              *     unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`), `budget_exceeded` (the run's `config.max_tokens` /
              *     `config.max_cost` or its team's monthly budget is spent; `message` says which and what was used,
-             *     and `retryable` is `false`). On a `SUCCEEDED` run, `repository_push_failed`: the work is kept
+             *     and `retryable` is `false`), `output_limit` (a process of the run wrote more than
+             *     `SANDBOX_OUTPUT_BYTES`, or the run's executions together stored more than `RUN_OUTPUT_LIMIT_MB`
+             *     of conversation; `message` says how much it stored, what it stored up to the limit stays
+             *     readable, and `retryable` is `false`). On a `SUCCEEDED` run, `repository_push_failed`: the work is kept
              *     (diff artifact) but a branch could not be pushed or its pull request opened.
              */
             error_code?: string;

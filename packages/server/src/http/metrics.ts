@@ -31,6 +31,12 @@ export class ServerMetrics {
     labelNames: REQUEST_LABELS,
     registers: [this.#registry],
   });
+  readonly #streamedResponses = new Gauge<'route'>({
+    name: 'http_streamed_responses',
+    help: 'Answers being streamed (conversations, transcripts) by route, until their producer has stopped.',
+    labelNames: ['route'],
+    registers: [this.#registry],
+  });
   readonly #deliveries = new Counter<'label'>({
     name: 'webhook_deliveries_total',
     help: 'Webhook deliveries by delivery-log label.',
@@ -77,6 +83,7 @@ export class ServerMetrics {
   middleware(): RequestHandler {
     return (req, res, next) => {
       const answered = this.startRequest();
+      res.locals[STREAMED_RESPONSES] = this.#streamedResponses;
       res.on('finish', () => answered(req.method, routeOf(req, res), res.statusCode));
       next();
     };
@@ -88,8 +95,18 @@ export class ServerMetrics {
   }
 }
 
+const STREAMED_RESPONSES = 'streamedResponses';
+
+/** Counts a streamed answer (http/streamed-body.ts) as open until the function it returns is called. */
+export function streamedResponseOpened(req: Request<any, any, any, any>, res: Response): () => void {
+  const gauge = res.locals[STREAMED_RESPONSES] as Gauge<'route'> | undefined;
+  const labels = { route: routeOf(req, res) };
+  gauge?.inc(labels);
+  return () => gauge?.dec(labels);
+}
+
 /** The operation the REST router named (api/operations.ts), else an app-level route's path, else `unmatched`. */
-function routeOf(req: Request, res: Response): string {
+function routeOf(req: Request<any, any, any, any>, res: Response): string {
   const operationId: unknown = res.locals.operationId;
   if (typeof operationId === 'string') return operationId;
   const path = (req.route as { path?: unknown } | undefined)?.path;

@@ -1,14 +1,16 @@
 /**
  * A run's conversation: its turns (`run_steps`), their messages (the log's `content` events, one per
  * block) and the follow-up inbox (`run_followups`). Read by GET …/conversation, written by the runner
- * through the ConversationWriter its worker hands it, and by run creation and POST …/followups.
+ * through the ConversationWriter its worker hands it, and by run creation and POST …/followups. Read a
+ * page at a time by ./conversation-stream.ts.
  */
 import { toTimestamp } from '../clock';
 import { newSortableId } from '../crypto/ids';
 import type { Timestamp } from '../db/tables';
 import type { ContentBlock, ConversationWriter, FollowupInbox, RunRole } from '../engine/runner';
 import { appendEvents, inRunTransaction, readEventsOfKind, type ContentEventData } from './events';
-import { findRun, lockExecutingRun, RunNotOwnedError, type Db, type RunRow, type RunsDeps } from './repository';
+import { addStoredOutput, OutputLimitError, storedBytesOf } from './output-limit';
+import { lockExecutingRun, RunNotOwnedError, type Db, type RunRow, type RunsDeps } from './repository';
 
 type RunKey = { id: string; team_id: string };
 
@@ -86,29 +88,6 @@ export function groupMessages(events: Array<{ seq: number; data: ContentEventDat
   return ordered;
 }
 
-/** GET …/conversation: Oz ConversationResponse; undefined when the team has no such run. */
-export async function readConversation(deps: Pick<RunsDeps, 'db'>, teamId: string, runId: string): Promise<ConversationResponse | undefined> {
-  return deps.db.transaction().execute(async (tx) => {
-    if (!(await findRun({ db: tx }, teamId, runId))) return undefined;
-    const steps = await loadSteps(tx, teamId, runId);
-    const messages = groupMessages(await loadContentEvents(tx, teamId, runId));
-    return {
-      conversation_id: conversationIdFor(runId),
-      steps: steps.map((step) => ({
-        id: step.id,
-        ...(step.description !== null ? { description: step.description } : {}),
-        ...(step.summary !== null ? { summary: step.summary } : {}),
-        started_at: step.started_at,
-        ...(step.completed_at !== null ? { completed_at: step.completed_at } : {}),
-        messages: messages
-          .filter((m) => m.stepId === step.id)
-          .map((m) => ({ message_ids: [m.messageId], role: m.role, timestamp: m.timestamp, content: m.content })),
-        steps: [],
-      })),
-    };
-  });
-}
-
 /** Opens the run's next step (position = last + 1). Caller holds the run's row lock. */
 async function openStep(tx: Db, run: RunKey, at: Date, description: string | null): Promise<string> {
   const last = await tx
@@ -167,24 +146,39 @@ export async function openInitialTurn(tx: Db, run: Pick<RunRow, 'id' | 'team_id'
 
 /**
  * The ConversationWriter a worker hands its runner. Writes only while this worker still executes the
- * run (state INPROGRESS and lease owner = worker); otherwise throws RunNotOwnedError.
+ * run (state INPROGRESS and lease owner = worker); otherwise throws RunNotOwnedError. A message that would
+ * take the run's stored output past `outputLimitBytes` is not written: it throws an OutputLimitError, and so
+ * does every append after it (./output-limit.ts).
  */
 export function createConversationWriter(
   deps: RunsDeps,
   run: RunKey,
   initialStepId: string,
   leaseOwner: string,
+  outputLimitBytes: number,
 ): ConversationWriter & { readonly currentStepId: string } {
   let currentStepId = initialStepId;
+  let exceeded: OutputLimitError | undefined;
   return {
     get currentStepId() {
       return currentStepId;
     },
+    get exceeded() {
+      return exceeded;
+    },
     async append(role, content) {
+      if (exceeded) throw exceeded;
       if (content.length === 0) return;
       const now = deps.clock.now();
-      const ok = await inRunTransaction(deps, run.team_id, run.id, (tx) => appendMessage(tx, run, currentStepId, role, content, now, newSortableId('msg', now), { leaseOwner }));
-      if (!ok) throw new RunNotOwnedError(run.id);
+      const bytes = storedBytesOf(content);
+      const written = await inRunTransaction(deps, run.team_id, run.id, async (tx) => {
+        const added = await addStoredOutput(tx, run, leaseOwner, bytes, outputLimitBytes);
+        if (added.status !== 'added') return added;
+        const ok = await appendMessage(tx, run, currentStepId, role, content, now, newSortableId('msg', now), { leaseOwner });
+        return ok ? added : { status: 'not_owned' as const };
+      });
+      if (written.status === 'not_owned') throw new RunNotOwnedError(run.id);
+      if (written.status === 'over_limit') throw (exceeded = new OutputLimitError(written.stored, outputLimitBytes));
     },
     async startTurn(description) {
       const now = deps.clock.now();

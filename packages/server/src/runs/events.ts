@@ -76,6 +76,7 @@ export async function insertEvents(tx: Db, run: RunKey, lastSeq: number, events:
         kind: e.kind,
         data: JSON.stringify(e.data),
         created_at: eventTime(e),
+        step_id: e.kind === 'content' ? e.data.step_id : null,
       })),
     )
     .execute();

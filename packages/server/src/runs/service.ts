@@ -19,7 +19,8 @@ import { conflict, invalidRequest, resourceNotFound } from '../problems';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { advertisedSkills } from '../skills/catalog';
 import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from './config';
-import { conversationIdFor, readConversation, type ConversationResponse } from './conversation';
+import { conversationIdFor } from './conversation';
+import { streamConversation } from './conversation-stream';
 import type { RunsSortKey } from './cursor';
 import {
   findAttachment,
@@ -546,8 +547,9 @@ export async function createFollowup(ctx: ServerContext, teamId: string, runId: 
   throw conflict(`Run ${runId} is ${result.run.state}; it does not accept follow-ups.`);
 }
 
-export async function getConversation(ctx: ServerContext, teamId: string, runId: string): Promise<ConversationResponse> {
-  const conversation = await readConversation(ctx, teamId, runId);
+/** The conversation as text produced as it is sent (./conversation-stream.ts). */
+export async function getConversation(ctx: ServerContext, teamId: string, runId: string): Promise<AsyncIterable<string>> {
+  const conversation = await streamConversation(ctx, teamId, runId);
   if (!conversation) throw notFound(runId);
   return conversation;
 }

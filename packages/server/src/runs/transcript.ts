@@ -8,7 +8,7 @@
 import type { ServerContext } from '../context';
 import { signLinkToken, verifyLinkToken } from '../crypto/signed-link';
 import { notAuthorized, resourceNotFound } from '../problems';
-import { groupMessages, loadContentEvents } from './conversation';
+import { streamTranscript } from './conversation-stream';
 import { findRun } from './repository';
 
 type Deps = Pick<ServerContext, 'db' | 'clock' | 'secrets' | 'settings'>;
@@ -21,20 +21,17 @@ export async function transcriptDownloadUrl(ctx: Deps, teamId: string, runId: st
   return `${ctx.settings.publicBaseUrl}/api/v1/agent/runs/${encodeURIComponent(runId)}/transcript/download?token=${token}`;
 }
 
-/** The transcript a valid token names: one JSON object per message and line, with a final newline. */
-export async function readTranscript(ctx: Deps, runId: string, token: string): Promise<string> {
+/**
+ * The transcript a valid token names: one JSON object per message and line, with a final newline; text
+ * produced as it is sent (./conversation-stream.ts).
+ */
+export async function readTranscript(ctx: Deps, runId: string, token: string): Promise<AsyncIterable<string>> {
   const link = verifyLinkToken(ctx.secrets, 'run transcript download', token, runId, ctx.clock.now());
   if (!link.ok && link.reason === 'expired') {
     throw notAuthorized(`This transcript URL expired on ${link.expiredAt.toISOString()}; ask GET /agent/runs/{runId}/transcript for a new one.`);
   }
   if (!link.ok) throw notAuthorized('This transcript URL is not valid for this run; ask GET /agent/runs/{runId}/transcript for one.');
-  const { teamId } = link;
-  const messages = await ctx.db.transaction().execute(async (tx) => {
-    if (!(await findRun({ db: tx }, teamId, runId))) return undefined;
-    return groupMessages(await loadContentEvents(tx, teamId, runId));
-  });
-  if (!messages) throw resourceNotFound(`Run ${runId} not found.`);
-  return messages
-    .map((m) => `${JSON.stringify({ step_id: m.stepId, message_id: m.messageId, role: m.role, timestamp: m.timestamp, content: m.content })}\n`)
-    .join('');
+  const transcript = await streamTranscript(ctx, link.teamId, runId);
+  if (!transcript) throw resourceNotFound(`Run ${runId} not found.`);
+  return transcript;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock';
 import { startEngine, type Engine } from '../../src/engine';
-import { readConversation } from '../../src/runs/conversation';
+import { readConversation } from '../../src/runs/conversation-stream';
 import { readEvents } from '../../src/runs/events';
 import { acceptFollowup, requestCancel } from '../../src/runs/transitions';
 import type { ContentBlock } from '../../src/engine/runner';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock';
 import { startEngine, type Engine, type EngineOptions } from '../../src/engine';
 import { abortKindOf } from '../../src/runs/signals';
-import { readConversation } from '../../src/runs/conversation';
+import { readConversation } from '../../src/runs/conversation-stream';
 import { readEvents } from '../../src/runs/events';
 import { acceptFollowup, requestCancel } from '../../src/runs/transitions';
 import type { RunContext, RunOutcome, Runner } from '../../src/engine/runner';

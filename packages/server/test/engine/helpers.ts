@@ -6,6 +6,7 @@ import { ManualClock, toTimestamp, type Clock } from '../../src/clock';
 import type { ServerContext } from '../../src/context';
 import type { SecretBox } from '../../src/crypto/secret-box';
 import type { RunsTable } from '../../src/db/tables';
+import type { Selectable } from 'kysely';
 import { findRun, type RunRow } from '../../src/runs/repository';
 import { EventStreamSlots } from '../../src/runs/event-stream-slots';
 import { RunSignals } from '../../src/runs/signals';
@@ -72,11 +73,11 @@ export async function createTeam(ctx: ServerContext, name = `team-${randomUUID()
 export async function createRun(
   ctx: ServerContext,
   teamId: string,
-  overrides: Partial<RunsTable> & { attachments?: Array<{ file_name: string; mime_type: string; data: Buffer }> } = {},
+  overrides: Partial<Selectable<RunsTable>> & { attachments?: Array<{ file_name: string; mime_type: string; data: Buffer }> } = {},
 ): Promise<RunRow> {
   const { attachments = [], ...columns } = overrides;
   const now = toTimestamp(ctx.clock.now());
-  const row: RunsTable = {
+  const row: Selectable<RunsTable> = {
     id: randomUUID(),
     team_id: teamId,
     title: 'test run',
@@ -102,6 +103,7 @@ export async function createRun(
     schedule: null,
     usage: null,
     event_seq: 0,
+    output_bytes: 0,
     lease_owner: null,
     lease_expires_at: null,
     claim_count: 0,

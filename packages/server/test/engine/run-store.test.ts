@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { conversationIdFor, createConversationWriter, createFollowupInbox, readConversation } from '../../src/runs/conversation';
+import { conversationIdFor, createConversationWriter, createFollowupInbox } from '../../src/runs/conversation';
+import { readConversation } from '../../src/runs/conversation-stream';
 import { readEvents } from '../../src/runs/events';
 import { addRunUsage, claimNextRun, finishExecution, planExecution, startExecution } from '../../src/runs/executions';
 import type { RunRow } from '../../src/runs/repository';
@@ -222,7 +223,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const started = await startRun(ctx, run);
       const plan1 = await planExecution(ctx, started, WORKER);
       expect(plan1).toMatchObject({ input: { kind: 'initial', prompt: 'first task' }, history: [] });
-      await createConversationWriter(ctx, started, plan1.stepId, WORKER).append('assistant', [{ type: 'text', text: 'done: first task' }]);
+      await createConversationWriter(ctx, started, plan1.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [{ type: 'text', text: 'done: first task' }]);
       await finishExecution(ctx, started, WORKER, { state: 'SUCCEEDED' });
 
       await acceptFollowup(ctx, team, run.id, 'second task');
@@ -251,7 +252,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       await acceptFollowup(ctx, team, run.id, 'second');
       const plan = await planExecution(ctx, started, WORKER);
       expect(plan.input).toEqual({ kind: 'initial', prompt: 'first' });
-      await createConversationWriter(ctx, started, plan.stepId, WORKER).append('assistant', [{ type: 'text', text: 'got: first' }]);
+      await createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [{ type: 'text', text: 'got: first' }]);
       const steps = (await readConversation(ctx, team, run.id))!.steps;
       expect(steps.map((s) => s.messages.map((m) => [m.role, m.content[0]]))).toEqual([
         [
@@ -281,7 +282,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const run = await createRun(ctx, team);
       const started = await startRun(ctx, run);
       const plan = await planExecution(ctx, started, WORKER);
-      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER);
+      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       await Promise.all([
         ...Array.from({ length: 20 }, (_, i) => writer.append('assistant', [{ type: 'text', text: `a${i}` }, { type: 'text', text: `b${i}` }])),
         ...Array.from({ length: 10 }, (_, i) => acceptFollowup(ctx, team, run.id, `f${i}`)),
@@ -298,7 +299,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const run = await createRun(ctx, team, { prompt: 'build it' });
       const started = await startRun(ctx, run);
       const plan = await planExecution(ctx, started, WORKER);
-      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER);
+      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       advance(ctx, 10);
       await writer.append('assistant', [
         { type: 'text', text: 'reading the skill' },
@@ -343,7 +344,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const run = await createRun(ctx, team);
       const started = await startRun(ctx, run);
       const plan = await planExecution(ctx, started, WORKER);
-      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER);
+      const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       await requestCancel(ctx, team, run.id);
       await expect(writer.append('assistant', [{ type: 'text', text: 'late' }])).rejects.toThrow(/no longer executed/);
     });

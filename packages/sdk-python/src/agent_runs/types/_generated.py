@@ -2635,7 +2635,10 @@ class RunStatusMessage(BaseModel):
     repository of the environment could not be cloned), `blocked_timeout` (the run's question went
     unanswered for `RUN_BLOCKED_TIMEOUT_SECONDS`), `budget_exceeded` (the run's `config.max_tokens` /
     `config.max_cost` or its team's monthly budget is spent; `message` says which and what was used,
-    and `retryable` is `false`). On a `SUCCEEDED` run, `repository_push_failed`: the work is kept
+    and `retryable` is `false`), `output_limit` (a process of the run wrote more than
+    `SANDBOX_OUTPUT_BYTES`, or the run's executions together stored more than `RUN_OUTPUT_LIMIT_MB`
+    of conversation; `message` says how much it stored, what it stored up to the limit stays
+    readable, and `retryable` is `false`). On a `SUCCEEDED` run, `repository_push_failed`: the work is kept
     (diff artifact) but a branch could not be pushed or its pull request opened.
 
     """

@@ -1,7 +1,8 @@
 /**
- * downloadRunTranscript `GET /agent/runs/{runId}/transcript/download?token=…` → the transcript as JSON Lines.
+ * downloadRunTranscript `GET /agent/runs/{runId}/transcript/download?token=…` → the transcript as JSON Lines, streamed.
  * No API key (the contract's `security: []`): the signed token is the credential (runs/transcript.ts).
  */
+import { sendStreamedBody } from '../../http/streamed-body';
 import { readTranscript } from '../../runs/transcript';
 import { contentDisposition } from './getRunAttachment';
 import type { OperationHandler } from '../operations';
@@ -10,8 +11,10 @@ export const downloadRunTranscriptHandler: OperationHandler<'downloadRunTranscri
   (ctx) =>
   async (req, res) => {
     const transcript = await readTranscript(ctx, req.params.runId, String(req.query.token));
-    res.setHeader('Content-Type', 'application/x-ndjson');
-    res.setHeader('Content-Disposition', contentDisposition(`transcript-${req.params.runId}.jsonl`));
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(200).send(transcript);
+    await sendStreamedBody(
+      req,
+      res,
+      { 'Content-Type': 'application/x-ndjson', 'Content-Disposition': contentDisposition(`transcript-${req.params.runId}.jsonl`), 'Cache-Control': 'no-store' },
+      transcript,
+    );
   };

@@ -21,6 +21,7 @@
 import type { Response } from 'express';
 import { toTimestamp } from '../../clock';
 import type { ServerContext } from '../../context';
+import { writeRespectingBackPressure } from '../../http/streamed-body';
 import { resourceNotFound } from '../../problems';
 import { findLatestStateEvent, readEvents, readStateEventsSince, type RunEvent } from '../../runs/events';
 import { findRun } from '../../runs/repository';
@@ -37,31 +38,6 @@ const FIRST_SIGHT_WINDOW_MS = 10_000;
 
 const formatEvent = (seq: number | undefined, kind: string, data: string): string =>
   `${seq === undefined ? '' : `id: ${seq}\n`}event: ${kind}\ndata: ${data}\n\n`;
-
-/**
- * Writes `chunk`; when the response's buffer is full, waits for it to drain. False: the response closed, or
- * took nothing for `stallMs` and was destroyed.
- */
-function writeRespectingBackPressure(res: Response, chunk: string, stallMs: number): Promise<boolean> | boolean {
-  if (res.destroyed) return false;
-  if (res.write(chunk)) return true;
-  return new Promise<boolean>((resolve) => {
-    const done = (drained: boolean) => {
-      clearTimeout(timer);
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      resolve(drained);
-    };
-    const onDrain = () => done(true);
-    const onClose = () => done(false);
-    const timer = setTimeout(() => {
-      done(false);
-      res.destroy();
-    }, stallMs);
-    res.on('drain', onDrain);
-    res.on('close', onClose);
-  });
-}
 
 /** An open `text/event-stream` response: headers sent, keepalive comments running, writes respecting back-pressure. */
 interface EventStreamResponse {

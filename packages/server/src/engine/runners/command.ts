@@ -21,7 +21,6 @@
  * A follow-up that arrives while the command runs stays in the inbox; the engine re-queues the run when
  * it finishes and the command runs again with the follow-ups on stdin (same workspace).
  */
-import { RunNotOwnedError } from '../../runs/repository';
 import { MAX_QUESTION_CHARS } from '../../runs/blocked';
 import { ASK_USER_LINE_PREFIX, blockedOutcome, parseQuestionJson } from './ask-user';
 import { ARTIFACT_LINE_PREFIX, publishArtifactDirectory, publishArtifactLine } from './command-artifacts';
@@ -52,9 +51,9 @@ export class CommandRunner implements Runner {
       wallTimeMs: timerMs(modelLimits(ctx.config).run_timeout_seconds),
       limitOutput: true,
     });
-    const output = new OutputRecorder(ctx, (err) => {
-      if (err instanceof RunNotOwnedError) proc.terminate();
-    });
+    // A conversation that can take no more (the run is not ours any more, or reached its output bound)
+    // ends the command: what it printed next could not be recorded.
+    const output = new OutputRecorder(ctx, () => proc.terminate());
     const onAbort = () => proc.terminate();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
