@@ -558,7 +558,8 @@ export type paths = {
          *     several runs published it, the most recent publication wins. Any role.
          *
          *     `404 resource_not_found`: no run of the caller's team published it (another team's runs are
-         *     never found).
+         *     never found). `431 request_header_fields_too_large`: the request's head, percent-encoded `url`
+         *     included, passes 16 KB (only a `url` of mostly non-ASCII characters near its 2048 can).
          */
         get: operations["getRunByExternalReferenceURL"];
         put?: never;
@@ -722,6 +723,14 @@ export type paths = {
          *     `repository_unavailable`; a push or pull request that fails leaves the run `SUCCEEDED` with
          *     `status_message.error_code` `repository_push_failed` and the diff published. The forge's host must
          *     be allowed by the server's egress policy (`SANDBOX_ALLOWED_HOSTS`).
+         *
+         *     Refused with `400 invalid_request` naming the field, for rules no schema states: two repositories
+         *     checked out at the same `path` or one inside the other (the default path is the repository's
+         *     name, so two URLs ending in the same name need a `path` each; `$.repos[i].path` or
+         *     `$.github_repos[i].path`), a `git_token_secret_name` that names no secret of the team, a `repos`
+         *     URL whose host is no valid domain (a malformed `xn--` label), and more than 10 repositories in
+         *     `github_repos` and `repos` together (`$.repos`). The same on update, for the resulting
+         *     environment.
          */
         post: operations["createEnvironment"];
         delete?: never;
@@ -3083,7 +3092,11 @@ export type components = {
         };
         /** @description A repository by git URL (extension). */
         GitRepository: {
-            /** @description The repository's http(s) URL, as `git clone` takes it; no credentials in it. */
+            /**
+             * @description The repository's http(s) URL, as `git clone` takes it: a host name (ASCII; an internationalised
+             *     one in its `xn--` form) or an IPv4 address, an optional port and a path; no credentials, query
+             *     or fragment.
+             */
             url: string;
             ref?: components["schemas"]["GitRef"];
             path?: components["schemas"]["RepositoryPath"];
@@ -3092,7 +3105,8 @@ export type components = {
         GitRef: string;
         /**
          * @description Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
-         *     `.artifacts`); default the repository's name. Unique within the environment.
+         *     under `.artifacts` or `.git`: `400 invalid_request` naming it); default the repository's name.
+         *     Unique within the environment.
          */
         RepositoryPath: string;
         /** @description The newest run that selected the environment (Oz API `EnvironmentLastTask`). */
@@ -4382,8 +4396,9 @@ export type components = {
             };
         };
         /**
-         * @description `request_header_fields_too_large`: the request's headers exceed 16 KB. Answered before the ingress
-         *     reads the request (`instance` is `*`), with `Connection: close`. Not logged.
+         * @description `request_header_fields_too_large`: the request's head (request line and headers) exceeds 16 KB.
+         *     Answered before any operation reads the request (`instance` is `*`), with `Connection: close`.
+         *     Not logged.
          */
         RequestHeaderFieldsTooLarge: {
             headers: {
@@ -4527,8 +4542,9 @@ export type components = {
         /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
         SchedulesLimit: number;
         /**
-         * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-         *     this list, filters and sort answers `400 invalid_request`.
+         * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+         *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+         *     and sort answers `400 invalid_request` naming `query.cursor`.
          */
         Cursor: string;
         /**
@@ -4602,8 +4618,9 @@ export interface operations {
                 /** @description Maximum number of runs in the page. */
                 limit?: components["parameters"]["RunsLimit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -5292,6 +5309,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5398,8 +5416,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -5546,8 +5565,9 @@ export interface operations {
                 /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
                 limit?: components["parameters"]["SchedulesLimit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -5778,8 +5798,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6047,8 +6068,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6294,8 +6316,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6439,8 +6462,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6675,8 +6699,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6775,8 +6800,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6905,8 +6931,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -7115,8 +7142,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only attempts of this event (`evt_…`). */

@@ -1208,9 +1208,18 @@ class GitRepository(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    url: Annotated[str, Field(max_length=2048, pattern="^https?://[^\\s@]+$")]
+    url: Annotated[
+        str,
+        Field(
+            max_length=2048,
+            pattern="^https?://(?:(?:[A-Za-z0-9_-]+\\.)*[A-Za-z][A-Za-z0-9_-]*\\.?|(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(?:/[^\\s?#@]*)?$",
+        ),
+    ]
     """
-    The repository's http(s) URL, as `git clone` takes it; no credentials in it.
+    The repository's http(s) URL, as `git clone` takes it: a host name (ASCII; an internationalised
+    one in its `xn--` form) or an IPv4 address, an optional port and a path; no credentials, query
+    or fragment.
+
     """
     ref: Optional[GitRef] = None
     path: Optional[RepositoryPath] = None
@@ -1944,7 +1953,8 @@ RepositoryPath = TypeAliasType(
 )
 """
 Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
-`.artifacts`); default the repository's name. Unique within the environment.
+under `.artifacts` or `.git`: `400 invalid_request` naming it); default the repository's name.
+Unique within the environment.
 
 """
 
