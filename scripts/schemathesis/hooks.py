@@ -142,4 +142,8 @@ DOCUMENTED_REFUSALS = {
     # `repos` and `github_repos` may name at most 10 repositories in all, which the contract says in words.
     "$.repos",
     "$.git_token_secret_name",
+    # A run's cost limit needs a price for its model (MODEL_PRICES), which the contract says in words; the
+    # fuzz server prices one model, and generated model ids name others.
+    "$.config.max_cost",
+    "$.agent_config.max_cost",
 }

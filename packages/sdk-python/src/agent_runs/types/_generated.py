@@ -316,7 +316,7 @@ class AmbientAgentConfig(BaseModel):
     monthly budget still applies).
 
     """
-    max_cost: Annotated[Optional[float], Field(gt=0.0)] = None
+    max_cost: Annotated[Optional[float], Field(ge=1e-06)] = None
     """
     Extension of this service (not in the Oz API): the most the run may spend in USD at the
     operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
@@ -2926,7 +2926,7 @@ class TeamBudgetUpdate(BaseModel):
         None
     )
     max_cost_usd_per_month: Annotated[
-        Optional[float], Field(gt=0.0, le=1000000000.0)
+        Optional[float], Field(ge=1e-06, le=1000000000.0)
     ] = None
 
 
