@@ -46,6 +46,8 @@ const server = await startServer({
   SANDBOX_NETWORK: 'none',
   RUNNER: 'command',
   AGENT_COMMAND,
+  // A price, so that cost limits (`max_cost`, `max_cost_usd_per_month`) are accepted, not refused for want of one.
+  MODEL_PRICES: JSON.stringify({ 'fuzz-model': { input_per_mtok: 1, output_per_mtok: 2 } }),
   // Notifications may reach this receiver only (one loopback port), whatever URLs the fuzzer sends.
   NOTIFICATIONS_ALLOWED_HOSTS: `127.0.0.1:${receiver.address().port}`,
 });

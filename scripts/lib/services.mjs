@@ -77,6 +77,13 @@ export async function startServer(extraEnv = {}) {
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/readyz`, child);
-  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+  const stop = stopper(child, () => rmSync(dir, { recursive: true, force: true }));
+  try {
+    await waitFor(`${baseUrl}/readyz`, child);
+  } catch (err) {
+    // Not ready in time (a loaded machine): the caller never gets `stop`, so the server must not outlive this.
+    await stop();
+    throw err;
+  }
+  return { baseUrl, apiUrl: `${baseUrl}/api/v1`, adminKey, stop };
 }

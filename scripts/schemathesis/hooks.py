@@ -73,11 +73,12 @@ def filter_failure(context, failure, case, response):
     if failure.code == "ST302" and FIXTURE_IDS.intersection(map(str, (case.path_parameters or {}).values())):
         return False
     # A cursor is a value the server issued for this list, filters and sort (the contract says an other
-    # one answers 400): no schema can tell a generated string from an issued one. The Oz fields the contract
-    # keeps in Oz's shape but documents as refused by value (docs/decisions.md, Oz parity), a prompt left out
-    # without a skill, and runs named by id that must exist (parent_run_id, ancestor_run_id) answer 400 by
-    # design, naming the field. So does a scheduled agent's expression or zone that fits the schema but
-    # not cron's grammar, the minimum interval or the time zone database.
+    # one answers 400): its pattern cannot tell a generated string from an issued one. The Oz fields the
+    # contract keeps in Oz's shape but documents as refused by value (docs/decisions.md, Oz parity), a prompt
+    # left out without a skill, and a parent run named by an id that must exist answer 400 by design, naming
+    # the field. So does a scheduled agent's expression or zone that fits the schema but not cron's grammar,
+    # the minimum interval or the time zone database, and an environment whose repositories would share a
+    # checkout path or whose git token names no team secret (createEnvironment says so in words).
     # Cancelling a run already in a terminal state answers 400 as Oz does (docs/decisions.md, Oz parity);
     # the fixture run finishes at once, and no schema can say which state a run is in.
     if failure.code == "ST202" and response.status_code == 400 and operation_id == "cancelRun":
@@ -104,15 +105,16 @@ def documented_refusal(path):
         or path.startswith(("$.metadata.", "$.providers."))
         or path == "$.url"
         or WARP_MCP_SERVER.fullmatch(path) is not None
+        or REPOSITORY_PATH.fullmatch(path) is not None
     )
 
 
 WARP_MCP_SERVER = re.compile(r"\$\.config\.mcp_servers\..+\.warp_id")
+REPOSITORY_PATH = re.compile(r"\$\.(?:github_repos|repos)\[[0-9]+\]\.path")
 
 
 DOCUMENTED_REFUSALS = {
     "query.cursor",
-    "ancestor_run_id",
     "$.prompt",
     "$.parent_run_id",
     "$.mode",
@@ -137,11 +139,11 @@ DOCUMENTED_REFUSALS = {
     "$.config.memory_stores",
     "$.config.inference_providers.aws",
     "$.docker_image",
-    "$.github_repos",
     # `repos` and `github_repos` may name at most 10 repositories in all, which the contract says in words.
     "$.repos",
-    # A cost limit needs the operator's model prices (MODEL_PRICES), which the contract says in words.
-    "$.max_cost_usd_per_month",
+    "$.git_token_secret_name",
+    # A run's cost limit needs a price for its model (MODEL_PRICES), which the contract says in words; the
+    # fuzz server prices one model, and generated model ids name others.
     "$.config.max_cost",
     "$.agent_config.max_cost",
 }

@@ -600,7 +600,8 @@ export type paths = {
          *     several runs published it, the most recent publication wins. Any role.
          *
          *     `404 resource_not_found`: no run of the caller's team published it (another team's runs are
-         *     never found).
+         *     never found). `431 request_header_fields_too_large`: the request's head, percent-encoded `url`
+         *     included, passes 16 KB (only a `url` of mostly non-ASCII characters near its 2048 can).
          */
         get: operations["getRunByExternalReferenceURL"];
         put?: never;
@@ -806,6 +807,14 @@ export type paths = {
          *     `repository_unavailable`; a push or pull request that fails leaves the run `SUCCEEDED` with
          *     `status_message.error_code` `repository_push_failed` and the diff published. The forge's host must
          *     be allowed by the server's egress policy (`SANDBOX_ALLOWED_HOSTS`).
+         *
+         *     Refused with `400 invalid_request` naming the field, for rules no schema states: two repositories
+         *     checked out at the same `path` or one inside the other (the default path is the repository's
+         *     name, so two URLs ending in the same name need a `path` each; `$.repos[i].path` or
+         *     `$.github_repos[i].path`), a `git_token_secret_name` that names no secret of the team, a `repos`
+         *     URL whose host is no valid domain (a malformed `xn--` label), and more than 10 repositories in
+         *     `github_repos` and `repos` together (`$.repos`). The same on update, for the resulting
+         *     environment.
          */
         post: operations["createEnvironment"];
         delete?: never;
@@ -3275,7 +3284,11 @@ export type components = {
         };
         /** @description A repository by git URL (extension). */
         GitRepository: {
-            /** @description The repository's http(s) URL, as `git clone` takes it; no credentials in it. */
+            /**
+             * @description The repository's http(s) URL, as `git clone` takes it: a host name (ASCII; an internationalised
+             *     one in its `xn--` form) or an IPv4 address, an optional port and a path; no credentials, query
+             *     or fragment.
+             */
             url: string;
             ref?: components["schemas"]["GitRef"];
             path?: components["schemas"]["RepositoryPath"];
@@ -3284,7 +3297,8 @@ export type components = {
         GitRef: string;
         /**
          * @description Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
-         *     `.artifacts`); default the repository's name. Unique within the environment.
+         *     under `.artifacts` or `.git`: `400 invalid_request` naming it); default the repository's name.
+         *     Unique within the environment.
          */
         RepositoryPath: string;
         /** @description The newest run that selected the environment (Oz API `EnvironmentLastTask`). */
@@ -4631,8 +4645,9 @@ export type components = {
             };
         };
         /**
-         * @description `request_header_fields_too_large`: the request's headers exceed 16 KB. Answered before the ingress
-         *     reads the request (`instance` is `*`), with `Connection: close`. Not logged.
+         * @description `request_header_fields_too_large`: the request's head (request line and headers) exceeds 16 KB.
+         *     Answered before any operation reads the request (`instance` is `*`), with `Connection: close`.
+         *     Not logged.
          */
         RequestHeaderFieldsTooLarge: {
             headers: {
@@ -4776,8 +4791,9 @@ export type components = {
         /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
         SchedulesLimit: number;
         /**
-         * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-         *     this list, filters and sort answers `400 invalid_request`.
+         * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+         *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+         *     and sort answers `400 invalid_request` naming `query.cursor`.
          */
         Cursor: string;
         /**
@@ -4851,8 +4867,9 @@ export interface operations {
                 /** @description Maximum number of runs in the page. */
                 limit?: components["parameters"]["RunsLimit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -5583,6 +5600,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5714,8 +5732,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -5862,8 +5881,9 @@ export interface operations {
                 /** @description Maximum number of schedules in the page (default 500, every schedule of a team with the default limit per team). */
                 limit?: components["parameters"]["SchedulesLimit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6094,8 +6114,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6363,8 +6384,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6610,8 +6632,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6755,8 +6778,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -6991,8 +7015,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -7091,8 +7116,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -7221,8 +7247,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
@@ -7431,8 +7458,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only attempts of this event (`evt_…`). */

@@ -24,6 +24,9 @@ export function costMicros(prices: ModelPrices, modelId: string, spent: SpentTok
 export const usdOf = (micros: number): number => micros / 1_000_000;
 export const microsOf = (usd: number): number => Math.round(usd * 1_000_000);
 
+/** The smallest cost limit (USD), as the contract's `minimum` says: one micro-dollar, compared before rounding. */
+export const MIN_COST_USD = 0.000001;
+
 /** `$0.012345`: to the micro-dollar, as the API answers it. */
 export const formatUsd = (micros: number): string => `$${usdOf(micros).toFixed(6).replace(/0{1,4}$/, '')}`;
 

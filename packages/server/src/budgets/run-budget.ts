@@ -5,7 +5,7 @@
 import type { ResolvedAgentConfig } from '../engine/runner';
 import type { ModelPrices } from '../settings';
 import type { Limit } from './limits';
-import { microsOf } from './money';
+import { microsOf, MIN_COST_USD } from './money';
 import type { StoredUsage } from '../runs/repository';
 
 /** Validation errors of the budget fields (paths relative to the request body). */
@@ -16,7 +16,7 @@ export function validateRunBudget(config: ResolvedAgentConfig, prices: ModelPric
     errors.push({ path: `${pathPrefix}.max_tokens`, message: 'must be an integer of at least 1' });
   }
   if (maxCost !== undefined) {
-    if (typeof maxCost !== 'number' || !Number.isFinite(maxCost) || microsOf(maxCost) < 1) {
+    if (typeof maxCost !== 'number' || !Number.isFinite(maxCost) || maxCost < MIN_COST_USD) {
       errors.push({ path: `${pathPrefix}.max_cost`, message: 'must be a number of USD of at least 0.000001' });
     } else if (!config.model_id || !prices.has(config.model_id)) {
       // A cost cap the server cannot compute would never stop the run: refuse it rather than ignore it.

@@ -8,7 +8,7 @@ import type { ServerContext } from '../context';
 import type { components } from '../generated/api';
 import { invalidRequest, ProblemError } from '../problems';
 import { spentLimit, type Limit, type SpentWhen } from './limits';
-import { microsOf, monthOf, usdOf } from './money';
+import { microsOf, MIN_COST_USD, monthOf, usdOf } from './money';
 import { findTeamBudget, listTeamMonthlyUsage, upsertTeamBudget, type MonthlyCounter, type TeamBudgetRow } from './repository';
 
 type Schemas = components['schemas'];
@@ -95,7 +95,7 @@ export async function updateTeamBudget(ctx: Ctx, teamId: string, update: Schemas
       { path: '$.max_cost_usd_per_month', message: 'this server prices no model' },
     ]);
   }
-  if (maxCost !== null && microsOf(maxCost) < 1) {
+  if (maxCost !== null && maxCost < MIN_COST_USD) {
     throw invalidRequest('max_cost_usd_per_month is below a micro-dollar.', [{ path: '$.max_cost_usd_per_month', message: 'must be at least 0.000001' }]);
   }
   const budget = {

@@ -93,10 +93,22 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     const unpriced = await member.post('/agent/runs', { prompt: 'x', config: { model_id: 'other-model', max_cost: 1 } });
     expectProblem(unpriced, 400, 'invalid_request');
     expect(unpriced.body.errors).toEqual([{ path: '$.config.max_cost', message: 'needs a price for the model other-model in MODEL_PRICES' }]);
-    for (const config of [{ max_tokens: 0 }, { max_tokens: 1.5 }, { max_cost: 0 }, { max_cost: 'a lot' }]) {
+    for (const config of [{ max_tokens: 0 }, { max_tokens: 1.5 }, { max_cost: 0 }, { max_cost: 5e-324 }, { max_cost: 0.0000009 }, { max_cost: 'a lot' }]) {
       const res = await member.post('/agent/runs', { prompt: 'x', config });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([`$.config.${Object.keys(config)[0]}`]);
+    }
+  });
+
+  it('takes a cost limit from the contract minimum (one micro-dollar) up, for a run and for the team; below it is a 400 naming the field', async () => {
+    const { admin, member } = await newTeam('cost-floor');
+    // Run to its end, so that its model call is not counted by a later test.
+    expect((await runToEnd(member, { prompt: 'x', config: { model_id: MODEL, max_cost: 0.000001 } })).run_id).toBeDefined();
+    expect((await admin.request('PUT', '/team/budget', { body: { max_cost_usd_per_month: 0.000001 } })).status).toBe(200);
+    for (const tooSmall of [5e-324, 0.0000009]) {
+      const res = await admin.request('PUT', '/team/budget', { body: { max_cost_usd_per_month: tooSmall } });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['$.max_cost_usd_per_month']);
     }
   });
 

@@ -175,6 +175,58 @@ describe('contract and server agree at the edges', () => {
     expect(largest.status).toBe(200);
   });
 
+  it('cursor: every cursor the server issues fits the contract pattern; one outside it, or one fitting it that was not issued, answers 400 naming it', async () => {
+    const cursor = spec.components.parameters.Cursor!.schema!;
+    const pattern = new RegExp(cursor.pattern!);
+    for (const name of ['cursor-a', 'cursor-b']) await api.post('/factories', { name });
+    const { next_cursor: issued } = (await api.get('/factories?limit=1')).body.page_info;
+    expect(pattern.test(issued)).toBe(true);
+    expect((await api.get(`/factories?limit=1&cursor=${issued}`)).status).toBe(200);
+    for (const refused of ['a%2Bb', 'x'.repeat(2049), 'eyJrIjoibmFtZSJ9']) {
+      const res = await api.get(`/factories?cursor=${refused}`);
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors, refused).toEqual([{ path: 'query.cursor', message: expect.any(String) }]);
+    }
+  });
+
+  it('repos[].url: every URL the contract pattern accepts is one the server clones from; the others answer 400 naming it', async () => {
+    type EnvironmentSchema = { properties: { repos: { items: { $ref: string } } } };
+    const repository = (spec.components.schemas.CreateEnvironmentRequest as unknown as EnvironmentSchema).properties.repos.items.$ref.split('/').pop()!;
+    const pattern = new RegExp(spec.components.schemas[repository]!.properties.url!.pattern!, 'u');
+    const urls = [
+      'https://example.com/acme/app.git',
+      'http://127.0.0.1:8080/app',
+      'https://git.example.com./app',
+      'https://0.a',
+      'https://{',
+      'https://\u00e9\u0019x',
+      'http://1.2.3.4.5/app',
+      'http://300.1.1.1/app',
+      'http://a:65536/app',
+      'https://example.com/app?ref=main',
+      'https://example.com/app#main',
+      'https://user@example.com/app',
+    ];
+    for (const [i, url] of urls.entries()) {
+      const res = await api.post('/agent/environments', { name: `repos-url-${i}`, repos: [{ url }] });
+      if (pattern.test(url)) {
+        expect(res.status, url).toBe(201);
+      } else {
+        expectProblem(res, 400, 'invalid_request');
+        expect(res.body.errors, url).toEqual([{ path: '$.repos[0].url', message: expect.any(String) }]);
+      }
+    }
+  });
+
+  it('run-by-external-reference: a 2048-character url whose head passes 16 KB answers the 431 the operation documents', async () => {
+    const lookup = operations.find((o) => o.operation.operationId === 'getRunByExternalReferenceURL')!;
+    expect(lookup.parameters.find((p) => p.name === 'url')!.schema).toMatchObject({ maxLength: 2048 });
+    expect(Object.keys(lookup.operation.responses)).toContain('431');
+    // 12 bytes each once percent-encoded: 24 KB.
+    const res = await api.get(`/agent/run-by-external-reference?url=${encodeURIComponent('\u{1F600}'.repeat(2048))}`);
+    expectProblem(res, 431, 'request_header_fields_too_large');
+  });
+
   it('OPTIONS names the methods of the one contract path the URL is (a concrete path before a templated one)', async () => {
     const current = await api.request('OPTIONS', '/api-keys/current');
     expect(current.status).toBe(204);

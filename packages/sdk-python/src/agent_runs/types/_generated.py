@@ -329,7 +329,7 @@ class AmbientAgentConfig(BaseModel):
     monthly budget still applies).
 
     """
-    max_cost: Annotated[Optional[float], Field(gt=0.0)] = None
+    max_cost: Annotated[Optional[float], Field(ge=1e-06)] = None
     """
     Extension of this service (not in the Oz API): the most the run may spend in USD at the
     operator's prices (`MODEL_PRICES`), enforced like `max_tokens`. Needs a price for the run's
@@ -1327,9 +1327,18 @@ class GitRepository(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    url: Annotated[str, Field(max_length=2048, pattern="^https?://[^\\s@]+$")]
+    url: Annotated[
+        str,
+        Field(
+            max_length=2048,
+            pattern="^https?://(?:(?:[A-Za-z0-9_-]+\\.)*[A-Za-z][A-Za-z0-9_-]*\\.?|(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(?:/[^\\s?#@]*)?$",
+        ),
+    ]
     """
-    The repository's http(s) URL, as `git clone` takes it; no credentials in it.
+    The repository's http(s) URL, as `git clone` takes it: a host name (ASCII; an internationalised
+    one in its `xn--` form) or an IPv4 address, an optional port and a path; no credentials, query
+    or fragment.
+
     """
     ref: Optional[GitRef] = None
     path: Optional[RepositoryPath] = None
@@ -2106,7 +2115,8 @@ RepositoryPath = TypeAliasType(
 )
 """
 Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
-`.artifacts`); default the repository's name. Unique within the environment.
+under `.artifacts` or `.git`: `400 invalid_request` naming it); default the repository's name.
+Unique within the environment.
 
 """
 
@@ -3134,7 +3144,7 @@ class TeamBudgetUpdate(BaseModel):
         None
     )
     max_cost_usd_per_month: Annotated[
-        Optional[float], Field(gt=0.0, le=1000000000.0)
+        Optional[float], Field(ge=1e-06, le=1000000000.0)
     ] = None
 
 

@@ -65,7 +65,11 @@ class GitRepositoryParam(TypedDict, total=False):
     """A repository by git URL (extension)."""
 
     url: Required[str]
-    """The repository's http(s) URL, as `git clone` takes it; no credentials in it."""
+    """
+    The repository's http(s) URL, as `git clone` takes it: a host name (ASCII; an internationalised
+    one in its `xn--` form) or an IPv4 address, an optional port and a path; no credentials, query
+    or fragment.
+    """
 
     ref: str
 
