@@ -7627,8 +7627,9 @@ export interface operations {
                 /** @description Maximum number of items in the page. */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The `page_info.next_cursor` of the previous page. Opaque. A value this server did not issue for
-                 *     this list, filters and sort answers `400 invalid_request`.
+                 * @description The `page_info.next_cursor` of the previous page. Opaque: 1–2048 base64url characters
+                 *     (`A`–`Z`, `a`–`z`, `0`–`9`, `-`, `_`). A value this server did not issue for this list, filters
+                 *     and sort answers `400 invalid_request` naming `query.cursor`.
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only events about this kind of resource. */
