@@ -21,6 +21,7 @@ AGENTS = {"agents": [{"name": "triage", "variants": [{
     "id": "acme/skills:skills/triage/SKILL.md", "description": "d", "base_prompt": "p", "last_run_timestamp": None,
     "source": {"owner": "acme", "name": "skills", "skill_path": "skills/triage/SKILL.md"}, "environments": []}]}]}
 MODELS = {"default_model_id": "m", "models": [{"id": "m", "display_name": "m", "provider": "UNKNOWN", "vision_supported": False}]}
+HARNESSES = {"harnesses": [{"type": "codex", "name": "Codex", "npm_package": "@openai/codex", "version": "0.171.0", "command": "codex", "installed": True}]}
 FACTORY = {"uid": "fac_1", "name": "support", "definition_source": "api", "created_at": TS}
 WEBHOOK = {
     "uid": "wh_1", "factory_uid": "fac_1", "name": "n", "auth_mode": "token", "signature_scheme": None,
@@ -91,6 +92,7 @@ CASES = [
     (lambda c: c.agent.list(repo="acme/skills", sort_by="last_run", include_malformed_skills=True), "GET", "/agent",
      {"repo": "acme/skills", "sort_by": "last_run", "include_malformed_skills": "true"}, None, AGENTS, t.ListAgentsResponse),
     (lambda c: c.agent.models.list(), "GET", "/agent/models", None, None, MODELS, t.ListModelsResponse),
+    (lambda c: c.agent.harnesses.list(), "GET", "/agent/harnesses", None, None, HARNESSES, t.ListHarnessesResponse),
     (lambda c: c.agent.runs.conversation(R), "GET", f"/agent/runs/{R}/conversation", None, None, CONVERSATION, t.ConversationResponse),
     (lambda c: c.agent.skills.list(), "GET", "/agent/skills", None, None,
      {"skills": [{"id": "s", "name": "S", "description": "d", "bundled": True, "available": True}]}, t.ListSkillsResponse),
@@ -231,6 +233,7 @@ def test_every_operation_of_the_contract_has_a_method() -> None:
         "getRunSetupLog": "agent.runs.setup_log",
         "streamRunEvents": "agent.runs.events", "streamTeamRunEvents": "agent.runs.team_events",
         "listSkills": "agent.skills.list", "listAgents": "agent.list", "listModels": "agent.models.list",
+        "listHarnesses": "agent.harnesses.list",
         "getRunTranscript": "agent.runs.transcript", "downloadRunTranscript": "agent.runs.download_transcript",
         "createEnvironment": "agent.environments.create", "listEnvironments": "agent.environments.list",
         "getEnvironment": "agent.environments.retrieve", "updateEnvironment": "agent.environments.update",

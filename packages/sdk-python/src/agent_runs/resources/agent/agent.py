@@ -24,6 +24,14 @@ from .environments import (
     EnvironmentsWithRawResponse,
     EnvironmentsWithStreamingResponse,
 )
+from .harnesses import (
+    AsyncHarnesses,
+    AsyncHarnessesWithRawResponse,
+    AsyncHarnessesWithStreamingResponse,
+    Harnesses,
+    HarnessesWithRawResponse,
+    HarnessesWithStreamingResponse,
+)
 from .models import (
     AsyncModels,
     AsyncModelsWithRawResponse,
@@ -124,6 +132,10 @@ class Agent(SyncAPIResource):
     def models(self) -> Models:
         return Models(self._client)
 
+    @cached_property
+    def harnesses(self) -> Harnesses:
+        return Harnesses(self._client)
+
     def list(
         self,
         *,
@@ -219,6 +231,10 @@ class AsyncAgent(AsyncAPIResource):
     def models(self) -> AsyncModels:
         return AsyncModels(self._client)
 
+    @cached_property
+    def harnesses(self) -> AsyncHarnesses:
+        return AsyncHarnesses(self._client)
+
     async def list(
         self,
         *,
@@ -262,6 +278,7 @@ class AgentWithRawResponse:
         self.environments = EnvironmentsWithRawResponse(agent.environments)
         self.schedules = SchedulesWithRawResponse(agent.schedules)
         self.models = ModelsWithRawResponse(agent.models)
+        self.harnesses = HarnessesWithRawResponse(agent.harnesses)
         self.list = to_raw_response_wrapper(agent.list)
 
 
@@ -274,6 +291,7 @@ class AsyncAgentWithRawResponse:
         self.environments = AsyncEnvironmentsWithRawResponse(agent.environments)
         self.schedules = AsyncSchedulesWithRawResponse(agent.schedules)
         self.models = AsyncModelsWithRawResponse(agent.models)
+        self.harnesses = AsyncHarnessesWithRawResponse(agent.harnesses)
         self.list = async_to_raw_response_wrapper(agent.list)
 
 
@@ -286,6 +304,7 @@ class AgentWithStreamingResponse:
         self.environments = EnvironmentsWithStreamingResponse(agent.environments)
         self.schedules = SchedulesWithStreamingResponse(agent.schedules)
         self.models = ModelsWithStreamingResponse(agent.models)
+        self.harnesses = HarnessesWithStreamingResponse(agent.harnesses)
         self.list = to_streamed_response_wrapper(agent.list)
 
 
@@ -298,4 +317,5 @@ class AsyncAgentWithStreamingResponse:
         self.environments = AsyncEnvironmentsWithStreamingResponse(agent.environments)
         self.schedules = AsyncSchedulesWithStreamingResponse(agent.schedules)
         self.models = AsyncModelsWithStreamingResponse(agent.models)
+        self.harnesses = AsyncHarnessesWithStreamingResponse(agent.harnesses)
         self.list = async_to_streamed_response_wrapper(agent.list)
