@@ -11,6 +11,7 @@
  *    is the main thread's delay in answering: a 50 ms timer's lateness (p50/p99/max) and the time long
  *    tasks took, compared with the same page idle just before (the baseline of this run); then how long
  *    after the load stops until page 1 shows every run's final state.
+ * 4–5. The run page: a long run's first render and the live transcript (bench/run-page.ts).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,23 +20,18 @@ import { gzipSync } from 'node:zlib';
 import { AgentRuns } from '@agent-runs/sdk';
 import { seedRunsForTeam } from '@agent-runs/server/bench/seed-runs';
 import { startServerProcess } from '@agent-runs/server/bench/server-process';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../test/support/browser';
 import { buildDashboard, dashboardRoot } from '../test/support/build';
+import { ms, percentile, signedInPage, watchMainThread } from './page-probes';
+import { liveTranscript, longRunFirstRender } from './run-page';
 
 const SEED = Number(process.env.BENCH_SEED_RUNS ?? 10_000);
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 7);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 15);
 const STATE_CHANGES_PER_SECOND = 50;
-const SESSION_KEY = 'agent-runs.api-key';
 // The first run row of the runs page (RunsListPage renders a table of runs).
 const FIRST_ROW = 'main table tbody tr';
-
-const percentile = (xs: number[], p: number): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
-const ms = (x: number): string => `${x.toFixed(0)} ms`;
 
 function bundleSize(dist: string): { files: number; raw: number; gzip: number } {
   const dir = path.join(dist, 'assets');
@@ -50,12 +46,6 @@ function bundleSize(dist: string): { files: number; raw: number; gzip: number } 
   return { files: js.length, raw, gzip };
 }
 
-async function signedInPage(browser: Browser, baseUrl: string, apiKey: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(([key, value]) => window.sessionStorage.setItem(key!, value!), [SESSION_KEY, apiKey]);
-  return context.newPage();
-}
-
 async function firstRender(browser: Browser, baseUrl: string, apiKey: string): Promise<number> {
   const page = await signedInPage(browser, baseUrl, apiKey);
   await page.goto('/runs');
@@ -64,35 +54,6 @@ async function firstRender(browser: Browser, baseUrl: string, apiKey: string): P
   const at = await page.evaluate(() => performance.now());
   await page.context().close();
   return at;
-}
-
-/** Installs a 50 ms timer and a long-task observer in the page; `read()` returns what they saw since. */
-async function watchMainThread(page: Page) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __lags: number[]; __longTasks: number; __timer: number };
-    w.__lags = [];
-    w.__longTasks = 0;
-    let last = performance.now();
-    w.__timer = window.setInterval(() => {
-      const now = performance.now();
-      w.__lags.push(Math.max(0, now - last - 50));
-      last = now;
-    }, 50);
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longTasks += e.duration;
-    }).observe({ type: 'longtask', buffered: false });
-  });
-  return {
-    async read(): Promise<{ lags: number[]; longTasks: number }> {
-      return page.evaluate(() => {
-        const w = window as unknown as { __lags: number[]; __longTasks: number };
-        const out = { lags: w.__lags, longTasks: w.__longTasks };
-        w.__lags = [];
-        w.__longTasks = 0;
-        return out;
-      });
-    },
-  };
 }
 
 async function main(): Promise<void> {
@@ -118,9 +79,15 @@ async function main(): Promise<void> {
 
     await liveList(browser, server.baseUrl, server.apiUrl, server.adminKey);
   } finally {
-    await browser?.close();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  try {
+    browser ??= await launchBrowser();
+    await longRunFirstRender(browser, dist);
+    await liveTranscript(browser, dist);
+  } finally {
+    await browser?.close();
   }
 }
 
