@@ -6,6 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Layout } from './components/Layout';
+import { AuditPage } from './pages/audit/AuditPage';
 import { AutomationEditorPage } from './pages/automations/AutomationEditorPage';
 import { FactoriesPage } from './pages/factories/FactoriesPage';
 import { FactoryPage } from './pages/factories/FactoryPage';
@@ -64,6 +65,7 @@ function Routes() {
       <Route path="/secrets" component={SecretsPage} />
       <Route path="/api-keys" component={ApiKeysPage} />
       <Route path="/usage" component={UsagePage} />
+      <Route path="/audit" component={AuditPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

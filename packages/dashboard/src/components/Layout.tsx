@@ -29,6 +29,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink href="/usage">Usage</NavLink>
           {isAdmin && <NavLink href="/secrets">Secrets</NavLink>}
           {isAdmin && <NavLink href="/api-keys">API keys</NavLink>}
+          {isAdmin && <NavLink href="/audit">Audit log</NavLink>}
         </nav>
         <div className="whoami" aria-label="Signed in as">
           <span className="team">{current.team.name}</span>
