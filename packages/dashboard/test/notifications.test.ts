@@ -7,10 +7,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyNotification } from '@agent-runs/sdk';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
-import { startStack, type Stack } from './support/stack';
+import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
 const POLL = { timeout: 30_000, interval: 100 };
 
@@ -19,9 +18,6 @@ interface Received {
   body: string;
 }
 
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-}
 
 describe.skipIf(!hasBrowser)('notifications pages', () => {
   let stack: Stack;

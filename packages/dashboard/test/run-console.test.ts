@@ -8,16 +8,13 @@ import type { Page } from 'playwright-core';
 import { FakeModel, text, toolCalls, usage } from '@agent-runs/server/test/agent/support/fake-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
-import { startStack, type Stack } from './support/stack';
+import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
 const POLL = { timeout: 30_000, interval: 100 };
 const PLAN = '# Fix the adder\n\n1. Read `add.sh`\n2. **Replace** the minus\n\n<script>window.planRan = true</script><b>raw</b>\n\n[the docs](https://example.com/docs)\n';
 
 const transcript = (page: Page) => page.getByRole('region', { name: 'Transcript' });
 
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-}
 
 describe.skipIf(!hasBrowser)('the run page as an agent console', () => {
   let stack: Stack;

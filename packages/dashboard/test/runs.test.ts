@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
-import { startStack, type Stack } from './support/stack';
+import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
 // Long enough to see INPROGRESS on the way to SUCCEEDED.
 const ECHO_DELAY_MS = 2000;
@@ -19,9 +19,6 @@ const stateHistory = (page: Page) => page.getByRole('region', { name: 'State his
 const runRows = (page: Page) => page.locator('main table tbody tr');
 const rowOf = (page: Page, title: string) => runRows(page).filter({ has: page.getByRole('link', { name: title, exact: true }) });
 
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-}
 
 describe.skipIf(!hasBrowser)('runs pages', () => {
   let stack: Stack;

@@ -7,14 +7,11 @@ import { ManualClock } from '@agent-runs/server/src/clock';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
-import { startStack, type Stack } from './support/stack';
+import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
 const POLL = { timeout: 20_000, interval: 100 };
 const schedule = (page: Page, name: string) => page.getByRole('listitem', { name: `Schedule ${name}` });
 
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-}
 
 describe.skipIf(!hasBrowser)('schedules page', () => {
   let stack: Stack;

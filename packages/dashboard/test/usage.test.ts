@@ -4,17 +4,13 @@
 // reading without the form, and the page at 390 px.
 import { FakeModel, text, usage } from '@agent-runs/server/test/agent/support/fake-model';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
-import { startStack, type Stack } from './support/stack';
+import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
 const POLL = { timeout: 20_000, interval: 100 };
 const PRICES = { 'priced-model': { input_per_mtok: 2, output_per_mtok: 8 } };
 
-async function noHorizontalOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-}
 
 describe.skipIf(!hasBrowser)('usage and budget page', () => {
   let stack: Stack;

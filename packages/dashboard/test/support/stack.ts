@@ -13,7 +13,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer, type TestServerOverrides } from '@agent-runs/server/test/support/server';
 import { AgentRuns } from '@agent-runs/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { dashboardRoot } from './build';
 import { launchBrowser } from './browser';
 
@@ -68,4 +68,9 @@ export async function startStack(overrides: TestServerOverrides = {}): Promise<S
       await server.close();
     },
   };
+}
+
+/** The page fits its viewport's width: nothing makes a phone scroll sideways. */
+export async function noHorizontalOverflow(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
