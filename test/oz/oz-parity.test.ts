@@ -182,7 +182,7 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     await db
       .insertInto('run_events')
       .values(recorded.map(([message_id, role, block], i) => ({
-        run_id, team_id: teamId, seq: Number(event_seq) + i + 1, kind: 'content' as const, created_at: at,
+        run_id, team_id: teamId, seq: Number(event_seq) + i + 1, kind: 'content' as const, created_at: at, step_id: step.id,
         data: JSON.stringify({ run_id, step_id: step.id, message_id, role, timestamp: at, block }),
       })))
       .execute();

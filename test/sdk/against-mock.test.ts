@@ -139,6 +139,10 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     expect(conversation.steps.length).toBeGreaterThan(0);
     expect(conversation.steps[0]?.messages[0]?.role).toEqual(expect.any(String));
   },
+  'agent.runs.setupLog': async (c) => {
+    const log = await c.agent.runs.setupLog(RUN);
+    expect(log.entries[0]).toMatchObject({ command: expect.any(String), position: expect.any(Number) });
+  },
   'agent.runs.attachment': async (c) => {
     const response: Response = await c.agent.runs.attachment(RUN, 'event-payload.json');
     expect(response.status).toBe(200);
@@ -195,6 +199,10 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
   'agent.skills.list': async (c) => {
     const { skills }: ListSkillsResponse = await c.agent.skills.list();
     expect(skills[0]).toMatchObject({ id: expect.any(String) });
+  },
+  'agent.harnesses.list': async (c) => {
+    const { harnesses } = await c.agent.harnesses.list();
+    expect(harnesses[0]).toMatchObject({ type: expect.any(String), version: expect.any(String), installed: expect.any(Boolean) });
   },
   'agent.models.list': async (c) => {
     const models: ListModelsResponse = await c.agent.models.list();
