@@ -7,10 +7,10 @@
  * Each install goes to a scratch directory beside its target and is renamed into place when complete,
  * so a half-finished install is never taken for one, and concurrent installers (test files) do not clash.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runHostCommand } from '../sandbox/host-command';
 import { HARNESS_TYPES, isHarnessType, type HarnessAdapter, type HarnessType } from './adapter';
 import { executableIn, HARNESS_ADAPTERS, harnessInstallDir, installedExecutable } from './catalog';
 
@@ -34,17 +34,14 @@ export function adaptersNamed(types: string[]): HarnessAdapter[] {
   return types.map((t) => HARNESS_ADAPTERS[t as HarnessType]!);
 }
 
-function npmInstall(npm: string, prefix: string, spec: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--loglevel=error', spec];
-    const child = spawn(npm, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
-    });
-    child.on('error', (err) => reject(new HarnessInstallError(`${npm} could not start: ${err.message}`)));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new HarnessInstallError(`npm install ${spec} failed (exit ${code}): ${stderr.trim()}`))));
+/** npm itself installs the package: the operator's command, so npm gets the operator's environment (registry, proxy, cache). */
+async function npmInstall(npm: string, prefix: string, spec: string): Promise<void> {
+  const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--loglevel=error', spec];
+  const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const result = await runHostCommand(npm, args, { env, cwd: process.cwd() }).catch((err: unknown) => {
+    throw new HarnessInstallError(`${npm} could not start: ${err instanceof Error ? err.message : String(err)}`);
   });
+  if (result.code !== 0) throw new HarnessInstallError(`npm install ${spec} failed (exit ${result.code}): ${result.stderr.trim().slice(-2000)}`);
 }
 
 export async function installHarness(harnessesDir: string, adapter: HarnessAdapter, npm = 'npm'): Promise<InstallResult> {

@@ -1,7 +1,7 @@
 /**
- * The server's own tools on the host (skopeo, umoci, ldd): a fixed program with arguments the server
- * composed, never a tenant's command line, with an environment given in full (nothing of the server's
- * own). Tenant processes start in ./sandbox.ts instead (docs/sandbox.md).
+ * The server's own tools on the host (skopeo, umoci, ldd; npm for the operator's harness install): a fixed
+ * program with arguments the server composed, never a tenant's command line, with an environment given in
+ * full. Tenant processes start in ./sandbox.ts instead (docs/sandbox.md).
  */
 import { spawn } from 'node:child_process';
 
