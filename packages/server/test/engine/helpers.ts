@@ -133,8 +133,12 @@ export async function getRun(ctx: ServerContext, run: { id: string; team_id: str
   return found;
 }
 
-/** Polls (real time, short interval) until `check` returns a value; for asynchronous worker progress. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, { timeoutMs = 5000, intervalMs = 10 } = {}): Promise<T> {
+/**
+ * Polls (real time, short interval) until `check` returns a value; for asynchronous worker progress. The
+ * deadline only bounds a failure: on a loaded 2-vCPU machine a second execution (claim, workspace mount,
+ * sandbox start) has taken over 5 s, so it is generous.
+ */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, { timeoutMs = 15_000, intervalMs = 10 } = {}): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -144,7 +148,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, { 
   }
 }
 
-export async function waitForState(ctx: ServerContext, run: { id: string; team_id: string }, states: string[], timeoutMs = 5000): Promise<RunRow> {
+export async function waitForState(ctx: ServerContext, run: { id: string; team_id: string }, states: string[], timeoutMs = 15_000): Promise<RunRow> {
   return waitFor(async () => {
     const current = await getRun(ctx, run);
     return states.includes(current.state) ? current : undefined;
