@@ -6,10 +6,10 @@
  */
 import type { RunItem } from '@agent-runs/sdk';
 import { useQuery } from '@tanstack/react-query';
+import { dollars } from '../../components/dollars';
 import { useClient } from '../../session';
 
 const percent = (used: number, limit: number) => `${Math.min(100, Math.round((used / limit) * 100))} %`;
-const dollars = (value: number) => `$${value.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 
 export function RanIn({ run }: { run: RunItem }) {
   const client = useClient();

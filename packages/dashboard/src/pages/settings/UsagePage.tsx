@@ -7,13 +7,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
+import { dollars } from '../../components/dollars';
 import { Time } from '../../components/Time';
 import { budgetQuery, monthUsageQuery, usageKeys } from '../../api/usage';
 import { useSession } from '../../session';
 
 const currentMonth = () => new Date().toISOString().slice(0, 7);
-const dollars = (value: number | null | undefined) =>
-  value === null || value === undefined ? '—' : `$${value.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 
 export function UsagePage() {
   const { client, isAdmin } = useSession();
