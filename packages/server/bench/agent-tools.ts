@@ -33,10 +33,11 @@ const HOUR_MS = 3_600_000;
 
 async function main(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-agent-tools-'));
+  // The sandbox runs as SANDBOX_HOST_UID, which must be able to pass through DATA_DIR's parents (docs/sandbox.md).
+  fs.chmodSync(root, 0o711);
   onCleanup(() => fs.rmSync(root, { recursive: true, force: true }));
   const workDir = path.join(root, 'workspace');
   fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(workDir, 'one-kb.txt'), `${'x'.repeat(63)}\n`.repeat(16));
 
   const settings = loadSettings({ PATH: process.env.PATH, DATA_DIR: path.join(root, 'data'), DATABASE_URL: 'sqlite::memory:', SANDBOX: 'bwrap' });
   const sandbox = createSandbox(settings, pino({ level: 'error' }));
@@ -79,6 +80,8 @@ async function main(): Promise<void> {
   ];
 
   const firstCall = await toolCall('Bash', { command: 'true' }, /^exit code: 0$/);
+  // Written through the sandbox: the run's workspace is its own disk, mounted over workDir (docs/sandbox.md).
+  await toolCall('Write', { file_path: 'one-kb.txt', content: `${'x'.repeat(63)}\n`.repeat(16) }, /./);
   const load = loadAverage();
   for (let round = 0; round < WARMUP + CALLS; round++) {
     for (let k = 0; k < kinds.length; k++) {
