@@ -1,0 +1,103 @@
+/**
+ * OpenTelemetry traces (docs/decisions.md §Traces), received as a collector receives them: the server
+ * exports OTLP/HTTP JSON to a receiver on 127.0.0.1. A webhook delivery and the run it starts are one trace,
+ * across the run row the worker claims later (delivery → automation match → run queued → run claimed →
+ * run execution → run agent → agent command); REST requests have their route template as span name, and
+ * a problem's trace_id opens its trace; request and run log lines carry trace_id and span_id.
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases';
+import { apiClient, waitForRunState } from '../support/http';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
+import { createAutomation, deliver, factoryWithWebhook, runsWhere, startWorld, trigger, type AutomationWorld } from '../automations/helpers';
+
+const SERVER = 2;
+
+describe.each(testDatabases())('traces (%s)', (kind) => {
+  let receiver: OtlpReceiver;
+  let world: AutomationWorld;
+  const lines: Array<Record<string, unknown>> = [];
+  let runId: string;
+  let deliveryId: string;
+  let problem: { status: number; trace_id: string; requestId: string | null };
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    world = await startWorld(kind, {
+      engine: {},
+      log,
+      env: { RUNNER: 'command', AGENT_COMMAND: 'echo traced', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'agent-runs-under-test' },
+    });
+    const { admin, server } = world;
+    const hook = await factoryWithWebhook(admin);
+    const automation = await createAutomation(admin, hook.factory, { triggers: [trigger([hook.uid], { action: ['opened'] })] });
+    deliveryId = await deliver(hook, '{"action":"opened"}');
+    const [run] = await runsWhere(admin, `automation_id=${automation.uid}`);
+    runId = run.run_id as string;
+    const client = apiClient(server.apiUrl, server.adminKey);
+    await waitForRunState(client, runId, ['SUCCEEDED']);
+    const missing = await fetch(`${server.apiUrl}/agent/runs/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${server.adminKey}` } });
+    problem = { status: missing.status, trace_id: ((await missing.json()) as { trace_id: string }).trace_id, requestId: missing.headers.get('x-request-id') };
+    // Shutting down exports every ended span.
+    await world.close();
+  });
+  afterAll(() => receiver?.close());
+
+  const named = (name: string, where: (span: ReceivedSpan) => boolean = () => true): ReceivedSpan => {
+    const found = receiver.spans.filter((span) => span.name === name && where(span));
+    expect(found, `${name} among ${receiver.spans.map((s) => s.name).join(', ')}`).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('exports OTLP/HTTP JSON under OTEL_SERVICE_NAME', () => {
+    expect(receiver.contentTypes.length).toBeGreaterThan(0);
+    expect(new Set(receiver.contentTypes)).toEqual(new Set(['application/json']));
+    expect(new Set(receiver.spans.map((span) => span.serviceName))).toEqual(new Set(['agent-runs-under-test']));
+  });
+
+  it('one trace from the webhook delivery to the command its run ran', () => {
+    const delivery = named('POST /webhooks/w/{webhookUid}', (span) => span.attributes['webhook.delivery.id'] === deliveryId);
+    expect(delivery.kind).toBe(SERVER);
+    expect(delivery.parentSpanId).toBeUndefined();
+    expect(delivery.attributes).toMatchObject({ 'http.route': '/webhooks/w/{webhookUid}', 'http.response.status_code': 202, 'webhook.delivery.label': 'Accepted' });
+    expect(delivery.events).toEqual(['resolved', 'verified']);
+
+    const match = named('automation match', (span) => span.attributes['webhook.delivery.id'] === deliveryId);
+    const queued = named('run queued', (span) => span.attributes['run.id'] === runId);
+    const claimed = named('run claimed', (span) => span.attributes['run.id'] === runId);
+    const execution = named('run execution', (span) => span.attributes['run.id'] === runId);
+    const agent = named('run agent');
+    const command = named('agent command');
+    const chain = [delivery, match, queued, claimed, execution, agent, command];
+    for (const [i, span] of chain.entries()) {
+      expect(span.traceId, span.name).toBe(delivery.traceId);
+      if (i > 0) expect(span.parentSpanId, `${span.name}'s parent`).toBe(chain[i - 1]!.spanId);
+    }
+    expect(delivery.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(match.attributes['automation.matched']).toHaveLength(1);
+    expect(execution.attributes['run.state']).toBe('SUCCEEDED');
+    expect(command.attributes['process.exit.code']).toBe(0);
+    // The run's own steps hang below its execution.
+    expect(named('run image').parentSpanId).toBe(execution.spanId);
+    expect(named('run setup').parentSpanId).toBe(execution.spanId);
+  });
+
+  it("the run's log lines carry the execution span's trace_id and span_id", () => {
+    const execution = named('run execution', (span) => span.attributes['run.id'] === runId);
+    const succeeded = lines.find((line) => line.msg === 'run succeeded' && line.runId === runId);
+    expect(succeeded).toMatchObject({ trace_id: execution.traceId, span_id: execution.spanId });
+  });
+
+  it('a REST request is a span named by its route template; its problem trace_id is the trace id', () => {
+    expect(problem.status).toBe(404);
+    const request = named('GET /api/v1/agent/runs/{runId}', (span) => span.attributes['http.response.status_code'] === 404);
+    expect(request.kind).toBe(SERVER);
+    expect(request.attributes['http.route']).toBe('/api/v1/agent/runs/{runId}');
+    expect(problem.trace_id).toBe(request.traceId);
+    expect(problem.requestId).toBe(request.traceId);
+    const requestLine = lines.find((line) => line.msg === 'request' && line.request_id === request.traceId);
+    expect(requestLine).toMatchObject({ trace_id: request.traceId, span_id: request.spanId, status: 404 });
+  });
+});
