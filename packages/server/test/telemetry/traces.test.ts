@@ -11,8 +11,18 @@ import { testDatabases } from '../support/databases';
 import { apiClient, waitForRunState } from '../support/http';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { createAutomation, deliver, factoryWithWebhook, runsWhere, startWorld, trigger, type AutomationWorld } from '../automations/helpers';
+import { FakeModel, text, toolCalls } from '../agent/support/fake-model';
+import { startTestServer } from '../support/server';
 
 const SERVER = 2;
+const CLIENT = 3;
+
+/** The one span of `spans` named `name` that `where` picks. */
+function only(spans: ReceivedSpan[], name: string, where: (span: ReceivedSpan) => boolean = () => true): ReceivedSpan {
+  const found = spans.filter((span) => span.name === name && where(span));
+  expect(found, `${name} among ${spans.map((s) => s.name).join(', ')}`).toHaveLength(1);
+  return found[0]!;
+}
 
 describe.each(testDatabases())('traces (%s)', (kind) => {
   let receiver: OtlpReceiver;
@@ -45,11 +55,7 @@ describe.each(testDatabases())('traces (%s)', (kind) => {
   });
   afterAll(() => receiver?.close());
 
-  const named = (name: string, where: (span: ReceivedSpan) => boolean = () => true): ReceivedSpan => {
-    const found = receiver.spans.filter((span) => span.name === name && where(span));
-    expect(found, `${name} among ${receiver.spans.map((s) => s.name).join(', ')}`).toHaveLength(1);
-    return found[0]!;
-  };
+  const named = (name: string, where?: (span: ReceivedSpan) => boolean): ReceivedSpan => only(receiver.spans, name, where);
 
   it('exports OTLP/HTTP JSON under OTEL_SERVICE_NAME', () => {
     expect(receiver.contentTypes.length).toBeGreaterThan(0);
@@ -100,4 +106,47 @@ describe.each(testDatabases())('traces (%s)', (kind) => {
     const requestLine = lines.find((line) => line.msg === 'request' && line.request_id === request.traceId);
     expect(requestLine).toMatchObject({ trace_id: request.traceId, span_id: request.spanId, status: 404 });
   });
+});
+
+describe.each(testDatabases())('traces of a built-in agent run created through the API (%s)', (kind) => {
+  it('POST /agent/runs → run queued → run claimed → run execution → its model calls and its tool call', async () => {
+    const receiver = await startOtlpReceiver();
+    const model = await FakeModel.start();
+    try {
+      model.reply(toolCalls([{ id: 'call_bash', name: 'Bash', arguments: { command: 'echo traced' } }]), text('Done.'));
+      const server = await startTestServer({
+        database: kind,
+        env: { RUNNER: 'model', MODEL_BASE_URL: model.url, MODEL_API_KEY: 'sk-operator', DEFAULT_MODEL_ID: 'gpt-test', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` },
+      });
+      try {
+        const client = apiClient(server.apiUrl, server.adminKey);
+        const created = await client.post('/agent/runs', { prompt: 'Say hello.' });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
+        await waitForRunState(client, created.body.run_id, ['SUCCEEDED']);
+      } finally {
+        await server.close();
+      }
+      const spans = receiver.spans;
+      const request = only(spans, 'POST /api/v1/agent/runs');
+      const queued = only(spans, 'run queued');
+      const claimed = only(spans, 'run claimed');
+      const execution = only(spans, 'run execution');
+      for (const [parent, child] of [[request, queued], [queued, claimed], [claimed, execution]] as const) {
+        expect(child.parentSpanId, `${child.name}'s parent`).toBe(parent.spanId);
+        expect(child.traceId).toBe(request.traceId);
+      }
+      const modelCalls = spans.filter((span) => span.name === 'model call openai');
+      expect(modelCalls).toHaveLength(2);
+      for (const call of modelCalls) {
+        expect(call).toMatchObject({ kind: CLIENT, traceId: request.traceId, parentSpanId: execution.spanId });
+        expect(call.attributes).toMatchObject({ 'gen_ai.system': 'openai', 'gen_ai.request.model': 'gpt-test', 'http.response.status_code': 200 });
+      }
+      const agent = only(spans, 'run agent');
+      const tool = only(spans, 'tool call');
+      expect(tool).toMatchObject({ traceId: request.traceId, parentSpanId: agent.spanId, attributes: { 'gen_ai.tool.name': 'Bash', 'gen_ai.tool.call.id': 'call_bash' } });
+    } finally {
+      await model.close();
+      await receiver.close();
+    }
+  }, 60_000);
 });
