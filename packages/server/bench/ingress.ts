@@ -369,6 +369,9 @@ async function measuredLoad(run: () => Promise<LoadResult>, postgres?: { cpuMicr
   return { result, serverMicros: used.user + used.system, databaseMicros };
 }
 
+const samplerEnv = (): Record<string, string> =>
+  Object.fromEntries(['OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+
 /** BENCH_TRACING=compare: the ingress without tracing, then exporting every delivery's span, at each count. */
 async function compareTracing(dir: string): Promise<void> {
   const collector = fork(fileURLToPath(import.meta.url), ['--collector'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -380,7 +383,8 @@ async function compareTracing(dir: string): Promise<void> {
   );
   const modes = [
     { name: 'untraced', env: {} },
-    { name: 'traced', env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}` } },
+    // The sampler of the bench's own environment, if set (the cost of sampling a share of deliveries).
+    { name: 'traced', env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`, ...samplerEnv() } },
   ] as const;
   const rates = { untraced: [] as number[], traced: [] as number[] };
   const cpu = { untraced: [] as number[], traced: [] as number[] };

@@ -13,6 +13,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../supp
 import { createAutomation, deliver, factoryWithWebhook, runsWhere, startWorld, trigger, type AutomationWorld } from '../automations/helpers';
 import { FakeModel, text, toolCalls } from '../agent/support/fake-model';
 import { startTestServer } from '../support/server';
+import { loadSettings, SettingsError } from '../../src/settings';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -149,4 +150,41 @@ describe.each(testDatabases())('traces of a built-in agent run created through t
       await receiver.close();
     }
   }, 60_000);
+});
+
+describe('tracing settings (the standard OTEL_* variables)', () => {
+  const tracing = (env: Record<string, string>) => loadSettings(env).tracing;
+
+  it('is off unless an OTLP endpoint is named, and when OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none says so', () => {
+    expect(tracing({})).toBeUndefined();
+    expect(tracing({ OTEL_SERVICE_NAME: 'svc' })).toBeUndefined();
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeUndefined();
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })).toBeUndefined();
+  });
+
+  it('takes the traces endpoint, else the base endpoint with /v1/traces, the service name and the sampler', () => {
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toEqual({
+      endpoint: 'http://collector:4318/v1/traces',
+      serviceName: 'agent-runs',
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+    });
+    expect(
+      tracing({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp/v1/traces',
+        OTEL_SERVICE_NAME: 'runs-eu',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+      }),
+    ).toEqual({ endpoint: 'https://traces.example/otlp/v1/traces', serviceName: 'runs-eu', sampler: 'parentbased_traceidratio', samplerRatio: 0.25 });
+  });
+
+  it('refuses what it cannot honour, naming the variable', () => {
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(() => tracing({ ...base, OTEL_TRACES_SAMPLER: 'jaeger_remote' })).toThrow(/OTEL_TRACES_SAMPLER must be one of/);
+    expect(() => tracing({ ...base, OTEL_TRACES_SAMPLER_ARG: '1.5' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
+    expect(() => tracing({ ...base, OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER must be otlp or none/);
+    expect(() => tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(SettingsError);
+  });
 });
