@@ -24,9 +24,9 @@ export async function inSpan<T>(name: string, attributes: Attributes, work: (spa
 export const startSpan = (name: string, attributes: Attributes, kind: SpanKind, parent: Context = context.active()): Span =>
   tracer().startSpan(name, { attributes, kind }, parent);
 
-export function failSpan(span: Span, err: unknown): void {
-  span.recordException(err instanceof Error ? err : String(err));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+/** Only the error's class: a message may quote what a span must never carry (a command's output, a URL). */
+function failSpan(span: Span, err: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
 }
 
 /** Sets attributes on the active span, if there is one (a run's final state, a delivery's label). */
