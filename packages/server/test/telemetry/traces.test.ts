@@ -2,8 +2,10 @@
  * OpenTelemetry traces (docs/decisions.md §Traces), received as a collector receives them: the server
  * exports OTLP/HTTP JSON to a receiver on 127.0.0.1. A webhook delivery and the run it starts are one trace,
  * across the run row the worker claims later (delivery → automation match → run queued → run claimed →
- * run execution → run agent → agent command); REST requests have their route template as span name, and
- * a problem's trace_id opens its trace; request and run log lines carry trace_id and span_id.
+ * run execution → run agent → agent command); a run created through the API continues its request's trace
+ * down to its model calls through the gateway and its tool calls; REST requests have their route template as
+ * span name, and a problem's trace_id opens its trace; request and run log lines carry trace_id and span_id;
+ * each notification attempt is a span; the OTEL_* settings.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import { createAutomation, deliver, factoryWithWebhook, runsWhere, startWorld, t
 import { FakeModel, text, toolCalls } from '../agent/support/fake-model';
 import { startTestServer } from '../support/server';
 import { loadSettings, SettingsError } from '../../src/settings';
+import { createRun, startNotificationWorld } from '../notifications/helpers';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -147,6 +150,32 @@ describe.each(testDatabases())('traces of a built-in agent run created through t
       expect(tool).toMatchObject({ traceId: request.traceId, parentSpanId: agent.spanId, attributes: { 'gen_ai.tool.name': 'Bash', 'gen_ai.tool.call.id': 'call_bash' } });
     } finally {
       await model.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
+describe.each(testDatabases())('traces of outbound notifications (%s)', (kind) => {
+  it('each attempt is a CLIENT span of its own trace naming the run, the event and the answer; no traceparent leaves', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const world = await startNotificationWorld(kind, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+      let runId: string;
+      let subscription: string;
+      try {
+        subscription = (await world.subscribe({ event_types: ['run.state_changed'] })).uid;
+        runId = await createRun(world.admin);
+        await world.waitForAttempts(subscription, 1);
+        expect(world.receiver.received[0]!.headers.traceparent).toBeUndefined();
+      } finally {
+        await world.close();
+      }
+      const attempt = only(receiver.spans, 'notification delivery');
+      expect(attempt.kind).toBe(CLIENT);
+      expect(attempt.parentSpanId).toBeUndefined();
+      expect(attempt.attributes).toMatchObject({ 'run.id': runId, 'notification.subscription_id': subscription, 'notification.delivered': true });
+      expect(attempt.attributes['http.response.status_code']).toBe(world.receiver.fallback.status);
+    } finally {
       await receiver.close();
     }
   }, 60_000);
