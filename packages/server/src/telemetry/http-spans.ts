@@ -4,7 +4,7 @@
  * delivery (ingress/pipeline.ts), each with the answer's status. A caller's `traceparent` is continued.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { RequestHandler, Response } from 'express';
 import { startSpan } from './spans';
 
@@ -21,6 +21,8 @@ interface ServerSpan {
 function startServerSpan(req: IncomingMessage, res: ServerResponse, name: string, onClose: (span: Span) => void): ServerSpan {
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const span = startSpan(name, { 'http.request.method': req.method ?? '' }, SpanKind.SERVER, parent);
+  // Tracing off (the ingress is always wrapped): the no-op span needs neither a listener nor a context.
+  if (!isSpanContextValid(span.spanContext())) return { span, rootTraceId: undefined, within: (work) => work() };
   res.once('close', () => {
     onClose(span);
     span.setAttribute('http.response.status_code', res.statusCode);
