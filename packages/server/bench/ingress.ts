@@ -25,6 +25,12 @@
  * holds exactly the accepted count. The CPU ratio is the steadier figure on a shared machine: rates move
  * with whatever else the host runs, CPU per delivery much less.
  *
+ * BENCH_TRACING=compare: what OpenTelemetry traces cost (docs/decisions.md §Traces, goal < 10 % of
+ * throughput): at each connection count the real server once without tracing, then once exporting every
+ * delivery's span (OTLP/HTTP JSON, the default sampler) to a collector stand-in in a child process that
+ * reads and drops each export; each on a fresh SQLite file, one after the other (the OpenTelemetry API is
+ * process-wide). Prints both rates, CPU per delivery and the ratios.
+ *
  * BENCH_DATABASE=postgres: the same real server on a fresh PostgreSQL database made through
  * TEST_POSTGRES_URL (an admin URL; dropped afterwards), no bare baseline, connection counts 10,100 unless
  * BENCH_CONNECTIONS says otherwise. CPU per accepted delivery is then the server's plus PostgreSQL's: the
@@ -53,6 +59,9 @@ const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? (POSTGRES ? '10,100'
   return count;
 });
 const GOAL = 0.5;
+const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare';
+if (process.env.BENCH_TRACING && !TRACING_COMPARE) throw new Error('BENCH_TRACING must be compare');
+const TRACING_GOAL = 0.9;
 
 interface LoadResult {
   accepted: number;
@@ -94,7 +103,14 @@ async function runLoad(url: string, headers: Record<string, string>, seconds: nu
   };
 }
 
-if (process.argv[2] === '--load') {
+if (process.argv[2] === '--collector') {
+  // The collector stand-in: reads each export and drops it, off the servers' event loop.
+  const collector = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  collector.listen(0, '127.0.0.1', () => process.send!((collector.address() as AddressInfo).port));
+} else if (process.argv[2] === '--load') {
   const [url, headersJson, seconds, tag, connections] = process.argv.slice(3);
   runLoad(url!, JSON.parse(headersJson!) as Record<string, string>, Number(seconds), tag!, Number(connections)).then(
     (r) => {
@@ -167,42 +183,16 @@ async function startBareServer(dir: string): Promise<{ url: string; count(): num
 // ---------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const { loadSettings } = await import('../src/settings');
-  const { startServer } = await import('../src/main');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ingress-'));
   onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+  if (TRACING_COMPARE) return compareTracing(dir);
   const postgres = POSTGRES ? await freshPostgresDatabase() : undefined;
-  const adminKey = `ar_live_${randomBytes(32).toString('base64url')}`;
-  const settings = loadSettings({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: postgres?.url ?? `sqlite:${path.join(dir, 'server.sqlite')}`,
-    DATA_DIR: dir,
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    BOOTSTRAP_ADMIN_KEY: adminKey,
-    RUNNER: 'echo',
-    LOG_LEVEL: 'warn',
-    // Raised through the setting, not bypassed: every delivery still takes a slot in the shared counter.
-    INGRESS_DELIVERIES_PER_MINUTE: '100000000',
-  });
-  const running = await startServer(settings);
-  onCleanup(running.close);
-  settings.publicIngressUrl = running.ingressUrl;
+  const target = await startIngressTarget(dir, postgres?.url ?? `sqlite:${path.join(dir, 'server.sqlite')}`);
+  const { webhook, ingressHeaders } = target;
+  onCleanup(target.close);
   const bare = POSTGRES ? undefined : await startBareServer(dir);
   if (bare) onCleanup(bare.close);
   try {
-    const api = async (method: string, route: string, body?: unknown) => {
-      const res = await fetch(`${running.url}/api/v1${route}`, {
-        method,
-        headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${await res.text()}`);
-      return (await res.json()) as Record<string, any>;
-    };
-    const factory = await api('POST', '/factories', { name: 'bench' });
-    const webhook = await api('POST', `/factories/${factory.uid}/webhooks`, { name: 'bench' });
-    const ingressHeaders = { authorization: `Bearer ${webhook.secret as string}` };
 
     console.log(
       `pnpm bench:ingress — ${POSTGRES ? 'PostgreSQL' : 'SQLite'}, ${SECONDS} s per target and connection count (${CONNECTION_COUNTS.join(', ')}), ` +
@@ -221,47 +211,8 @@ async function main(): Promise<void> {
       return;
     }
 
-    /** Accepted rows so far, once the writes of requests still in flight when the load stopped are done. */
-    const countAccepted = async () => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      return Number(
-        (
-          await running.ctx.db
-            .selectFrom('webhook_deliveries')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('webhook_id', '=', webhook.uid)
-            .where('label', '=', 'Accepted')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    };
-    const row = (name: string, r: LoadResult, rows: number, cpuMicros: number) => {
-      const rate = r.accepted / r.seconds;
-      const cpuEach = rows > 0 ? cpuMicros / rows : NaN;
-      console.log(
-        `${name.padEnd(40)} ${rate.toFixed(0).padStart(7)} accepted/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   ` +
-          `${cpuEach.toFixed(0).padStart(4)} µs CPU each   (${r.accepted} accepted, ${rows} rows, ${r.non2xx} non-2xx, ${r.errors} errors)`,
-      );
-      return { rate, cpuEach };
-    };
-    const checkLog = (r: LoadResult, rows: number, connections: number) => {
-      // Requests still in flight when autocannon stops counting are logged but not counted as answered.
-      if (rows < r.accepted || rows > r.accepted + connections) console.log(`WARNING: ${r.accepted} answers 202 but ${rows} Accepted rows`);
-      if (r.non2xx > 0) console.log(`WARNING: ${r.non2xx} non-2xx answers from the ingress`);
-    };
-    /**
-     * Runs one load and measures the CPU of this process (both servers live here, the load generator does
-     * not) and, on PostgreSQL, of the database's processes meanwhile.
-     */
-    const measured = async (run: () => Promise<LoadResult>) => {
-      const before = process.cpuUsage();
-      const databaseBefore = postgres ? await postgres.cpuMicros() : new Map<number, number>();
-      const result = await run();
-      const used = process.cpuUsage(before);
-      let databaseMicros = 0;
-      if (postgres) for (const [pid, micros] of await postgres.cpuMicros()) databaseMicros += micros - (databaseBefore.get(pid) ?? 0);
-      return { result, serverMicros: used.user + used.system, databaseMicros };
-    };
+    const countAccepted = target.countAccepted;
+    const measured = (run: () => Promise<LoadResult>) => measuredLoad(run, postgres);
 
     if (POSTGRES) {
       for (const connections of CONNECTION_COUNTS) {
@@ -327,6 +278,149 @@ async function main(): Promise<void> {
   } finally {
     await runCleanups();
   }
+}
+
+interface IngressTarget {
+  webhook: Record<string, any>;
+  ingressHeaders: Record<string, string>;
+  /** Accepted rows so far, once the writes of requests still in flight when the load stopped are done. */
+  countAccepted(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The real server on `databaseUrl` with one token webhook made through the REST API; `env` adds settings. */
+async function startIngressTarget(dir: string, databaseUrl: string, env: Record<string, string> = {}): Promise<IngressTarget> {
+  const { loadSettings } = await import('../src/settings');
+  const { startServer } = await import('../src/main');
+  const adminKey = `ar_live_${randomBytes(32).toString('base64url')}`;
+  const settings = loadSettings({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    BOOTSTRAP_ADMIN_KEY: adminKey,
+    RUNNER: 'echo',
+    LOG_LEVEL: 'warn',
+    // Raised through the setting, not bypassed: every delivery still takes a slot in the shared counter.
+    INGRESS_DELIVERIES_PER_MINUTE: '100000000',
+    ...env,
+  });
+  const running = await startServer(settings);
+  settings.publicIngressUrl = running.ingressUrl;
+  const api = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${running.url}/api/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, any>;
+  };
+  const factory = await api('POST', '/factories', { name: 'bench' });
+  const webhook = await api('POST', `/factories/${factory.uid}/webhooks`, { name: 'bench' });
+  return {
+    webhook,
+    ingressHeaders: { authorization: `Bearer ${webhook.secret as string}` },
+    async countAccepted() {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return Number(
+        (
+          await running.ctx.db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('webhook_id', '=', webhook.uid)
+            .where('label', '=', 'Accepted')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    },
+    close: running.close,
+  };
+}
+
+function row(name: string, r: LoadResult, rows: number, cpuMicros: number): { rate: number; cpuEach: number } {
+  const rate = r.accepted / r.seconds;
+  const cpuEach = rows > 0 ? cpuMicros / rows : NaN;
+  console.log(
+    `${name.padEnd(40)} ${rate.toFixed(0).padStart(7)} accepted/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   ` +
+      `${cpuEach.toFixed(0).padStart(4)} µs CPU each   (${r.accepted} accepted, ${rows} rows, ${r.non2xx} non-2xx, ${r.errors} errors)`,
+  );
+  return { rate, cpuEach };
+}
+
+function checkLog(r: LoadResult, rows: number, connections: number): void {
+  // Requests still in flight when autocannon stops counting are logged but not counted as answered.
+  if (rows < r.accepted || rows > r.accepted + connections) console.log(`WARNING: ${r.accepted} answers 202 but ${rows} Accepted rows`);
+  if (r.non2xx > 0) console.log(`WARNING: ${r.non2xx} non-2xx answers from the ingress`);
+}
+
+/**
+ * Runs one load and measures the CPU of this process (the servers live here, the load generator does not)
+ * and, on PostgreSQL, of the database's processes meanwhile.
+ */
+async function measuredLoad(run: () => Promise<LoadResult>, postgres?: { cpuMicros(): Promise<Map<number, number>> }) {
+  const before = process.cpuUsage();
+  const databaseBefore = postgres ? await postgres.cpuMicros() : new Map<number, number>();
+  const result = await run();
+  const used = process.cpuUsage(before);
+  let databaseMicros = 0;
+  if (postgres) for (const [pid, micros] of await postgres.cpuMicros()) databaseMicros += micros - (databaseBefore.get(pid) ?? 0);
+  return { result, serverMicros: used.user + used.system, databaseMicros };
+}
+
+const samplerEnv = (): Record<string, string> =>
+  Object.fromEntries(['OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+
+/** BENCH_TRACING=compare: the ingress without tracing, then exporting every delivery's span, at each count. */
+async function compareTracing(dir: string): Promise<void> {
+  const collector = fork(fileURLToPath(import.meta.url), ['--collector'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  onCleanup(() => void collector.kill());
+  const collectorPort = await new Promise<number>((resolve) => collector.once('message', (port) => resolve(port as number)));
+  console.log(
+    `pnpm bench:ingress, BENCH_TRACING=compare — SQLite, ${SECONDS} s per target and connection count (${CONNECTION_COUNTS.join(', ')}), ` +
+      `loopback, Node ${process.version}, ${os.cpus().length} CPUs; load average ${loadAverage()}`,
+  );
+  const modes = [
+    { name: 'untraced', env: {} },
+    // The sampler of the bench's own environment, if set (the cost of sampling a share of deliveries).
+    { name: 'traced', env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`, ...samplerEnv() } },
+  ] as const;
+  const rates = { untraced: [] as number[], traced: [] as number[] };
+  const cpu = { untraced: [] as number[], traced: [] as number[] };
+  let runs = 0;
+  try {
+    for (const connections of CONNECTION_COUNTS) {
+      console.log('');
+      for (const mode of modes) {
+        // One server at a time: a traced server registers the process-wide OpenTelemetry provider.
+        const target = await startIngressTarget(dir, `sqlite:${path.join(dir, `server-${++runs}.sqlite`)}`, mode.env);
+        try {
+          const url = target.webhook.ingress_url as string;
+          if (WARMUP_SECONDS > 0) await load(url, target.ingressHeaders, WARMUP_SECONDS, 'warmup', connections);
+          const before = await target.countAccepted();
+          const { result, serverMicros } = await measuredLoad(() => load(url, target.ingressHeaders, SECONDS, `${mode.name}-${connections}`, connections));
+          const rows = (await target.countAccepted()) - before;
+          const figures = row(`webhook ingress, ${mode.name}, ×${connections}`, result, rows, serverMicros);
+          rates[mode.name].push(figures.rate);
+          cpu[mode.name].push(figures.cpuEach);
+          checkLog(result, rows, connections);
+        } finally {
+          await target.close();
+        }
+      }
+      console.log(`${'ratio traced / untraced'.padEnd(40)} ${(rates.traced.at(-1)! / rates.untraced.at(-1)!).toFixed(2).padStart(7)}`);
+    }
+  } finally {
+    await runCleanups();
+  }
+  const best = (list: number[]) => Math.max(...list);
+  const ratio = best(rates.traced) / best(rates.untraced);
+  console.log('');
+  console.log(`capacity: untraced ${best(rates.untraced).toFixed(0)}/s, traced ${best(rates.traced).toFixed(0)}/s`);
+  console.log(`ratio of capacities traced / untraced: ${ratio.toFixed(2)} (goal ≥ ${TRACING_GOAL}) ${ratio >= TRACING_GOAL ? 'MET' : 'NOT MET'}`);
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  console.log(`CPU per accepted delivery (median over counts): untraced ${median(cpu.untraced).toFixed(0)} µs, traced ${median(cpu.traced).toFixed(0)} µs`);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The Express application: request id → metrics and request log → operational endpoints → REST under
+ * The Express application: request span (when tracing, telemetry/http-spans.ts) → request id → metrics and request log → operational endpoints → REST under
  * /api/v1 (authenticate → JSON body and its depth → OpenAPI validation → role check → idempotency →
  * the contract's operations, api/handlers.ts) → the dashboard's files and pages (http/dashboard.ts) → 404
  * naming the API root → problem errors.
@@ -28,6 +28,7 @@ import { metricsAccess } from './http/metrics-access';
 import { refuseUndecodablePath } from './http/path-encoding';
 import { trustedProxies } from './http/client-address';
 import { requestId } from './http/request-id';
+import { traceRequests } from './telemetry/http-spans';
 import { openApiValidator, REST_BASE_PATH } from './http/validator';
 import { INGRESS_PATH_PREFIX } from './ingress/mount';
 import { methodNotAllowed, resourceNotFound } from './problems';
@@ -53,6 +54,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   const { roles } = ctx.settings;
   const metrics = new ServerMetrics(() => runsByState(ctx), roles);
 
+  if (ctx.settings.tracing) app.use(traceRequests(REST_BASE_PATH));
   app.use(requestId(ctx.log));
   app.use(metrics.middleware());
   app.use(requestLog(ctx.log));

@@ -46,6 +46,7 @@ import { startAuditRetention } from './audit/retention';
 import { NotificationTargets } from './notifications/target';
 import { RUN_NOTICE_CHANNEL, RunSignals } from './runs/signals';
 import { WebhookSecretCache } from './webhooks/secret-cache';
+import { startTracing } from './telemetry/tracing';
 
 export interface StartOptions {
   clock?: Clock;
@@ -79,6 +80,8 @@ export interface RunningServer {
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(settings);
   const clock = options.clock ?? systemClock;
+  // Before anything that makes spans; off (nothing registered) unless OTEL_* names an endpoint.
+  const tracing = settings.tracing ? startTracing(settings.tracing) : undefined;
   const database = await openDatabase(settings, { backgroundCheckpoints: { log } });
   const { roles } = settings;
   let engine: Engine | undefined;
@@ -225,6 +228,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         await sandbox.close();
         await modelGateway.close();
         await database.close();
+        // Last: the spans of everything that stopped above are exported.
+        await tracing?.shutdown().catch((err: unknown) => log.warn({ err }, 'traces not exported at shutdown'));
         log.info('stopped');
       })());
 
@@ -250,6 +255,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     await startedSandbox?.close().catch(() => {});
     await startedGateway?.close().catch(() => {});
     await database.close();
+    await tracing?.shutdown().catch(() => {});
     throw err;
   }
 }

@@ -36,6 +36,8 @@ export interface Settings {
   trustProxy: readonly string[];
   /** Bearer token scrapers present at /metrics; unset: loopback clients only (http/metrics-access.ts). */
   metricsToken: string | undefined;
+  /** OpenTelemetry traces from the standard OTEL_* variables (telemetry/); undefined = off. */
+  tracing: TracingSettings | undefined;
   runner: RunnerName;
   agentCommand: string | undefined;
   modelBaseUrl: string | undefined;
@@ -281,6 +283,38 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return trimSlash(value);
 }
 
+export const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+
+export interface TracingSettings {
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces` (OTLP/HTTP, JSON). */
+  endpoint: string;
+  /** OTEL_SERVICE_NAME (default `agent-runs`). */
+  serviceName: string;
+  sampler: (typeof TRACE_SAMPLERS)[number];
+  /** OTEL_TRACES_SAMPLER_ARG: the ratio of the `…traceidratio` samplers (default 1). */
+  samplerRatio: number;
+}
+
+/** Tracing is on only when an OTLP endpoint is named and neither OTEL_SDK_DISABLED nor OTEL_TRACES_EXPORTER=none turns it off. */
+function tracingSettings(env: Env): TracingSettings | undefined {
+  if (optional(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined;
+  const exporter = optional(env, 'OTEL_TRACES_EXPORTER') ?? 'otlp';
+  if (exporter === 'none') return undefined;
+  if (exporter !== 'otlp') throw new SettingsError(`OTEL_TRACES_EXPORTER must be otlp or none, got "${exporter}"`);
+  const base = optional(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const endpoint = optional(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ? httpUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '') : base ? `${httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '')}/v1/traces` : undefined;
+  if (endpoint === undefined) return undefined;
+  const ratioText = optional(env, 'OTEL_TRACES_SAMPLER_ARG') ?? '1';
+  const samplerRatio = Number(ratioText);
+  if (!/^\d*\.?\d+$/.test(ratioText) || samplerRatio > 1) throw new SettingsError(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got "${ratioText}"`);
+  return {
+    endpoint,
+    serviceName: optional(env, 'OTEL_SERVICE_NAME') ?? 'agent-runs',
+    sampler: oneOf(env, 'OTEL_TRACES_SAMPLER', TRACE_SAMPLERS, 'parentbased_always_on'),
+    samplerRatio,
+  };
+}
+
 function optional(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -394,6 +428,7 @@ export function loadSettings(env: Env = process.env): Settings {
     bootstrapAdminKey: optional(env, 'BOOTSTRAP_ADMIN_KEY'),
     trustProxy: trustedProxyRanges(env),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    tracing: tracingSettings(env),
     runner,
     agentCommand,
     modelBaseUrl,

@@ -44,6 +44,8 @@ interface QueryParameter {
 interface RestOperation {
   method: (typeof METHODS)[number];
   path: string;
+  /** The contract's path template (`/agent/runs/{runId}`): a request span's name (telemetry/http-spans.ts). */
+  contractPath: string;
   operationId: string;
   query: QueryParameter[];
   /** The contract's `security: []`: called without an API key (a signed URL carries its own credential). */
@@ -63,7 +65,7 @@ function restOperations(): RestOperation[] {
       const parameters = [...((item.parameters as Parameter[] | undefined) ?? []), ...(operation.parameters ?? [])].map(resolve);
       const query = parameters.filter((p): p is QueryParameter & { in: string } => p?.in === 'query');
       const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
-      return [{ method, path: expressPath(contractPath), operationId: operation.operationId, query, public: isPublic }];
+      return [{ method, path: expressPath(contractPath), contractPath, operationId: operation.operationId, query, public: isPublic }];
     }),
   );
 }
@@ -128,9 +130,10 @@ export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers
 export function operationNames(): Router {
   const router = Router();
   allowedMethodsRoutes(router);
-  for (const { method, path, operationId, public: isPublic } of restOperations()) {
+  for (const { method, path, contractPath, operationId, public: isPublic } of restOperations()) {
     router[method](path, (_req, res, next) => {
       res.locals.operationId = operationId;
+      res.locals.routeTemplate = contractPath;
       if (isPublic) res.locals.publicOperation = true;
       next('router');
     });

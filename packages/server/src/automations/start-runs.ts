@@ -23,6 +23,7 @@ import { transitionInTransaction } from '../runs/transitions';
 import type { ResolvedAgentConfig } from '../engine/runner';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { deliveryRunPrompt, EVENT_PAYLOAD_FILE, EVENT_PAYLOAD_MIME_TYPE } from './envelope';
+import { inSpan } from '../telemetry/spans';
 
 export interface AcceptedDelivery {
   teamId: string;
@@ -58,7 +59,16 @@ export async function startRunsForDelivery(
   const { teamId, factoryId, webhookId, deliveryId } = delivery;
   candidates ??= await listEnabledCandidates(trx, teamId, factoryId, webhookId);
   if (candidates.length === 0) return [];
+  const attributes = { 'webhook.id': webhookId, 'webhook.delivery.id': deliveryId, 'automation.candidates': candidates.length };
+  return inSpan('automation match', attributes, async (span) => {
+    const started = await matchAndStart(trx, ctx, delivery, candidates);
+    span.setAttribute('automation.matched', started.map((run) => run.automation_id));
+    return started;
+  });
+}
 
+async function matchAndStart(trx: Kysely<Database>, ctx: ServerContext, delivery: AcceptedDelivery, candidates: readonly CandidateAutomation[]): Promise<StartedRun[]> {
+  const { teamId, webhookId, deliveryId } = delivery;
   const matched = await ctx.matcherCache.match(trx, teamId, webhookId, candidates, delivery.payload, (automationId, message) =>
     ctx.log.warn({ automation_id: automationId, webhook_id: webhookId, delivery_id: deliveryId, problem: message }, 'automation skipped: stored trigger is invalid'),
   );

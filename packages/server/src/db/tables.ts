@@ -80,6 +80,7 @@ export interface RunsTable {
   image_digest: string | null; // sha256:… of the environment image it ran on
   event_seq: number; // last event sequence number; incremented atomically per event
   output_bytes: Generated<number>; // bytes its executions appended to the conversation (RUN_OUTPUT_LIMIT_MB)
+  trace_context: Generated<string | null>; // W3C traceparent of the span that queued it (telemetry/)
   lease_owner: string | null;
   lease_expires_at: Timestamp | null;
   claim_count: number; // claims so far (lease recovery gives one more)

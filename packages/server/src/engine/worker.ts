@@ -29,6 +29,7 @@ import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
 import { ensurePrivateDir } from '../private-files';
 import { Wakeup } from '../wakeup';
+import { annotateActiveSpan, inSpan, traceFields, traceRunExecution } from '../telemetry/spans';
 
 export interface WorkerOptions {
   /** The runner every run uses (default: createRunner(settings) in index.ts). */
@@ -113,14 +114,16 @@ export function startWorkerPool(ctx: ServerContext, options: WorkerOptions): Wor
       }
       const claimed = run;
       const controller = new AbortController();
-      const done = executeClaimedRun(ctx, claimed, {
-        workerId,
-        runner: options.runner,
-        controller,
-        heartbeatIntervalMs,
-        prepareEnvironment: options.prepareEnvironment ?? prepareRunEnvironment,
-        log,
-      })
+      const done = traceRunExecution(claimed, () =>
+        executeClaimedRun(ctx, claimed, {
+          workerId,
+          runner: options.runner,
+          controller,
+          heartbeatIntervalMs,
+          prepareEnvironment: options.prepareEnvironment ?? prepareRunEnvironment,
+          log,
+        }),
+      )
         .catch((err: unknown) => log.error({ err, runId: claimed.id }, 'run execution failed unexpectedly'))
         .finally(() => {
           active.delete(claimed.id);
@@ -192,7 +195,7 @@ type Prepared =
 /** Claim is done; run the remaining steps. Never throws for expected outcomes. */
 export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, deps: ExecutionDeps): Promise<void> {
   const { controller, workerId } = deps;
-  const log = deps.log.child({ runId: claimed.id, teamId: claimed.team_id });
+  const log = deps.log.child({ runId: claimed.id, teamId: claimed.team_id, ...traceFields() });
   const unregister = ctx.runSignals.registerInFlight(claimed.id, controller);
   const heartbeat = startHeartbeat(ctx, claimed, workerId, deps.heartbeatIntervalMs, controller, log);
   const sandbox = ctx.sandbox.forRun(claimed.id, runWorkDir(ctx, claimed.id));
@@ -204,7 +207,8 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
       await handleFailure(ctx, claimed, workerId, { state: 'FAILED', statusMessage: prepared.statusMessage }, log);
       return;
     }
-    const executed = await execute(deps.runner, prepared.runContext);
+    const runContext = prepared.runContext;
+    const executed = await inSpan('run agent', { 'run.runner': deps.runner.name }, () => execute(deps.runner, runContext));
     await prepared.runContext.usage.settled?.();
     const result = outputLimitVerdict(budgetVerdict(sandboxVerdict(executed, sandbox), prepared.runContext.usage), prepared.runContext.conversation);
     const aborted = abortKindOf(controller.signal);
@@ -215,7 +219,8 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
     } else if (result.kind === 'outcome') {
       if (result.outcome.state === 'SUCCEEDED') {
         const artifacts = createArtifactPublisher(ctx, claimed, workerId);
-        await handleSuccess(ctx, claimed, workerId, await deliverRepositoryChanges(ctx, claimed, runWorkDir(ctx, claimed.id), sandbox, artifacts, log), log);
+        const pushed = await inSpan('run push', {}, () => deliverRepositoryChanges(ctx, claimed, runWorkDir(ctx, claimed.id), sandbox, artifacts, log));
+        await handleSuccess(ctx, claimed, workerId, pushed, log);
       }
       else await handleFailure(ctx, claimed, workerId, result.outcome, log);
     } else if (result.error instanceof RunNotOwnedError) {
@@ -332,6 +337,7 @@ async function execute(runner: Runner, runContext: RunContext): Promise<Executio
 /** Step 3a, with what the repositories' delivery says (a push that failed), if anything. */
 async function handleSuccess(ctx: ServerContext, run: RunRow, workerId: string, statusMessage: RunStatusMessage | undefined, log: Logger) {
   const finished = await finishExecution(ctx, run, workerId, { state: 'SUCCEEDED', ...(statusMessage ? { statusMessage } : {}) });
+  if (finished.ok) annotateActiveSpan({ 'run.state': finished.run.state });
   if (!finished.ok) log.info('run finished after it was taken from this worker; outcome dropped');
   else log.info({ state: finished.run.state, requeued: finished.requeued }, 'run succeeded');
 }
@@ -345,6 +351,7 @@ async function handleFailure(
   log: Logger,
 ) {
   const finished = await finishExecution(ctx, run, workerId, outcome);
+  if (finished.ok) annotateActiveSpan({ 'run.state': finished.run.state });
   if (!finished.ok) log.info('run failed after it was taken from this worker; outcome dropped');
   else log.info({ state: finished.run.state, statusMessage: outcome.statusMessage, requeued: finished.requeued }, outcome.state === 'BLOCKED' ? 'run waits for an answer' : 'run did not succeed');
 }

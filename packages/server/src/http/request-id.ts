@@ -1,10 +1,14 @@
 /**
  * Request id: taken from a well-formed incoming `x-request-id` or generated, returned as `x-request-id`,
- * used as `trace_id` in problem bodies and bound to every log line of the request (`req.log`).
+ * used as `trace_id` in problem bodies and bound to every log line of the request (`req.log`), with the
+ * request span's `trace_id` and `span_id` when tracing is on. A generated id is then the trace's id when the
+ * request began its trace (docs/decisions.md §Traces).
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Bindings, Logger } from 'pino';
+import { traceIdOfRequest } from '../telemetry/http-spans';
+import { traceFields } from '../telemetry/spans';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -51,9 +55,9 @@ type WithRequestLog = Request & { [REQUEST_LOG]: RequestLog };
 export function requestId(log: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    const id = incoming && ACCEPTED_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+    const id = incoming && ACCEPTED_ID.test(incoming) ? incoming : (traceIdOfRequest(res) ?? `req_${randomUUID()}`);
     req.id = id;
-    const requestLog = new RequestLog(log, { request_id: id });
+    const requestLog = new RequestLog(log, { request_id: id, ...traceFields() });
     (req as WithRequestLog)[REQUEST_LOG] = requestLog;
     Object.defineProperty(req, 'log', { configurable: true, enumerable: true, get: () => requestLog.logger });
     res.setHeader('x-request-id', id);

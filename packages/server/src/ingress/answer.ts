@@ -18,12 +18,12 @@ import {
   storageFull,
 } from '../problems';
 
-/** Same rule as http/request-id.ts: echo a safe incoming id, else generate one. */
+/** Same rule as http/request-id.ts: echo a safe incoming id, else the trace's id when the delivery began one, else generate one. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+export function assignRequestId(req: IncomingMessage, res: ServerResponse, rootTraceId?: string): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+  const id = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : (rootTraceId ?? `req_${randomUUID()}`);
   res.setHeader('x-request-id', id);
   return id;
 }

@@ -46,6 +46,8 @@ import { resolveWebhook } from './resolve';
 import { routeIngressRequest, type IngressRoute } from './route';
 import { senderAddress } from './sender';
 import { checksCredentialBeforeBody, verifyDelivery, type VerifyDeliveryInput } from './verify';
+import { traceDelivery } from '../telemetry/http-spans';
+import { activeTraceContext, annotateActiveSpan, spanEvent, traceFields } from '../telemetry/spans';
 
 export interface IngressHandler {
   (req: IncomingMessage, res: ServerResponse): void;
@@ -69,15 +71,17 @@ export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics
       const answered = metrics.startRequest();
       res.on('finish', () => answered(req.method ?? 'UNKNOWN', METRICS_ROUTE, res.statusCode));
     }
-    assignRequestId(req, res);
-    const route = routeIngressRequest(req.method, req.url);
-    ingest(ingestCtx, route, req, res).catch((err: unknown) => {
-      ctx.log.error({ err, webhook_id: route.kind === 'delivery' ? route.webhookId : undefined }, 'webhook ingress failed');
-      try {
-        answerProblem(res, isOutOfStorage(err) ? problems.storageFull() : isDatabaseUnreachable(err) ? problems.databaseUnavailable() : problems.internal(), route.instance, { close: !req.complete });
-      } catch {
-        res.destroy();
-      }
+    traceDelivery(req, res, METRICS_ROUTE, (rootTraceId) => {
+      assignRequestId(req, res, rootTraceId);
+      const route = routeIngressRequest(req.method, req.url);
+      ingest(ingestCtx, route, req, res).catch((err: unknown) => {
+        ctx.log.error({ err, webhook_id: route.kind === 'delivery' ? route.webhookId : undefined, ...traceFields() }, 'webhook ingress failed');
+        try {
+          answerProblem(res, isOutOfStorage(err) ? problems.storageFull() : isDatabaseUnreachable(err) ? problems.databaseUnavailable() : problems.internal(), route.instance, { close: !req.complete });
+        } catch {
+          res.destroy();
+        }
+      });
     });
   };
   return Object.assign(handle, { drain: groupCommit.drain });
@@ -126,6 +130,7 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   const resolved = await resolveWebhook(db, route.webhookId, { keys: [authKey, rateKey], position });
   if (!resolved) return answerProblem(res, problems.notFound(), route.instance);
   const { webhook, counters } = resolved;
+  spanEvent('resolved');
 
   // 3. The failed-authentication budget of this sender address for this webhook is taken by each failure of
   //    steps 4–6 as it happens (429 once spent), never by a sender whose credential checks out.
@@ -172,8 +177,9 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   // verdict still comes after the rate check's.
   const parsed = parseJsonBody(rawBody);
   const identified = parsed.ok
-    ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), bodyDigest: signedBodyDigest(webhook, rawBody), rawBody, payload: parsed.payload }
+    ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), bodyDigest: signedBodyDigest(webhook, rawBody), rawBody, payload: parsed.payload, traceContext: activeTraceContext() }
     : undefined;
+  spanEvent('verified');
   const outcome = await ctx.groupCommit.run({ facts, rateKey, counters, identified });
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);
@@ -261,5 +267,6 @@ async function rejectUnauthenticated(attempt: FailedAttempt, facts: DeliveryFact
 /** Reports a delivery that was written to the log: metrics always, a debug line when enabled. */
 function trace(ctx: IngestContext, webhookId: string, deliveryId: string, label: string, reason?: string): void {
   ctx.onDelivery?.(label);
+  annotateActiveSpan({ 'webhook.id': webhookId, 'webhook.delivery.id': deliveryId, 'webhook.delivery.label': label });
   if (ctx.log.isLevelEnabled('debug')) ctx.log.debug({ webhook_id: webhookId, delivery_id: deliveryId, label, reason }, 'webhook delivery');
 }

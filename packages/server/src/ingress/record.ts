@@ -28,6 +28,8 @@ import { compiledQuery } from '../db/compiled-query';
 import type { RejectionReason } from '../webhooks/schemes';
 import type { DeliveryIdentity } from './identify';
 import type { ResolvedWebhook } from './resolve';
+import type { Context } from '@opentelemetry/api';
+import { activeTraceContext, withTraceContext } from '../telemetry/spans';
 
 export type RejectedLabel = Extract<WebhookDeliveriesTable['label'], `Rejected${string}`>;
 
@@ -46,6 +48,8 @@ export interface IdentifiedDelivery {
   bodyDigest: string | null;
   rawBody: Buffer;
   payload: unknown;
+  /** The delivery's span: the runs it starts continue its trace, though they commit in a shared batch. */
+  traceContext?: Context;
 }
 
 export type LoggedDelivery =
@@ -98,16 +102,13 @@ export async function logAcceptedOrDuplicates(
     );
     const notFound: number[] = [];
     for (const [j, i] of pending.entries()) {
-      const { facts, identity, bodyDigest, rawBody, payload } = deliveries[i]!;
+      const { facts, identity, bodyDigest, rawBody, payload, traceContext } = deliveries[i]!;
       const { webhook } = facts;
       const id = ids[j]!;
       if (inserted.has(id)) {
-        const runs = await startRunsForDelivery(
-          trx,
-          ctx,
-          { teamId: webhook.teamId, factoryId: webhook.factoryId, webhookId: webhook.id, webhookName: webhook.name, deliveryId: id, rawBody, payload },
-          await candidatesOf(webhook),
-        );
+        const candidates = await candidatesOf(webhook);
+        const delivery = { teamId: webhook.teamId, factoryId: webhook.factoryId, webhookId: webhook.id, webhookName: webhook.name, deliveryId: id, rawBody, payload };
+        const runs = await withTraceContext(traceContext ?? activeTraceContext(), () => startRunsForDelivery(trx, ctx, delivery, candidates));
         logged[i] = { label: 'Accepted', deliveryId: id, runs };
         continue;
       }

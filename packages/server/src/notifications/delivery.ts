@@ -36,6 +36,7 @@ import {
 } from './repository';
 import { signNotification } from './signing';
 import { NotificationTargets } from './target';
+import { inSpan, SpanKind } from '../telemetry/spans';
 
 const USER_AGENT = 'agent-runs-notifications/1';
 /** A claim's lease outlives the request's timeout by this much: time to record the outcome. */
@@ -172,10 +173,20 @@ async function deliverMessage(steps: DeliverySteps, claimed: MessageRow): Promis
     const attemptedAt = ctx.clock.now();
     const result =
       subscription.enabled === 1
-        ? await send(steps, subscription, message, attemptedAt)
+        ? await traceAttempt(message, () => send(steps, subscription, message!, attemptedAt))
         : { ok: false, sent: false, statusCode: null, latencyMs: null, error: 'not sent: the subscription is disabled', excerpt: null };
     message = await record(steps, subscription, message, attemptedAt, result);
   }
+}
+
+/** One attempt's span (docs/decisions.md §Traces): its own trace, naming the run and the event. */
+function traceAttempt(message: MessageRow, attempt: () => Promise<AttemptResult>): Promise<AttemptResult> {
+  const attributes = { 'notification.event_id': message.event_id, 'notification.subscription_id': message.subscription_id, 'run.id': message.run_id };
+  return inSpan('notification delivery', attributes, async (span) => {
+    const result = await attempt();
+    span.setAttributes({ 'notification.delivered': result.ok, ...(result.statusCode !== null ? { 'http.response.status_code': result.statusCode } : {}) });
+    return result;
+  }, { kind: SpanKind.CLIENT });
 }
 
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */

@@ -42,6 +42,7 @@ import {
 } from './repository';
 import { isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
 import { acceptFollowup, recordRunCreated, requestCancel } from './transitions';
+import { recordRunQueued } from '../telemetry/spans';
 
 export const MAX_ATTACHMENTS = 5;
 export const TITLE_MAX_LENGTH = 80;
@@ -342,8 +343,9 @@ export async function insertQueuedRun(
   input: QueuedRunInput,
 ): Promise<RunAgentResponse> {
   const now = toTimestamp(ctx.clock.now());
+  const id = newRunId();
   const run = {
-    id: newRunId(),
+    id,
     team_id: input.teamId,
     title: input.title,
     prompt: input.prompt,
@@ -376,6 +378,8 @@ export async function insertQueuedRun(
     updated_at: now,
     started_at: null,
     completed_at: null,
+    // The worker that claims it continues this trace (telemetry/spans.ts).
+    trace_context: recordRunQueued(id, input.source),
   };
   await insertRun(tx, run);
   if (input.metadata) await insertRunMetadata(tx, run, input.metadata);

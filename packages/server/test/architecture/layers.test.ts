@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
 const LAYERS: Array<{ name: string; members: string[] }> = [
-  { name: 'base', members: ['generated', 'db', 'crypto', 'clock', 'settings', 'logger', 'periodic-job', 'private-files', 'package-root', 'problems', 'pagination', 'json', 'wakeup'] },
+  { name: 'base', members: ['generated', 'db', 'crypto', 'clock', 'settings', 'logger', 'periodic-job', 'private-files', 'package-root', 'problems', 'pagination', 'json', 'wakeup', 'telemetry'] },
   {
     name: 'domain',
     members: ['context', 'teams', 'api-keys', 'secrets', 'environments', 'factories', 'webhooks', 'automations', 'runs', 'artifacts', 'schedules', 'engine', 'skills', 'notifications', 'budgets', 'audit'],

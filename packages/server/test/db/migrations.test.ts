@@ -19,7 +19,7 @@ const EXPECTED: Record<string, Array<[string, boolean]>> = {
     ['id', false], ['team_id', false], ['title', false], ['prompt', false], ['state', false], ['source', false],
     ['creator_type', false], ['creator_uid', false], ['creator_display_name', false], ['creator_email', true],
     ['status_message', true], ['session_id', false], ['config', true], ['resolved_config', true], ['runner', true],
-    ['factory_id', true], ['automation_id', true], ['delivery_id', true], ['usage', true], ['event_seq', false], ['output_bytes', false],
+    ['factory_id', true], ['automation_id', true], ['delivery_id', true], ['usage', true], ['event_seq', false], ['output_bytes', false], ['trace_context', true],
     ['lease_owner', true], ['lease_expires_at', true], ['claim_count', false], ['cancel_requested_at', true],
     ['metadata', true], ['parent_run_id', true], ['schedule_id', true], ['schedule', true], ['image_digest', true],
     ['created_at', false], ['updated_at', false], ['started_at', true], ['completed_at', true],

@@ -104,6 +104,7 @@ export async function createRun(
     usage: null,
     event_seq: 0,
     output_bytes: 0,
+    trace_context: null,
     lease_owner: null,
     lease_expires_at: null,
     claim_count: 0,

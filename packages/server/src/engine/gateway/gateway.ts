@@ -22,6 +22,7 @@ import type { UsageRecorder } from '../runner';
 import { GatewayKeys } from './credentials';
 import { UsageMeter } from './metering';
 import { downstreamHeaders, gatewayError, matchRoute, presentedKey, upstreamHeaders, type GatewayRoute } from './protocols';
+import { activeTraceContext, SpanKind, startSpan, type Context } from '../../telemetry/spans';
 
 /** The reserved name a sandbox's proxy routes to the gateway (never resolved through DNS). */
 export const MODEL_GATEWAY_HOST = 'model-gateway.internal';
@@ -42,6 +43,8 @@ interface Grant {
   usage: UsageRecorder;
   upstream(provider: ModelProviderName): Upstream | undefined;
   log: Logger;
+  /** The run execution's span, active at `open()`: every model call of the execution is its child. */
+  traceContext: Context;
 }
 
 export interface ExecutionGatewayOptions {
@@ -163,9 +166,12 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     });
     let meter: UsageMeter | undefined;
     let recorded = false;
+    const span = startSpan(`model call ${route.provider}`, { 'gen_ai.system': route.provider, 'gen_ai.request.model': model ?? '', 'url.path': route.upstreamPath }, SpanKind.CLIENT, grant.traceContext);
     const record = () => {
       if (recorded) return;
       recorded = true;
+      span.setAttribute('http.response.status_code', res.statusCode);
+      span.end();
       const spent = meter?.finish();
       grant.log.debug({ provider: route.provider, path: route.upstreamPath, model, status: res.statusCode, usage: spent }, 'model gateway request');
       if (spent) {
@@ -263,7 +269,7 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
         return teamKey ? { baseUrl: settings.modelProviders[provider].teamBaseUrl, apiKey: teamKey } : settings.modelProviders[provider].operator;
       };
       const builtIn = settings.modelBaseUrl ? { baseUrl: settings.modelBaseUrl.replace(/\/+$/, ''), apiKey: settings.modelApiKey } : undefined;
-      const grant = { runId: options.runId, usage: options.usage, log: options.log };
+      const grant = { runId: options.runId, usage: options.usage, log: options.log, traceContext: activeTraceContext() };
       const processKey = keys.mint({ ...grant, from: 'sandbox', upstream: teamOrOperator });
       const agentKey = keys.mint({ ...grant, from: 'in-process', upstream: (provider) => (provider === 'openai' ? builtIn : undefined) });
       return {

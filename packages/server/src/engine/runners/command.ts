@@ -26,6 +26,7 @@ import { ASK_USER_LINE_PREFIX, blockedOutcome, parseQuestionJson } from './ask-u
 import { ARTIFACT_LINE_PREFIX, publishArtifactDirectory, publishArtifactLine } from './command-artifacts';
 import { modelLimits, timerMs } from './model-config';
 import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
+import { inSpan, type Span } from '../../telemetry/spans';
 
 export const OUTPUT_FLUSH_MS = 100;
 const OUTPUT_FLUSH_BYTES = 64 * 1024;
@@ -41,7 +42,11 @@ export class CommandRunner implements Runner {
   readonly name = 'command' as const;
   constructor(private readonly command: string) {}
 
-  async run(ctx: RunContext): Promise<RunOutcome> {
+  run(ctx: RunContext): Promise<RunOutcome> {
+    return inSpan('agent command', { 'process.command': 'AGENT_COMMAND' }, (span) => this.#run(ctx, span));
+  }
+
+  async #run(ctx: RunContext, span: Span): Promise<RunOutcome> {
     ctx.signal.throwIfAborted();
     const proc = await ctx.sandbox.spawn({
       argv: ['/bin/sh', '-c', this.command],
@@ -63,6 +68,7 @@ export class CommandRunner implements Runner {
       proc.stderr.on('data', (chunk: Buffer) => output.add('stderr', chunk));
 
       const exit = await proc.exited;
+      if (exit.code !== null) span.setAttribute('process.exit.code', exit.code);
       ctx.log.debug({ pid: proc.pid, code: exit.code, signal: exit.signal }, 'agent command exited');
       await output.finish();
       ctx.signal.throwIfAborted();

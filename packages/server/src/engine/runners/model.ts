@@ -28,6 +28,7 @@ import { attachmentParts, firstUserMessage, messagesFromHistory, SKILL_SPEC_ACTI
 import { skillAction, skillLoaded, ToolBox, type AdvertisedSkill } from './model-tools';
 import { WorkspaceShell } from './workspace-shell';
 import { WorkspaceTools } from './workspace-tools';
+import { inSpan } from '../../telemetry/spans';
 
 export interface ModelRunnerOptions {
   /** MODEL_BASE_URL, e.g. `https://api.openai.com/v1`. */
@@ -250,7 +251,7 @@ export class ModelRunner implements Runner {
           continue;
         }
         for (const p of prepared) {
-          const outcome = await p.execute(signal);
+          const outcome = await inSpan('tool call', { 'gen_ai.tool.name': p.call.function.name, 'gen_ai.tool.call.id': p.call.id }, () => p.execute(signal));
           await ctx.conversation.append('tool', [outcome.result, ...(outcome.events ?? [])]);
           messages.push({ role: 'tool', tool_call_id: p.call.id, content: outcome.content });
         }
