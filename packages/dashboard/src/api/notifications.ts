@@ -3,13 +3,14 @@
  * made, so a change invalidates exactly what shows it.
  */
 import type { AgentRuns } from '@agent-runs/sdk';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 
 export const notificationKeys = {
   all: ['notifications'] as const,
   list: (cursor: string | undefined) => [...notificationKeys.all, 'list', cursor ?? null] as const,
   one: (uid: string) => [...notificationKeys.all, 'one', uid] as const,
-  attempts: (uid: string, cursor: string | undefined) => [...notificationKeys.all, 'attempts', uid, cursor ?? null] as const,
+  attemptsOf: (uid: string) => [...notificationKeys.all, 'attempts', uid] as const,
+  attempts: (uid: string, cursor: string | undefined) => [...notificationKeys.attemptsOf(uid), cursor ?? null] as const,
 };
 
 export const subscriptionsQuery = (client: AgentRuns, cursor: string | undefined, limit: number) =>
@@ -34,3 +35,10 @@ export const attemptsQuery = (client: AgentRuns, uid: string, cursor: string | u
     },
     placeholderData: keepPreviousData,
   });
+
+/** A subscription was created, changed, rotated or deleted. */
+export const invalidateSubscriptions = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+
+/** An event was replayed to a subscription: its attempts, on every page. */
+export const invalidateAttempts = (queryClient: QueryClient, uid: string) =>
+  queryClient.invalidateQueries({ queryKey: notificationKeys.attemptsOf(uid) });

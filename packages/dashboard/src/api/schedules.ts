@@ -3,7 +3,7 @@
  * the lists and schedules that show it.
  */
 import type { AgentRuns } from '@agent-runs/sdk';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 
 export const scheduleKeys = {
   all: ['schedules'] as const,
@@ -19,3 +19,6 @@ export const schedulesQuery = (client: AgentRuns, cursor: string | undefined, li
     },
     placeholderData: keepPreviousData,
   });
+
+/** A schedule was created, edited, paused or resumed. */
+export const invalidateSchedules = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: scheduleKeys.all });

@@ -3,7 +3,7 @@
  * the budget invalidates exactly what shows it (bulletproof-react's per-feature `api/` modules).
  */
 import type { AgentRuns } from '@agent-runs/sdk';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 
 export const usageKeys = {
   all: ['usage'] as const,
@@ -16,3 +16,6 @@ export const budgetQuery = (client: AgentRuns) =>
 
 export const monthUsageQuery = (client: AgentRuns, month: string) =>
   queryOptions({ queryKey: usageKeys.month(month), queryFn: ({ signal }) => client.usage.retrieve({ month }, { signal }) });
+
+/** The budget changed: it and the usage measured against it. */
+export const invalidateUsage = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: usageKeys.all });

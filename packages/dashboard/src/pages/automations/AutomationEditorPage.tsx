@@ -3,6 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { validationErrors } from '../../api/client';
+import { environmentsForSelectQuery } from '../../api/environments';
+import { automationDeleted, automationQuery, automationStored, factoryQuery, webhooksQuery } from '../../api/factories';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
@@ -21,30 +23,13 @@ import { TestFilterPanel } from './TestFilterPanel';
 import { WebhookSelection } from './WebhookSelection';
 import './automations.css';
 
-/** A factory has at most 20 webhooks (docs/service-spec.md, Limits): one page holds them all. */
-const WEBHOOKS_PAGE = 100;
-/** Environments offered in the select; a stored one beyond them is still shown. */
-const ENVIRONMENTS_PAGE = 500;
-
-const automationKey = (factoryUid: string, automationUid: string) => ['automation-editor', 'automation', factoryUid, automationUid];
-
 /** Create (`/factories/:factoryUid/automations/new`) or edit an automation, and test its filter. */
 export function AutomationEditorPage({ factoryUid, automationUid }: { factoryUid: string; automationUid?: string | undefined }) {
   const { client } = useSession();
-  const factory = useQuery({ queryKey: ['automation-editor', 'factory', factoryUid], queryFn: () => client.factories.retrieve(factoryUid) });
-  const webhooks = useQuery({
-    queryKey: ['automation-editor', 'webhooks', factoryUid],
-    queryFn: async () => (await client.factories.webhooks.list(factoryUid, { limit: WEBHOOKS_PAGE })).data,
-  });
-  const environments = useQuery({
-    queryKey: ['automation-editor', 'environments'],
-    queryFn: async () => (await client.agent.environments.list({ limit: ENVIRONMENTS_PAGE })).data,
-  });
-  const automation = useQuery({
-    queryKey: automationKey(factoryUid, automationUid ?? ''),
-    queryFn: () => client.factories.automations.retrieve(factoryUid, automationUid ?? ''),
-    enabled: automationUid !== undefined,
-  });
+  const factory = useQuery(factoryQuery(client, factoryUid));
+  const webhooks = useQuery(webhooksQuery(client, factoryUid));
+  const environments = useQuery(environmentsForSelectQuery(client));
+  const automation = useQuery({ ...automationQuery(client, factoryUid, automationUid ?? ''), enabled: automationUid !== undefined });
 
   const title = automationUid ? (automation.data?.name ?? 'Automation') : 'New automation';
   const error = factory.error ?? webhooks.error ?? automation.error;
@@ -111,8 +96,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
       return client.factories.automations.update(factoryUid, automation.uid, body);
     },
     onSuccess: (result) => {
-      queryClient.setQueryData(automationKey(factoryUid, result.uid), result);
-      void queryClient.invalidateQueries({ queryKey: ['automation-editor', 'automation', factoryUid] });
+      void automationStored(queryClient, factoryUid, result);
       if (!automation) {
         navigate(`/factories/${factoryUid}/automations/${result.uid}`, { replace: true });
         return;
@@ -282,7 +266,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
                 danger
                 onConfirm={async () => {
                   await client.factories.automations.delete(factoryUid, automation.uid);
-                  queryClient.removeQueries({ queryKey: automationKey(factoryUid, automation.uid) });
+                  void automationDeleted(queryClient, factoryUid, automation.uid);
                   navigate(`/factories/${factoryUid}`);
                 }}
               >

@@ -1,6 +1,7 @@
 import type { TestFilterResult, Webhook, WebhookDelivery } from '@agent-runs/sdk';
 import { useMutation, useQueries } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { deliveriesQuery } from '../../api/factories';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useClient } from '../../session';
 import { triggerFromForm, type AutomationForm } from './automation-form';
@@ -35,14 +36,11 @@ export function TestFilterPanel({ factoryUid, savedAutomationUid, form, webhooks
   const selectedKnown = form.webhookIds.filter((uid) => names.has(uid));
 
   const deliveryLists = useQueries({
-    queries: selectedKnown.map((webhookUid) => ({
-      queryKey: ['automation-editor', 'deliveries', factoryUid, webhookUid],
-      queryFn: async () => (await client.factories.webhooks.deliveries.list(factoryUid, webhookUid, { limit: DELIVERIES_PER_WEBHOOK })).data,
-    })),
+    queries: selectedKnown.map((webhookUid) => deliveriesQuery(client, factoryUid, webhookUid, undefined, DELIVERIES_PER_WEBHOOK)),
   });
   // Only Accepted deliveries keep their payload: any other answers 409, so none is offered.
   const deliveries: WebhookDelivery[] = deliveryLists
-    .flatMap((q) => q.data ?? [])
+    .flatMap((q) => q.data?.data ?? [])
     .filter((d) => d.label === 'Accepted')
     .sort((a, b) => b.received_at.localeCompare(a.received_at));
   const listError = deliveryLists.find((q) => q.error)?.error;

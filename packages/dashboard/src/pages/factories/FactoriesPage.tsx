@@ -1,7 +1,8 @@
 import { definitionSourceValues, type DefinitionSource } from '@agent-runs/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { factoriesQuery, invalidateFactoryLists } from '../../api/factories';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
@@ -16,11 +17,7 @@ const PAGE_SIZE = 50;
 export function FactoriesPage() {
   const { client, isAdmin } = useSession();
   const pages = useCursorPages();
-  const factories = useQuery({
-    queryKey: ['factories', pages.cursor],
-    queryFn: () => client.factories.list({ limit: PAGE_SIZE, cursor: pages.cursor }),
-    placeholderData: keepPreviousData,
-  });
+  const factories = useQuery(factoriesQuery(client, pages.cursor, PAGE_SIZE));
 
   return (
     <>
@@ -64,7 +61,7 @@ function CreateFactoryForm() {
   const create = useMutation({
     mutationFn: () => client.factories.create({ name: name.trim(), definition_source: source }),
     onSuccess: (factory) => {
-      void queryClient.invalidateQueries({ queryKey: ['factories'] });
+      void invalidateFactoryLists(queryClient);
       navigate(`/factories/${factory.uid}`);
     },
   });

@@ -1,7 +1,8 @@
 import type { Factory, WebhookWithSecret } from '@agent-runs/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { automationsQuery, factoryQuery, invalidateWebhooks, webhooksQuery } from '../../api/factories';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
@@ -13,17 +14,12 @@ import { SecretOnceCard } from './SecretOnceCard';
 import { authModeNames, definitionSourceNames } from './webhook-text';
 import './factories.css';
 
-/** A factory holds at most 20 webhooks (docs/service-spec.md §Limits): one page shows them all. */
-const WEBHOOKS_PAGE = 20;
 const AUTOMATIONS_PAGE = 25;
-
-export const factoryKey = (factoryUid: string) => ['factory', factoryUid];
-export const webhooksKey = (factoryUid: string) => ['factory', factoryUid, 'webhooks'];
 
 /** One factory: its details, webhooks (create: admins of a managed factory), automations, and dispatching a run. */
 export function FactoryPage({ factoryUid }: { factoryUid: string }) {
   const { client } = useSession();
-  const factory = useQuery({ queryKey: factoryKey(factoryUid), queryFn: () => client.factories.retrieve(factoryUid) });
+  const factory = useQuery(factoryQuery(client, factoryUid));
   return (
     <>
       <p className="breadcrumb">
@@ -77,11 +73,7 @@ function Webhooks({ factory }: { factory: Factory }) {
   const { client, isAdmin } = useSession();
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
-  const webhooks = useQuery({
-    queryKey: webhooksKey(factory.uid),
-    queryFn: () => client.factories.webhooks.list(factory.uid, { limit: WEBHOOKS_PAGE }),
-    staleTime: 0,
-  });
+  const webhooks = useQuery(webhooksQuery(client, factory.uid));
   const canCreate = isAdmin && factory.definition_source === 'api';
 
   return (
@@ -89,10 +81,10 @@ function Webhooks({ factory }: { factory: Factory }) {
       <h2 id="webhooks-heading">Webhooks</h2>
       {created && <SecretOnceCard webhook={created} event="created" onDismiss={() => setCreated(null)} />}
       <ErrorNotice error={webhooks.error} />
-      {webhooks.data && webhooks.data.data.length === 0 && <p className="muted">No webhooks yet.</p>}
-      {webhooks.data && webhooks.data.data.length > 0 && (
+      {webhooks.data && webhooks.data.length === 0 && <p className="muted">No webhooks yet.</p>}
+      {webhooks.data && webhooks.data.length > 0 && (
         <ul className="item-list card" aria-label="Webhooks">
-          {webhooks.data.data.map((webhook) => (
+          {webhooks.data.map((webhook) => (
             <li key={webhook.uid} className="item-row">
               <div className="item-main">
                 <span className="item-title">
@@ -120,7 +112,7 @@ function Webhooks({ factory }: { factory: Factory }) {
             factoryUid={factory.uid}
             onCreated={(webhook) => {
               setCreated(webhook);
-              void queryClient.invalidateQueries({ queryKey: webhooksKey(factory.uid) });
+              void invalidateWebhooks(queryClient, factory.uid);
             }}
           />
         </details>
@@ -132,12 +124,7 @@ function Webhooks({ factory }: { factory: Factory }) {
 function Automations({ factory }: { factory: Factory }) {
   const { client, isAdmin } = useSession();
   const pages = useCursorPages();
-  const automations = useQuery({
-    queryKey: ['factory', factory.uid, 'automations', pages.cursor],
-    queryFn: () => client.factories.automations.list(factory.uid, { limit: AUTOMATIONS_PAGE, cursor: pages.cursor }),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-  });
+  const automations = useQuery(automationsQuery(client, factory.uid, pages.cursor, AUTOMATIONS_PAGE));
   return (
     <section aria-labelledby="automations-heading">
       <div className="section-header">

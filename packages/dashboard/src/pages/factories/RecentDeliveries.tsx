@@ -1,7 +1,9 @@
 import type { ReplayDeliveryResponse, RunItem, WebhookDelivery } from '@agent-runs/sdk';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { deliveriesQuery, deliveryQuery } from '../../api/factories';
+import { deliveryRunsQuery, invalidateDeliveryRuns } from '../../api/runs';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { JsonView } from '../../components/JsonView';
@@ -29,12 +31,7 @@ interface Scope {
 export function RecentDeliveries({ factoryUid, webhookUid }: Scope) {
   const { client } = useSession();
   const pages = useCursorPages();
-  const deliveries = useQuery({
-    queryKey: ['factory', factoryUid, 'webhook', webhookUid, 'deliveries', pages.cursor],
-    queryFn: () => client.factories.webhooks.deliveries.list(factoryUid, webhookUid, { limit: PAGE_SIZE, cursor: pages.cursor }),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-  });
+  const deliveries = useQuery(deliveriesQuery(client, factoryUid, webhookUid, pages.cursor, PAGE_SIZE));
   return (
     <section aria-labelledby="deliveries-heading">
       <div className="section-header">
@@ -109,15 +106,9 @@ function DeliveryRow({ delivery, factoryUid, webhookUid }: Scope & { delivery: W
 function AcceptedDelivery({ delivery, factoryUid, webhookUid }: Scope & { delivery: WebhookDelivery }) {
   const { client, isAdmin } = useSession();
   const [replayed, setReplayed] = useState<ReplayDeliveryResponse | null>(null);
-  const full = useQuery({
-    queryKey: ['factory', factoryUid, 'webhook', webhookUid, 'delivery', delivery.delivery_id],
-    queryFn: () => client.factories.webhooks.deliveries.retrieve(factoryUid, webhookUid, delivery.delivery_id),
-  });
-  const started = useQuery({
-    queryKey: ['factory', factoryUid, 'delivery-runs', delivery.delivery_id],
-    // Oldest first: the runs it started on arrival, then those of each replay.
-    queryFn: () => client.agent.runs.list({ delivery_id: delivery.delivery_id, sort_by: 'created_at', sort_order: 'asc', limit: 100 }),
-  });
+  const queryClient = useQueryClient();
+  const full = useQuery(deliveryQuery(client, factoryUid, webhookUid, delivery.delivery_id));
+  const started = useQuery(deliveryRunsQuery(client, delivery.delivery_id));
   return (
     <>
       <h3>Payload</h3>
@@ -130,7 +121,7 @@ function AcceptedDelivery({ delivery, factoryUid, webhookUid }: Scope & { delive
         <div className="actions">
           <ConfirmButton label="Replay" title="Replay this delivery?" confirmLabel="Replay now" onConfirm={async () => {
               setReplayed(await client.factories.webhooks.deliveries.replay(factoryUid, webhookUid, delivery.delivery_id));
-              await started.refetch();
+              await invalidateDeliveryRuns(queryClient, delivery.delivery_id);
             }}>
             <p>
               The stored payload is evaluated again against the factory's automations as they are now, and a run starts for each

@@ -2,28 +2,23 @@ import type { Factory, Webhook, WebhookWithSecret } from '@agent-runs/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { factoryQuery, webhookDeleted, webhookQuery, webhookStored } from '../../api/factories';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { Time } from '../../components/Time';
 import { useSession } from '../../session';
-import { factoryKey, webhooksKey } from './FactoryPage';
 import { RecentDeliveries } from './RecentDeliveries';
 import { SecretOnceCard } from './SecretOnceCard';
 import { authModeNames, schemeGeneratesSecret } from './webhook-text';
 import './factories.css';
 
-const webhookKey = (factoryUid: string, webhookUid: string) => ['factory', factoryUid, 'webhook', webhookUid];
-
 /** One webhook: details, Enabled, rotate secret, delete (admins) and its Recent deliveries. */
 export function WebhookPage({ factoryUid, webhookUid }: { factoryUid: string; webhookUid: string }) {
   const { client } = useSession();
-  const factory = useQuery({ queryKey: factoryKey(factoryUid), queryFn: () => client.factories.retrieve(factoryUid) });
-  const webhook = useQuery({
-    queryKey: webhookKey(factoryUid, webhookUid),
-    queryFn: () => client.factories.webhooks.retrieve(factoryUid, webhookUid),
-  });
+  const factory = useQuery(factoryQuery(client, factoryUid));
+  const webhook = useQuery(webhookQuery(client, factoryUid, webhookUid));
   const error = factory.error ?? webhook.error;
   return (
     <>
@@ -49,12 +44,7 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
   const [rotated, setRotated] = useState<WebhookWithSecret | null>(null);
   const [newProviderSecret, setNewProviderSecret] = useState('');
   const managed = factory.definition_source === 'api';
-  const key = webhookKey(factory.uid, webhook.uid);
-
-  const stored = (next: Webhook) => {
-    queryClient.setQueryData(key, next);
-    void queryClient.invalidateQueries({ queryKey: webhooksKey(factory.uid) });
-  };
+  const stored = (next: Webhook) => void webhookStored(queryClient, next);
   // The box shows the person's choice while the server is asked (a controlled box would flip back until then).
   const [enabledAsked, setEnabledAsked] = useState<boolean | null>(null);
   const toggle = useMutation({
@@ -72,8 +62,7 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
   };
   const remove = async () => {
     await client.factories.webhooks.delete(factory.uid, webhook.uid);
-    queryClient.removeQueries({ queryKey: key });
-    await queryClient.invalidateQueries({ queryKey: webhooksKey(factory.uid) });
+    await webhookDeleted(queryClient, factory.uid, webhook.uid);
     navigate(`/factories/${factory.uid}`);
   };
   const providerSecretNeeded = webhook.auth_mode === 'signature' && !schemeGeneratesSecret(webhook.signature_scheme);

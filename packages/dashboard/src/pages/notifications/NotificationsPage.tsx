@@ -11,7 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
 import { Time } from '../../components/Time';
-import { notificationKeys, subscriptionsQuery } from '../../api/notifications';
+import { invalidateSubscriptions, subscriptionsQuery } from '../../api/notifications';
 import { useSession } from '../../session';
 import { NotificationSecretCard } from './NotificationSecretCard';
 
@@ -93,7 +93,7 @@ function SubscriptionForm({ onCreated, onCancel }: { onCreated(subscription: Not
   const create = useMutation({
     mutationFn: () => client.notifications.subscriptions.create({ url: url.trim(), event_types: types, ...(description.trim() ? { description: description.trim() } : {}) }),
     onSuccess: async (subscription) => {
-      await queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+      await invalidateSubscriptions(queryClient);
       onCreated(subscription);
     },
   });

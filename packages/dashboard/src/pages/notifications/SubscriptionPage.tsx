@@ -12,7 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
 import { Time } from '../../components/Time';
-import { attemptsQuery, notificationKeys, subscriptionQuery } from '../../api/notifications';
+import { attemptsQuery, invalidateAttempts, invalidateSubscriptions, subscriptionQuery } from '../../api/notifications';
 import { useSession } from '../../session';
 import { NotificationSecretCard } from './NotificationSecretCard';
 import { SubscriptionState } from './NotificationsPage';
@@ -25,7 +25,7 @@ export function SubscriptionPage({ uid }: { uid: string }) {
   const [, navigate] = useLocation();
   const subscription = useQuery(subscriptionQuery(client, uid));
   const [rotated, setRotated] = useState<NotificationSubscriptionWithSecret | null>(null);
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+  const invalidate = () => invalidateSubscriptions(queryClient);
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => client.notifications.subscriptions.update(uid, { enabled }),
     onSuccess: invalidate,
@@ -123,7 +123,7 @@ function Attempts({ uid }: { uid: string }) {
     mutationFn: (eventId: string) => client.notifications.subscriptions.events.replay(uid, eventId),
     onSuccess: async (_answer, eventId) => {
       setReplayed(eventId);
-      await queryClient.invalidateQueries({ queryKey: notificationKeys.attempts(uid, pages.cursor) });
+      await invalidateAttempts(queryClient, uid);
     },
   });
   return (

@@ -4,6 +4,7 @@
 import type { ArtifactItem, RunItem } from '@agent-runs/sdk';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { artifactQuery } from '../../api/runs';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Markdown } from '../../components/Markdown';
 import { useClient } from '../../session';
@@ -68,7 +69,7 @@ function pullRequestTitle(url: string): string {
 /** A plan is read where it is: its Markdown rendered (GET /agent/artifacts/{uid} carries it inline). */
 function PlanEntry({ uid, title }: { uid: string; title: string }) {
   const client = useClient();
-  const plan = useQuery({ queryKey: ['artifacts', uid], queryFn: ({ signal }) => client.agent.getArtifact(uid, { signal }), staleTime: Infinity });
+  const plan = useQuery(artifactQuery(client, uid));
   const content = plan.data?.artifact_type === 'PLAN' ? plan.data.data.content : undefined;
   return (
     <details className="plan" open>

@@ -7,6 +7,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { validationErrors } from '../../api/client';
+import { environmentsForSelectQuery } from '../../api/environments';
+import { invalidateRunLists, modelsQuery } from '../../api/runs';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { useClient } from '../../session';
@@ -102,15 +104,9 @@ export function CreateRunPage() {
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const environments = useQuery({
-    queryKey: ['environments', 'for-select'],
-    queryFn: async ({ signal }) => (await client.agent.environments.list({ sort_by: 'name', limit: 500 }, { signal })).data,
-  });
-  // Suggestions for the model field (GET /agent/models); any id may still be typed.
-  const models = useQuery({
-    queryKey: ['models'],
-    queryFn: ({ signal }) => client.agent.models.list({ signal }),
-  });
+  const environments = useQuery(environmentsForSelectQuery(client));
+  // Suggestions for the model field; any id may still be typed.
+  const models = useQuery(modelsQuery(client));
 
   const serverErrors = validationErrors(error);
   const fieldErrors = (path: string) => [...(clientErrors[path] ? [clientErrors[path]] : []), ...messagesAt(serverErrors, path)];
@@ -125,7 +121,7 @@ export function CreateRunPage() {
     setBusy(true);
     try {
       const created = await client.agent.runs.create(await requestOf(draft, files));
-      void queryClient.invalidateQueries({ queryKey: ['runs'] });
+      void invalidateRunLists(queryClient);
       navigate(`/runs/${created.run_id}`);
     } catch (err) {
       setError(err);

@@ -6,6 +6,7 @@
  */
 import type { RunItem } from '@agent-runs/sdk';
 import { useQuery } from '@tanstack/react-query';
+import { environmentQuery } from '../../api/environments';
 import { dollars } from '../../components/dollars';
 import { useClient } from '../../session';
 
@@ -15,12 +16,7 @@ export function RanIn({ run }: { run: RunItem }) {
   const client = useClient();
   const config = run.agent_config ?? {};
   const environmentId = config.environment_id ?? undefined;
-  const environment = useQuery({
-    queryKey: ['environments', 'one', environmentId],
-    queryFn: ({ signal }) => client.agent.environments.retrieve(environmentId!, { signal }),
-    enabled: environmentId !== undefined,
-    staleTime: 60_000,
-  });
+  const environment = useQuery({ ...environmentQuery(client, environmentId ?? ''), enabled: environmentId !== undefined });
   const env = environment.data?.config;
   const harness = config.harness?.type;
   const model = config.harness?.model_id ?? config.model_id;

@@ -7,6 +7,7 @@ import { isTerminalRunState, type RunContentEvent, type RunItem, type RunStateEv
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { conversationQuery, invalidateRun, runQuery } from '../../api/runs';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -31,15 +32,9 @@ interface SeenStateEvent {
 export function RunPage({ runId }: { runId: string }) {
   const client = useClient();
   const queryClient = useQueryClient();
-  const runKey = ['runs', 'one', runId];
-  const conversationKey = ['runs', 'conversation', runId];
-  const run = useQuery({ queryKey: runKey, queryFn: ({ signal }) => client.agent.runs.retrieve(runId, { signal }) });
-  const conversation = useQuery({ queryKey: conversationKey, queryFn: ({ signal }) => client.agent.runs.conversation(runId, { signal }) });
-  const reread = () => {
-    void queryClient.invalidateQueries({ queryKey: runKey });
-    void queryClient.invalidateQueries({ queryKey: conversationKey });
-    void queryClient.invalidateQueries({ queryKey: ['runs', 'list'] });
-  };
+  const run = useQuery(runQuery(client, runId));
+  const conversation = useQuery(conversationQuery(client, runId));
+  const reread = () => void invalidateRun(queryClient, runId);
 
   const [stateEvents, setStateEvents] = useState<SeenStateEvent[]>([]);
   const [contentEvents, setContentEvents] = useState<RunContentEvent[]>([]);

@@ -1,12 +1,13 @@
 /**
  * The team's runs: filters in the URL, cursor pages, and states kept live by the team's event stream
- * (`GET /agent/run-events`): a row on screen is patched in place; an event about a run not on screen
- * (a new run, say) re-reads the page, at most once a second however many runs change.
+ * (`GET /agent/run-events`, written into the query cache by useRunEventsIntoCache).
  */
-import { runSourceTypeValues, runStateValues, type RunItem, type RunStateEvent } from '@agent-runs/sdk';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { runSourceTypeValues, runStateValues } from '@agent-runs/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
+import { useRunEventsIntoCache } from '../../api/run-events';
+import { runsQuery } from '../../api/runs';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
@@ -24,14 +25,8 @@ import {
   type RunFilters,
   type SortKey,
 } from './filters';
-import { useEventStream } from './live';
 import { LiveIndicator } from './LiveIndicator';
 import './runs.css';
-
-/** Re-reading the page for runs not on screen: at most this often. */
-const REFETCH_INTERVAL_MS = 1000;
-/** State changes of rows on screen are applied together, this often. */
-const PATCH_INTERVAL_MS = 100;
 
 export function RunsListPage() {
   const search = useSearch();
@@ -163,101 +158,13 @@ function FiltersForm({ filters, onApply }: { filters: RunFilters; onApply(filter
   );
 }
 
-/** Calls `fn` at most once per `ms`: at once if the last call is old enough, else once at the end of the wait. */
-function useThrottle(fn: () => void, ms: number): () => void {
-  const latest = useRef(fn);
-  latest.current = fn;
-  const timing = useRef<{ last: number; timer: ReturnType<typeof setTimeout> | undefined }>({ last: 0, timer: undefined });
-  useEffect(() => () => clearTimeout(timing.current.timer), []);
-  return useCallback(() => {
-    const t = timing.current;
-    if (t.timer !== undefined) return;
-    const wait = t.last + ms - Date.now();
-    const call = () => {
-      t.timer = undefined;
-      t.last = Date.now();
-      latest.current();
-    };
-    if (wait <= 0) call();
-    else t.timer = setTimeout(call, wait);
-  }, [ms]);
-}
-
-/** A state event newer than (or as new as) what the page read wins. */
-const isNewer = (event: RunStateEvent, run: RunItem) => Date.parse(event.updated_at) >= Date.parse(run.updated_at);
-
 function RunsTable({ filters }: { filters: RunFilters }) {
   const client = useClient();
   const pages = useCursorPages();
   const params = useMemo(() => ({ ...listParams(filters), ...(pages.cursor ? { cursor: pages.cursor } : {}) }), [filters, pages.cursor]);
-  const query = useQuery({
-    queryKey: ['runs', 'list', params],
-    queryFn: async ({ signal }) => {
-      const page = await client.agent.runs.list(params, { signal });
-      return { runs: page.data, nextCursor: page.page_info.next_cursor };
-    },
-    placeholderData: keepPreviousData,
-  });
-  const rows = query.data?.runs;
-
-  // Live states of the rows on screen, by run id; anything else on the stream means "re-read the page".
-  const [live, setLive] = useState<ReadonlyMap<string, RunStateEvent>>(new Map());
-  const onScreen = useRef(new Set<string>());
-  onScreen.current = new Set(rows?.map((r) => r.run_id));
-  const pending = useRef(new Map<string, RunStateEvent>());
-  const patchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(patchTimer.current), []);
-
-  // A re-read asked for while one is under way runs after it (that one may have missed the change); it
-  // never cancels it, so a slow page still arrives under a steady stream of events.
-  const reading = useRef<'idle' | 'reading' | 'again'>('idle');
-  const reread = () => {
-    if (reading.current !== 'idle') {
-      reading.current = 'again';
-      return;
-    }
-    reading.current = 'reading';
-    void query.refetch({ cancelRefetch: false }).finally(() => {
-      const again = reading.current === 'again';
-      reading.current = 'idle';
-      if (again) refetch();
-    });
-  };
-  const refetch = useThrottle(reread, REFETCH_INTERVAL_MS);
-  const flushPatches = () => {
-    patchTimer.current = undefined;
-    const batch = pending.current;
-    pending.current = new Map();
-    setLive((previous) => {
-      const next = new Map<string, RunStateEvent>();
-      for (const [id, event] of previous) if (onScreen.current.has(id)) next.set(id, event);
-      for (const [id, event] of batch) next.set(id, event);
-      return next;
-    });
-  };
-
-  const { status, failure } = useEventStream(client, 'team', true, {
-    open: (streamClient) => streamClient.agent.runs.teamEvents(),
-    // The stream does not replay: what changed while it was closed is read from the list.
-    onOpen: refetch,
-    onEvent: (event) => {
-      if (event.event !== 'state') return;
-      const data = event.data;
-      if (!onScreen.current.has(data.run_id)) {
-        refetch();
-        return;
-      }
-      pending.current.set(data.run_id, data);
-      patchTimer.current ??= setTimeout(flushPatches, PATCH_INTERVAL_MS);
-      // A row that left the state filter leaves the page.
-      if (filters.state.length > 0 && !filters.state.includes(data.state)) refetch();
-    },
-  });
-
-  const shown = rows?.map((run) => {
-    const event = live.get(run.run_id);
-    return event && isNewer(event, run) ? { ...run, state: event.state, updated_at: event.updated_at } : run;
-  });
+  const query = useQuery(runsQuery(client, params));
+  const { status, failure } = useRunEventsIntoCache(client);
+  const shown = query.data?.runs;
   const filtered = activeFilterCount(filters) > 0;
 
   return (

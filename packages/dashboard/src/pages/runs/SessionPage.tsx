@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isStatus } from '../../api/client';
+import { sessionRunQuery } from '../../api/runs';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { useSession } from '../../session';
@@ -13,10 +14,7 @@ import { useSession } from '../../session';
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const { client, current } = useSession();
   const [, navigate] = useLocation();
-  const found = useQuery({
-    queryKey: ['runs', 'session', sessionId],
-    queryFn: async ({ signal }) => (await client.agent.runs.list({ session_id: sessionId, limit: 1 }, { signal })).data[0] ?? null,
-  });
+  const found = useQuery(sessionRunQuery(client, sessionId));
   const runId = found.data?.run_id;
   useEffect(() => {
     if (runId) navigate(`/runs/${runId}`, { replace: true });

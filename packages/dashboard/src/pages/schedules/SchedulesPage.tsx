@@ -13,7 +13,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { Pager, useCursorPages } from '../../components/Pager';
 import { Time } from '../../components/Time';
-import { scheduleKeys, schedulesQuery } from '../../api/schedules';
+import { invalidateSchedules, schedulesQuery } from '../../api/schedules';
 import { useSession } from '../../session';
 
 const PAGE_SIZE = 50;
@@ -70,7 +70,7 @@ function ScheduleItem({ schedule }: { schedule: ScheduledAgentItem }) {
   const { client, isAdmin } = useSession();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: scheduleKeys.all });
+  const invalidate = () => invalidateSchedules(queryClient);
   const toggle = useMutation({
     mutationFn: () => (schedule.enabled ? client.agent.schedules.pause(schedule.id) : client.agent.schedules.resume(schedule.id)),
     onSuccess: invalidate,
@@ -166,7 +166,7 @@ function ScheduleForm({ schedule, onDone }: { schedule?: ScheduledAgentItem; onD
         : client.agent.schedules.create(body);
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: scheduleKeys.all });
+      await invalidateSchedules(queryClient);
       onDone();
     },
   });

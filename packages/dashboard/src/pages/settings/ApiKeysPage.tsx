@@ -1,6 +1,7 @@
 import { apiKeyRoleValues, type ApiKeyRole, type ApiKeyWithValue } from '@agent-runs/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { apiKeysQuery, invalidateApiKeys } from '../../api/api-keys';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -16,11 +17,7 @@ export function ApiKeysPage() {
   const { client, isAdmin, current, signOut } = useSession();
   const queryClient = useQueryClient();
   const pages = useCursorPages();
-  const keys = useQuery({
-    queryKey: ['api-keys', pages.cursor],
-    queryFn: () => client.apiKeys.list({ limit: PAGE_SIZE, cursor: pages.cursor }),
-    placeholderData: keepPreviousData,
-  });
+  const keys = useQuery(apiKeysQuery(client, pages.cursor, PAGE_SIZE));
   const [name, setName] = useState('');
   const [role, setRole] = useState<ApiKeyRole>('member');
   const [created, setCreated] = useState<ApiKeyWithValue | null>(null);
@@ -31,7 +28,7 @@ export function ApiKeysPage() {
       setCreated(key);
       setName('');
       pages.reset();
-      void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+      void invalidateApiKeys(queryClient);
     },
   });
   const submit = (event: FormEvent) => {
@@ -114,7 +111,7 @@ export function ApiKeysPage() {
                     onConfirm={async () => {
                       await client.apiKeys.delete(key.key_id);
                       if (own) signOut();
-                      else await queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+                      else await invalidateApiKeys(queryClient);
                     }}
                   >
                     <p>Every request made with this key gets 401 from this moment on; this cannot be undone.</p>

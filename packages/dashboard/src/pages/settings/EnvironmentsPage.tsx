@@ -1,7 +1,8 @@
 import type { CloudEnvironment, CreateEnvironmentRequest, EnvironmentListParams } from '@agent-runs/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { environmentsQuery, invalidateEnvironments } from '../../api/environments';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
@@ -24,11 +25,7 @@ export function EnvironmentsPage() {
   const pages = useCursorPages();
   const [creating, setCreating] = useState(false);
   const [sortBy, setSortBy] = useState<SortBy>('last_updated');
-  const environments = useQuery({
-    queryKey: ['environments', sortBy, pages.cursor],
-    queryFn: () => client.agent.environments.list({ sort_by: sortBy, limit: PAGE_SIZE, cursor: pages.cursor }),
-    placeholderData: keepPreviousData,
-  });
+  const environments = useQuery(environmentsQuery(client, { sort_by: sortBy, limit: PAGE_SIZE, cursor: pages.cursor }));
 
   return (
     <>
@@ -100,7 +97,7 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
               danger
               onConfirm={async () => {
                 await client.agent.environments.delete(env.uid);
-                await queryClient.invalidateQueries({ queryKey: ['environments'] });
+                await invalidateEnvironments(queryClient);
               }}
             >
               <p>
@@ -257,8 +254,7 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
       return client.agent.environments.update(environment.uid, { ...body, ...cleared });
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['environments'] });
-      await queryClient.invalidateQueries({ queryKey: ['automation-editor', 'environments'] });
+      await invalidateEnvironments(queryClient);
       onDone();
     },
   });

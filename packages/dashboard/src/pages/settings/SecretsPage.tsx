@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
+import { invalidateSecrets, secretsQuery } from '../../api/secrets';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
@@ -14,11 +15,7 @@ export function SecretsPage() {
   const { client, isAdmin } = useSession();
   const queryClient = useQueryClient();
   const pages = useCursorPages();
-  const secrets = useQuery({
-    queryKey: ['secrets', pages.cursor],
-    queryFn: () => client.secrets.list({ limit: PAGE_SIZE, cursor: pages.cursor }),
-    placeholderData: keepPreviousData,
-  });
+  const secrets = useQuery(secretsQuery(client, pages.cursor, PAGE_SIZE));
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [stored, setStored] = useState<string | null>(null);
@@ -30,7 +27,7 @@ export function SecretsPage() {
       setStored(secret.name);
       setName('');
       setValue('');
-      void queryClient.invalidateQueries({ queryKey: ['secrets'] });
+      void invalidateSecrets(queryClient);
     },
   });
   const submit = (event: FormEvent) => {
@@ -119,7 +116,7 @@ export function SecretsPage() {
                     danger
                     onConfirm={async () => {
                       await client.secrets.delete(secret.name);
-                      await queryClient.invalidateQueries({ queryKey: ['secrets'] });
+                      await invalidateSecrets(queryClient);
                     }}
                   >
                     <p>The value is gone for good. A secret that a webhook uses cannot be deleted: the server names the webhooks.</p>

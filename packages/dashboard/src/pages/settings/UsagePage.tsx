@@ -9,7 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageHeader } from '../../components/Layout';
 import { dollars } from '../../components/dollars';
 import { Time } from '../../components/Time';
-import { budgetQuery, monthUsageQuery, usageKeys } from '../../api/usage';
+import { budgetQuery, invalidateUsage, monthUsageQuery } from '../../api/usage';
 import { useSession } from '../../session';
 
 const currentMonth = () => new Date().toISOString().slice(0, 7);
@@ -144,7 +144,7 @@ function BudgetForm({ tokens, cost }: { tokens: number | null; cost: number | nu
         max_tokens_per_month: maxTokens.trim() === '' ? null : Number(maxTokens),
         max_cost_usd_per_month: maxCost.trim() === '' ? null : Number(maxCost),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: usageKeys.all }),
+    onSuccess: () => invalidateUsage(queryClient),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
