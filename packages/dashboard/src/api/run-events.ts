@@ -108,9 +108,11 @@ export function useRunEventsIntoCache(client: AgentRuns) {
       if ([...batch.keys()].some((runId) => !onScreen.has(runId))) rereader.ask();
     };
 
-    // A page read before an event arrived must not take its row back to the older state.
+    // A page read before an event arrived must not take its row back to the older state. (`manual` is a
+    // write into the cache, such as the patches above, not a page read from the server.)
     const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
-      if (event.type !== 'updated' || event.action.type !== 'success' || event.query.queryKey[1] !== 'list' || event.query.queryKey[0] !== runKeys.all[0]) return;
+      if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) return;
+      if (event.query.queryKey[0] !== runKeys.all[0] || event.query.queryKey[1] !== 'list') return;
       const page = event.query.state.data as RunsPage | undefined;
       if (!page) return;
       for (const run of page.runs) {
