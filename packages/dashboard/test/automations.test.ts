@@ -119,6 +119,24 @@ describe.skipIf(!hasBrowser)('automation editor', () => {
     await stack.screenshot(narrow, 'automation-editor-360');
   });
 
+  it("an environment deleted on the environments page leaves the editor's environment select", async () => {
+    const kept = await stack.admin.agent.environments.create({ name: 'kept-env' });
+    const doomed = await stack.admin.agent.environments.create({ name: 'doomed-env' });
+    const page = await stack.signIn();
+    await page.goto(`/factories/${factory.uid}/automations/new`);
+    const option = (uid: string) => page.locator(`#config-environment option[value="${uid}"]`);
+    await option(doomed.uid).waitFor({ state: 'attached' });
+
+    // Within the app (the query cache kept), to the environments page and back.
+    await page.getByRole('link', { name: 'Environments', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete doomed-env' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete environment' }).click();
+    await page.getByRole('listitem', { name: 'doomed-env' }).waitFor({ state: 'detached' });
+    await page.goBack();
+    await option(kept.uid).waitFor({ state: 'attached' });
+    await expect.poll(() => option(doomed.uid).count()).toBe(0);
+  });
+
   it('flags a stored webhook UID that is not the factory’s, removes it, and deletes the automation', async () => {
     const gone = 'wh_01hzzzzzzzzzzzzzzzzzzzzzzz';
     const automation = await stack.admin.factories.automations.create(factory.uid, {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
 import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
-// Long enough to see INPROGRESS on the way to SUCCEEDED.
+// Slow enough that a run is followed live; no check depends on seeing a passing state (the state history
+// shows every state the run went through, however fast the machine).
 const ECHO_DELAY_MS = 2000;
 const POLL = { timeout: 20_000, interval: 100 };
 
@@ -64,8 +65,7 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
     formRunId = page.url().split('/').pop()!;
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Greeting from the form');
 
-    // INPROGRESS is seen while it works, then SUCCEEDED, without reloading.
-    await expect.poll(() => details(page).textContent(), POLL).toContain('INPROGRESS');
+    // SUCCEEDED without reloading, and every state on the way in the history.
     await expect.poll(() => details(page).textContent(), POLL).toContain('SUCCEEDED');
     expect(await stateHistory(page)).toEqual(['QUEUED', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
     await expect.poll(() => transcript(page).locator('.message.role-assistant').textContent(), POLL).toContain('Say hello to the dashboard.');
@@ -91,7 +91,7 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
     expect((await stateHistory(page)).slice(4)).toEqual(['QUEUED', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
   });
 
-  it('the runs list shows the run, and follows a run created elsewhere live (new row, then its states)', async () => {
+  it('the runs list shows the run, and follows a run created elsewhere live (a new row, which reaches SUCCEEDED)', async () => {
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
     await rowOf(page, 'Greeting from the form').waitFor();
     expect(await rowOf(page, 'Greeting from the form').textContent()).toContain('SUCCEEDED');
@@ -100,7 +100,6 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
     const created = await stack.admin.agent.runs.create({ prompt: 'made through the SDK', title: 'Made elsewhere' });
     const row = rowOf(page, 'Made elsewhere');
     await row.waitFor({ timeout: 10_000 });
-    await expect.poll(() => row.textContent(), POLL).toMatch(/QUEUED|CLAIMED|INPROGRESS/);
     await expect.poll(() => row.textContent(), POLL).toContain('SUCCEEDED');
     expect(await row.getByRole('link').getAttribute('href')).toBe(`/runs/${created.run_id}`);
     await stack.screenshot(page, 'runs-list');
@@ -210,5 +209,16 @@ describe.skipIf(!hasBrowser)('cancelling a run', () => {
     // Neither cancel nor follow-up applies to a cancelled run.
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
     expect(await page.getByLabel('Follow-up message').count()).toBe(0);
+  });
+
+  it("the runs list follows a row's state change live: a run that never finishes by itself, cancelled elsewhere", async () => {
+    const page = await stack.signIn();
+    const { run_id } = await stack.admin.agent.runs.create({ prompt: 'wait for me', title: 'Cancelled elsewhere' });
+    await page.goto('/runs');
+    const row = rowOf(page, 'Cancelled elsewhere');
+    await expect.poll(() => row.textContent(), POLL).toContain('INPROGRESS');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Live' }).count(), POLL).toBe(1);
+    await stack.admin.agent.runs.cancel(run_id);
+    await expect.poll(() => row.textContent(), POLL).toContain('CANCELLED');
   });
 });

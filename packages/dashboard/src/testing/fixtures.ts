@@ -17,7 +17,7 @@ export const environment = (uid: string, name: string): CloudEnvironment => ({
   last_updated: '2026-11-01T10:00:00.000Z',
   last_task_run_timestamp: null,
   setup_failed: false,
-  scope: 'team',
+  scope: { type: 'Team', uid: 'team_1' },
   env_var_names: [],
   plain_env_vars: {},
   created_at: '2026-11-01T10:00:00.000Z',
