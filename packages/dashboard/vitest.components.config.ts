@@ -7,7 +7,10 @@ export default defineConfig({
     name: 'dashboard-components',
     include: ['src/**/*.test.tsx'],
     environment: 'happy-dom',
+    setupFiles: ['src/testing/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Above waitFor's 5 s deadline (src/testing/render.tsx), so a failure shows what was awaited.
+    testTimeout: 15_000,
   },
 });

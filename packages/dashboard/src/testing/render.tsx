@@ -7,9 +7,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from '../app';
 import { json, type MockApi } from './mock-api';
 
-// React warns unless it knows updates are wrapped in act().
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 export const ADMIN = { key: { key_id: 'key_admin', name: 'admin', role: 'admin', created_at: '2026-01-01T00:00:00Z' }, team: { team_id: 'team_1', name: 'Team one' } };
 
 export async function renderApp(api: MockApi, path: string, current: unknown = ADMIN) {
@@ -27,7 +24,7 @@ export async function renderApp(api: MockApi, path: string, current: unknown = A
  * Waits until `check` passes, letting requests and renders run in between. The deadline only bounds a
  * failure; it is read from `performance.now()`, which fake timers leave alone.
  */
-export async function waitFor<T>(check: () => T, deadlineMs = 2_000): Promise<T> {
+export async function waitFor<T>(check: () => T, deadlineMs = 5_000): Promise<T> {
   const start = performance.now();
   for (;;) {
     try {
@@ -42,8 +39,10 @@ export async function waitFor<T>(check: () => T, deadlineMs = 2_000): Promise<T>
 /** Types into an input or textarea the way React listens for it. */
 export function typeInto(element: Element, value: string) {
   const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-  Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(element, value);
-  element.dispatchEvent(new Event('input', { bubbles: true }));
+  act(() => {
+    Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(element, value);
+    element.dispatchEvent(new Event('input', { bubbles: true }));
+  });
 }
 
 export const click = (element: Element | null) => act(async () => void (element as HTMLElement).click());

@@ -45,9 +45,9 @@ export function RunsListPage() {
           New run
         </Link>
       </PageHeader>
-      <FiltersForm key={canonical} filters={filters} onApply={apply} />
+      <FiltersForm key={`filters?${canonical}`} filters={filters} onApply={apply} />
       {/* New filters start again at page 1. */}
-      <RunsTable key={canonical} filters={filters} />
+      <RunsTable key={`runs?${canonical}`} filters={filters} />
     </>
   );
 }
