@@ -89,6 +89,31 @@ def generate_models(spec_path: Path) -> str:
     return _append_all(text.rstrip("\n") + "\n")
 
 
+def ruff_format(text: str, path: Path) -> str:
+    """Sort the imports and format with ruff (the repository's ruff.toml), as `pnpm lint:python` checks."""
+    for command in (["check", "--fix", "--select", "I,F401", "--quiet"], ["format", "--quiet"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(path), "-"],
+            input=text,
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"ruff {command[0]} failed on {path}:\n{proc.stdout}{proc.stderr}")
+        text = proc.stdout
+    return text
+
+
+def model_names(text: str) -> Set[str]:
+    """The names `_generated.py` exports (its `__all__`)."""
+    import ast
+
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    return set()
+
+
 def _append_all(text: str) -> str:
     """Add `__all__` (every model and type alias) so `from ._generated import *` exports only those."""
     import ast
@@ -375,10 +400,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"generate_models: spec not found: {args.spec}", file=sys.stderr)
         return 2
     spec = yaml.safe_load(args.spec.read_text(encoding="utf-8"))
+    models = generate_models(args.spec)
     outputs = {
-        models_out: generate_models(args.spec),
+        models_out: models,
         params_out: ParamsGenerator(spec).generate(),
     }
+    from generate_resources import generate_resources
+
+    resources = generate_resources(spec, Path(__file__).with_name("resources.yaml"), model_names(models))
+    outputs.update({root / path: ruff_format(text, root / path) for path, text in resources.items()})
 
     stale = []
     for path, text in outputs.items():

@@ -33,7 +33,7 @@ from ._version import __title__, __version__
 from .lib.notifications import verify_notification
 from .lib.webhooks import WebhookVerificationError, sign_webhook, verify_webhook
 from .pagination import AsyncCursorPage, SyncCursorPage
-from .resources.agent.runs import run_question
+from .lib.runs import run_question
 
 __all__ = [
     "AgentRuns",

@@ -52,16 +52,18 @@ from .resources.notifications.notifications import (
     NotificationsWithRawResponse,
     NotificationsWithStreamingResponse,
 )
-from .resources.budgets import (
+from .resources.budget import (
     AsyncBudget,
     AsyncBudgetWithRawResponse,
     AsyncBudgetWithStreamingResponse,
-    AsyncUsage,
-    AsyncUsageWithRawResponse,
-    AsyncUsageWithStreamingResponse,
     Budget,
     BudgetWithRawResponse,
     BudgetWithStreamingResponse,
+)
+from .resources.usage import (
+    AsyncUsage,
+    AsyncUsageWithRawResponse,
+    AsyncUsageWithStreamingResponse,
     Usage,
     UsageWithRawResponse,
     UsageWithStreamingResponse,
