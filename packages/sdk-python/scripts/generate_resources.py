@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 import yaml
-
 from generate_models import HEADER, ParamsGenerator
 
 RESOURCES_SUBDIR = Path("packages/sdk-python/src/agent_runs/resources")
@@ -269,7 +268,9 @@ class ResourcesGenerator:
         for child in resource.children:
             self.emit(child, files)
         if resource.children:
-            files[Path(*resource.module[:-1], "__init__.py")] = render_init([resource, *resource.children], resource.module[:-1])
+            files[Path(*resource.module[:-1], "__init__.py")] = render_init(
+                [resource, *resource.children], resource.module[:-1]
+            )
 
 
 def render_init(resources: List[Resource], package: Tuple[str, ...]) -> str:
@@ -376,7 +377,7 @@ class ModuleRenderer:
         prefix = "Async" if is_async else ""
         name = f"{prefix}{resource.class_name}"
         base = f"{prefix}APIResource" if is_async else "SyncAPIResource"
-        bases = f"{prefix}{resource.class_name}Helpers, {base}" if resource.helpers else base
+        bases = f"{prefix}{resource.class_name}Helpers" if resource.helpers else base
         lines = [f"class {name}({bases}):"]
         for child in resource.children:
             lines += [
@@ -424,11 +425,14 @@ class ModuleRenderer:
         extra: List[str] = []
         if method.headers:
             header_items = ", ".join(f'"{wire}": {arg}' for wire, arg in method.headers)
-            extra.append(f"        headers = {{key: str(value) for key, value in {{{header_items}}}.items() if value is not None}}")
+            pairs = f"{{{header_items}}}.items()"
+            extra.append(f"        headers = {{key: str(value) for key, value in {pairs} if value is not None}}")
             headers = "{**headers, **(extra_headers or {})}"
         accept = method.accept or ("text/event-stream" if method.stream else None)
         if accept:
-            headers = f'{{"Accept": "{accept}", **{headers if headers != "extra_headers" else "(extra_headers or {})"}}}'
+            headers = (
+                f'{{"Accept": "{accept}", **{headers if headers != "extra_headers" else "(extra_headers or {})"}}}'
+            )
         options.insert(0, f"extra_headers={headers}")
         if method.query:
             extra += self.query_lines(method)
@@ -480,13 +484,13 @@ class ModuleRenderer:
     def path_expression(method: Method) -> str:
         if not method.path_args:
             return f'"{method.path}"'
-        path = method.path
-        for argument in method.path_args:
-            path = re.sub(
-                r"\{(\w+)\}",
-                lambda m: f"{{path_param('{argument.name}', {argument.name})}}" if snake(m[1]) == argument.name else m[0],
-                path,
-            )
+        arguments = {argument.name for argument in method.path_args}
+
+        def placeholder(match: "re.Match[str]") -> str:
+            name = snake(match[1])
+            return f"{{path_param('{name}', {name})}}" if name in arguments else match[0]
+
+        path = re.sub(r"\{(\w+)\}", placeholder, method.path)
         return f'f"{path}"'
 
     def wrapper_class(self, kind: str, is_async: bool) -> List[str]:
@@ -504,9 +508,8 @@ class ModuleRenderer:
             f"    def __init__(self, {resource.name}: {name}) -> None:",
         ]
         for child in resource.children:
-            lines.append(
-                f"        self.{child.name} = {prefix}{child.class_name}With{kind}Response({resource.name}.{child.name})"
-            )
+            wrapper = f"{prefix}{child.class_name}With{kind}Response"
+            lines.append(f"        self.{child.name} = {wrapper}({resource.name}.{child.name})")
         for method in resource.methods:
             lines.append(f"        self.{method.name} = {wrap}({resource.name}.{method.name})")
         if len(lines) == 2:
@@ -525,4 +528,6 @@ def docstring_literal(text: str) -> str:
 
 def generate_resources(spec: Dict[str, Any], config_path: Path, model_names: Set[str]) -> Dict[Path, str]:
     config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
-    return {RESOURCES_SUBDIR / path: text for path, text in ResourcesGenerator(spec, config, model_names).generate().items()}
+    return {
+        RESOURCES_SUBDIR / path: text for path, text in ResourcesGenerator(spec, config, model_names).generate().items()
+    }

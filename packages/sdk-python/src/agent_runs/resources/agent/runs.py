@@ -9,7 +9,6 @@ from typing import Dict, Optional, Sequence, Union
 from typing_extensions import Literal
 
 from ..._base_client import AsyncPaginator, make_request_options
-from ..._resource import AsyncAPIResource, SyncAPIResource
 from ..._response import (
     async_to_raw_response_wrapper,
     async_to_streamed_response_wrapper,
@@ -41,7 +40,7 @@ from ...types import (
 __all__ = ["Runs", "AsyncRuns"]
 
 
-class Runs(RunsHelpers, SyncAPIResource):
+class Runs(RunsHelpers):
     @property
     def with_raw_response(self) -> "RunsWithRawResponse":
         """Every method, answering an `APIResponse` (headers, status, ``.parse()``)."""
@@ -484,7 +483,7 @@ class Runs(RunsHelpers, SyncAPIResource):
         )
 
 
-class AsyncRuns(AsyncRunsHelpers, AsyncAPIResource):
+class AsyncRuns(AsyncRunsHelpers):
     @property
     def with_raw_response(self) -> "AsyncRunsWithRawResponse":
         """Every method, answering an `APIResponse` (headers, status, ``.parse()``)."""
