@@ -107,9 +107,10 @@ def generate_models(spec_path: Path) -> str:
 
 def ruff_format(text: str, path: Path) -> str:
     """Sort the imports and format with ruff (the repository's ruff.toml), as `pnpm lint:python` checks."""
+    config = ["--config", str(DEFAULT_ROOT / "ruff.toml")]
     for command in (["check", "--fix", "--select", "I,F401", "--quiet"], ["format", "--quiet"]):
         proc = subprocess.run(
-            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(path), "-"],
+            [sys.executable, "-m", "ruff", *command, *config, "--stdin-filename", str(path), "-"],
             input=text,
             capture_output=True,
             text=True,

@@ -257,6 +257,12 @@ class ResourcesGenerator:
 
     def generate(self) -> Dict[Path, str]:
         roots = [self.resource(name, node, ()) for name, node in self.config["resources"].items()]
+        unmapped = sorted(set(self.operations) - set(self.config.get("without_methods", [])))
+        if unmapped:
+            raise SystemExit(
+                f"generate_resources: no method for {', '.join(unmapped)}: "
+                "add it to scripts/resources.yaml (or to its without_methods)"
+            )
         files: Dict[Path, str] = {}
         for root in roots:
             self.emit(root, files)
