@@ -171,7 +171,10 @@ class ResourcesGenerator:
         if operation_id not in self.operations:
             raise SystemExit(f"generate_resources: resources.yaml names {operation_id}, which is no operation")
         http_method, path, operation, item = self.operations.pop(operation_id)
-        method = Method(name, operation_id, http_method, path, self.docstring(operation, operation_id))
+        doc = self.docstring(operation, operation_id)
+        if "note" in options:
+            doc += "\n\n" + " ".join(str(options["note"]).split())
+        method = Method(name, operation_id, http_method, path, doc)
         parameters = [self.params.resolve(p) for p in [*item.get("parameters", []), *operation.get("parameters", [])]]
         path_params = [p for p in parameters if p["in"] == "path"]
         positional = options.get("positional", [snake(p["name"]) for p in path_params[-1:]])
@@ -525,7 +528,7 @@ class ModuleRenderer:
 
 def docstring_literal(text: str) -> str:
     text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    paragraphs = [textwrap.fill(p, 100) for p in text.split("\n\n")]
+    paragraphs = [textwrap.fill(p, 100, break_on_hyphens=False, break_long_words=False) for p in text.split("\n\n")]
     body = "\n\n".join(paragraphs)
     if "\n" not in body:
         return f'"""{body}"""'

@@ -176,6 +176,9 @@ class Agent(SyncAPIResource):
         caller's team (the same URL `getArtifact` answers in `data.download_url`), as in the Oz API. HTTP
         clients that follow redirects download the bytes in one call; the URL itself needs no API key. The
         answer carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+
+        The client follows the redirect to the signed URL and answers the bytes. For headers
+        (``Content-Disposition``) use ``.with_raw_response.download_artifact(...)``.
         """
         return self._get(
             f"/agent/artifacts/{path_param('artifact_uid', artifact_uid)}/download",
@@ -297,6 +300,9 @@ class AsyncAgent(AsyncAPIResource):
         caller's team (the same URL `getArtifact` answers in `data.download_url`), as in the Oz API. HTTP
         clients that follow redirects download the bytes in one call; the URL itself needs no API key. The
         answer carries `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+
+        The client follows the redirect to the signed URL and answers the bytes. For headers
+        (``Content-Disposition``) use ``.with_raw_response.download_artifact(...)``.
         """
         return await self._get(
             f"/agent/artifacts/{path_param('artifact_uid', artifact_uid)}/download",

@@ -353,11 +353,13 @@ class Runs(RunsHelpers):
     ) -> bytes:
         """Download a run attachment (getRunAttachment).
 
-        Downloads one attachment of a run: a file sent with `attachments` at creation, or `event-
-        payload.json`, the full JSON body of the webhook delivery that started the run. The response
+        Downloads one attachment of a run: a file sent with `attachments` at creation, or
+        `event-payload.json`, the full JSON body of the webhook delivery that started the run. The response
         `Content-Type` is the attachment's `mime_type` (`application/json` for `event-payload.json`,
         `application/octet-stream` when unknown) and `Content-Disposition` names the file. The bytes are
         returned exactly as stored.
+
+        For headers (``Content-Type``, ``Content-Disposition``) use ``.with_raw_response.attachment(...)``.
         """
         return self._get(
             f"/agent/runs/{path_param('run_id', run_id)}/attachments/{path_param('name', name)}",
@@ -387,6 +389,9 @@ class Runs(RunsHelpers):
         until it expires, `TRANSCRIPT_URL_TTL_SECONDS` (default 300) after this answer; ask again for a
         fresh one. The token names the run and the team and is signed with a key derived from the server's
         `SECRETS_KEY`; it cannot be altered or stretched.
+
+        JSON Lines, one message of the conversation per line (``TranscriptLine``); the client follows the
+        redirect to the signed URL.
         """
         return self._get(
             f"/agent/runs/{path_param('run_id', run_id)}/transcript",
@@ -441,6 +446,10 @@ class Runs(RunsHelpers):
         """Stream a run's events (streamRunEvents).
 
         A Server-Sent Events stream (`text/event-stream`) of the run's changes.
+
+        An iterator of `RunEvent` that reconnects with ``Last-Event-ID`` when the connection drops and stops
+        after the terminal ``state`` event. Use it as a context manager (or call ``.close()``) to stop
+        early.
         """
         headers = {key: str(value) for key, value in {"Last-Event-ID": last_event_id}.items() if value is not None}
         return self._get(
@@ -468,6 +477,8 @@ class Runs(RunsHelpers):
 
         A Server-Sent Events stream (`text/event-stream`) of the state changes of every run of the caller's
         team, for live run lists. Any role.
+
+        No replay and no ids; never ends by itself. Use it as a context manager or call ``.close()``.
         """
         return self._get(
             "/agent/run-events",
@@ -796,11 +807,13 @@ class AsyncRuns(AsyncRunsHelpers):
     ) -> bytes:
         """Download a run attachment (getRunAttachment).
 
-        Downloads one attachment of a run: a file sent with `attachments` at creation, or `event-
-        payload.json`, the full JSON body of the webhook delivery that started the run. The response
+        Downloads one attachment of a run: a file sent with `attachments` at creation, or
+        `event-payload.json`, the full JSON body of the webhook delivery that started the run. The response
         `Content-Type` is the attachment's `mime_type` (`application/json` for `event-payload.json`,
         `application/octet-stream` when unknown) and `Content-Disposition` names the file. The bytes are
         returned exactly as stored.
+
+        For headers (``Content-Type``, ``Content-Disposition``) use ``.with_raw_response.attachment(...)``.
         """
         return await self._get(
             f"/agent/runs/{path_param('run_id', run_id)}/attachments/{path_param('name', name)}",
@@ -830,6 +843,9 @@ class AsyncRuns(AsyncRunsHelpers):
         until it expires, `TRANSCRIPT_URL_TTL_SECONDS` (default 300) after this answer; ask again for a
         fresh one. The token names the run and the team and is signed with a key derived from the server's
         `SECRETS_KEY`; it cannot be altered or stretched.
+
+        JSON Lines, one message of the conversation per line (``TranscriptLine``); the client follows the
+        redirect to the signed URL.
         """
         return await self._get(
             f"/agent/runs/{path_param('run_id', run_id)}/transcript",
@@ -884,6 +900,10 @@ class AsyncRuns(AsyncRunsHelpers):
         """Stream a run's events (streamRunEvents).
 
         A Server-Sent Events stream (`text/event-stream`) of the run's changes.
+
+        An iterator of `RunEvent` that reconnects with ``Last-Event-ID`` when the connection drops and stops
+        after the terminal ``state`` event. Use it as a context manager (or call ``.close()``) to stop
+        early.
         """
         headers = {key: str(value) for key, value in {"Last-Event-ID": last_event_id}.items() if value is not None}
         return await self._get(
@@ -911,6 +931,8 @@ class AsyncRuns(AsyncRunsHelpers):
 
         A Server-Sent Events stream (`text/event-stream`) of the state changes of every run of the caller's
         team, for live run lists. Any role.
+
+        No replay and no ids; never ends by itself. Use it as a context manager or call ``.close()``.
         """
         return await self._get(
             "/agent/run-events",
