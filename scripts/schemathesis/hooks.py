@@ -17,9 +17,8 @@ IDEMPOTENCY_KEY = re.compile(r"[!-~]{1,255}")
 # say that, and the server rightly refuses unknown ones (400 on run create, 422 on automations). Only values
 # the contract's schema accepts are dropped, so a request generated invalid stays invalid.
 CONTRACT = pathlib.Path(__file__).resolve().parents[2] / "openapi" / "v1.yaml"
-CONFIG_FIELDS = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))["components"]["schemas"]["AmbientAgentConfig"][
-    "properties"
-]
+SCHEMAS = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))["components"]["schemas"]
+CONFIG_FIELDS = SCHEMAS["AmbientAgentConfig"]["properties"]
 REFERENCE_FIELDS = ("environment_id", "skill_spec")
 
 
