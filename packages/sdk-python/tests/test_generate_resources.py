@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from generate_resources import ResourcesGenerator  # noqa: E402
+from generate_resources import ResourcesGenerator
 
 PAGE = {"type": "object", "properties": {"has_next_page": {"type": "boolean"}, "next_cursor": {"type": "string"}}}
 SPEC: Dict[str, Any] = {
