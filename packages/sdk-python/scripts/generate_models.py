@@ -422,7 +422,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         models_out: models,
         params_out: ParamsGenerator(spec).generate(),
     }
-    from generate_resources import generate_resources
+    # Imported here: generate_resources imports this module's ParamsGenerator.
+    from generate_resources import RESOURCES_SUBDIR, generate_resources
 
     resources = generate_resources(spec, Path(__file__).with_name("resources.yaml"), model_names(models))
     outputs.update({root / path: text for path, text in resources.items()})
@@ -446,6 +447,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+    # resources/ is the generator's alone: a module it no longer writes is stale too.
+    for leftover in sorted(set((root / RESOURCES_SUBDIR).rglob("*.py")) - set(outputs)):
+        if args.check:
+            stale.append(leftover)
+        else:
+            leftover.unlink()
     if stale:
         names = ", ".join(str(p.relative_to(root)) for p in stale)
         print(
