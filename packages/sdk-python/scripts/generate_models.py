@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the SDK's types from openapi/v1.yaml.
+"""Generate the SDK's types and resources from openapi/v1.yaml.
 
 * src/agent_runs/types/_generated.py: pydantic v2 response models, by datamodel-code-generator
   (pinned in pyproject's `dev` extra, with the black/isort it formats with). Every model derives from
@@ -7,6 +7,10 @@
 * src/agent_runs/types/_params.py: TypedDicts for request bodies, by the small generator below
   (datamodel-code-generator's TypedDict output does not handle `Required`/`oneOf` the way request
   params need).
+* src/agent_runs/resources/: the resource classes, sync and async, by generate_resources.py from the
+  contract's operations and scripts/resources.yaml.
+
+Every file is formatted with the repository's ruff.toml, as `pnpm lint:python` checks it.
 
     python packages/sdk-python/scripts/generate_models.py           # write
     python packages/sdk-python/scripts/generate_models.py --check   # exit 1 if the committed files differ
