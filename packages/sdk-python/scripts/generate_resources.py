@@ -29,7 +29,6 @@ HEADER = (
     " scripts/resources.yaml. Do not edit."
 )
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
-TYPING_NAMES = ("Any", "Dict", "Optional", "Sequence", "Union")
 # Headers every method sends by itself (the client adds an Idempotency-Key to each POST and reuses it on retry).
 IMPLICIT_HEADERS = {"idempotency-key"}
 REQUEST_OPTIONS = """        extra_headers: Optional[Headers] = None,
@@ -115,7 +114,7 @@ class ResourcesGenerator:
     # -- types ----------------------------------------------------------------------------------------
 
     def annotation(self, node: Any, hint: str) -> str:
-        """The type of a parameter or body property: a named enum or scalar of the contract by its name."""
+        """The type of a parameter or body property; an enum the contract names is written by its name."""
         name = self.params.ref_name(node)
         if name is not None:
             target = self.params.resolve(node)
