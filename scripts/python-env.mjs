@@ -1,6 +1,6 @@
 // Creates (once) the Python SDK's virtualenv and installs the package with its dev extras.
-// Shared by `pnpm generate` (datamodel-code-generator) and `pnpm test:python` (pytest); `ensureVenv` also
-// makes the contract fuzzer's venv (scripts/schemathesis.mjs).
+// Shared by `pnpm generate` (datamodel-code-generator, ruff), `pnpm lint:python` (ruff, pyright) and
+// `pnpm test:python` (pytest); `ensureVenv` also makes the contract fuzzer's venv (scripts/schemathesis.mjs).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -3,6 +3,7 @@
 They only keep generated requests from reading as contract failures what the schema cannot say; every
 generated value still goes out, as valid or invalid as the schema made it.
 """
+
 import os
 import pathlib
 import re
@@ -16,7 +17,8 @@ IDEMPOTENCY_KEY = re.compile(r"[!-~]{1,255}")
 # say that, and the server rightly refuses unknown ones (400 on run create, 422 on automations). Only values
 # the contract's schema accepts are dropped, so a request generated invalid stays invalid.
 CONTRACT = pathlib.Path(__file__).resolve().parents[2] / "openapi" / "v1.yaml"
-CONFIG_FIELDS = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))["components"]["schemas"]["AmbientAgentConfig"]["properties"]
+SCHEMAS = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))["components"]["schemas"]
+CONFIG_FIELDS = SCHEMAS["AmbientAgentConfig"]["properties"]
 REFERENCE_FIELDS = ("environment_id", "skill_spec")
 
 
@@ -30,7 +32,11 @@ def schema_valid(field, value):
 
 
 # The resources scripts/schemathesis.mjs made, named by the [parameters] of schemathesis.toml.
-FIXTURE_IDS = {value for name, value in os.environ.items() if name.startswith("FUZZ_") and name not in ("FUZZ_MAX_TIME", "FUZZ_SEED")}
+FIXTURE_IDS = {
+    value
+    for name, value in os.environ.items()
+    if name.startswith("FUZZ_") and name not in ("FUZZ_MAX_TIME", "FUZZ_SEED")
+}
 
 
 @schemathesis.hook

@@ -16,8 +16,9 @@ API_KEY = "ar_live_test"
 Handler = Callable[[httpx.Request], httpx.Response]
 
 
-def problem(status: int, code: str, *, retryable: Optional[bool] = None, headers: Optional[Dict[str, str]] = None,
-            **extra: Any) -> httpx.Response:
+def problem(
+    status: int, code: str, *, retryable: Optional[bool] = None, headers: Optional[Dict[str, str]] = None, **extra: Any
+) -> httpx.Response:
     """An RFC 7807 answer shaped like the server's."""
     body: Dict[str, Any] = {
         "type": f"https://agent-runs.dev/errors/{code}",
@@ -109,6 +110,7 @@ class Harness:
 
     def run(self, value: Any) -> Any:
         if inspect.isawaitable(value):
+
             async def _await() -> Any:
                 return await value
 

@@ -198,7 +198,11 @@ def test_caller_idempotency_key_is_kept(h: Harness) -> None:
 
 
 def test_no_idempotency_key_on_get_put_patch_delete(h: Harness) -> None:
-    client = h.client(lambda r: httpx.Response(204) if r.method == "DELETE" else ok({"name": "A", "created_at": RUN["created_at"], "updated_at": RUN["created_at"]}))
+    client = h.client(
+        lambda r: httpx.Response(204)
+        if r.method == "DELETE"
+        else ok({"name": "A", "created_at": RUN["created_at"], "updated_at": RUN["created_at"]})
+    )
     h.run(client.secrets.put("A", value="v"))
     h.run(client.secrets.delete("A"))
     assert all("idempotency-key" not in r.headers for r in h.recorder.requests)
@@ -258,7 +262,11 @@ def test_list_query_repeats_state_and_formats_datetimes(h: Harness) -> None:
     import datetime as dt
 
     client = h.client([ok({"runs": [], "page_info": {"has_next_page": False, "next_cursor": None}})])
-    page = h.run(client.agent.runs.list(state=["QUEUED", "INPROGRESS"], limit=5, created_after=dt.datetime(2026, 5, 1, tzinfo=dt.timezone.utc)))
+    page = h.run(
+        client.agent.runs.list(
+            state=["QUEUED", "INPROGRESS"], limit=5, created_after=dt.datetime(2026, 5, 1, tzinfo=dt.timezone.utc)
+        )
+    )
     assert page.items == []
     params = h.recorder.requests[0].url.params
     assert params.get_list("state") == ["QUEUED", "INPROGRESS"]

@@ -18,13 +18,13 @@ import httpx
 import pytest
 
 from agent_runs import (
+    TERMINAL_RUN_STATES,
     AgentRuns,
     AsyncAgentRuns,
     AuthenticationError,
     BadRequestError,
     ConflictError,
     NotFoundError,
-    TERMINAL_RUN_STATES,
     UnprocessableEntityError,
     sign_webhook,
 )
@@ -215,13 +215,19 @@ def test_signed_webhook_delivery_starts_a_run(client: AgentRuns) -> None:
         factory.uid,
         name=unique("py-automation"),
         prompt="Triage the issue in the payload",
-        triggers=[{"provider": "webhook", "event": "received",
-                   "filter": {"webhook_ids": [webhook.uid], "payload": {"action": ["opened"]}}}],
+        triggers=[
+            {
+                "provider": "webhook",
+                "event": "received",
+                "filter": {"webhook_ids": [webhook.uid], "payload": {"action": ["opened"]}},
+            }
+        ],
     )
     payload = json.dumps({"action": "opened", "issue": {"number": 42}})
     headers = sign_webhook(webhook.secret, payload)
-    response = httpx.post(ingress(webhook.ingress_url), content=payload,
-                          headers={**headers, "content-type": "application/json"})
+    response = httpx.post(
+        ingress(webhook.ingress_url), content=payload, headers={**headers, "content-type": "application/json"}
+    )
     assert response.status_code == 202, response.text
     delivery_id = response.json()["delivery_id"]
 
@@ -238,18 +244,24 @@ def test_signed_webhook_delivery_starts_a_run(client: AgentRuns) -> None:
 
     deliveries = list(client.factories.webhooks.deliveries.list(webhook.uid, factory_uid=factory.uid))
     assert {d.label for d in deliveries} >= {"Accepted", "Rejected (auth)"}
-    stored = client.factories.webhooks.deliveries.retrieve(delivery_id, factory_uid=factory.uid, webhook_uid=webhook.uid)
+    stored = client.factories.webhooks.deliveries.retrieve(
+        delivery_id, factory_uid=factory.uid, webhook_uid=webhook.uid
+    )
     assert stored.payload == json.loads(payload)
     result = client.factories.automations.test_filter(automation.uid, factory_uid=factory.uid, delivery_id=delivery_id)
     assert result.result == "Would trigger"
     replay = client.factories.webhooks.deliveries.replay(delivery_id, factory_uid=factory.uid, webhook_uid=webhook.uid)
     assert replay.delivery_id == delivery_id and len(replay.runs) == 1
     # The delivery's runs: the one it started on arrival and the replay's.
-    started = [r.run_id for r in client.agent.runs.list(delivery_id=delivery_id, sort_by="created_at", sort_order="asc")]
+    started = [
+        r.run_id for r in client.agent.runs.list(delivery_id=delivery_id, sort_by="created_at", sort_order="asc")
+    ]
     assert started == [run.run_id, replay.runs[0].run_id]
 
     # The same delivery again is a duplicate: logged, starts nothing.
-    again = httpx.post(ingress(webhook.ingress_url), content=payload, headers={**headers, "content-type": "application/json"})
+    again = httpx.post(
+        ingress(webhook.ingress_url), content=payload, headers={**headers, "content-type": "application/json"}
+    )
     assert again.status_code == 202
 
 
@@ -258,9 +270,16 @@ def test_invalid_filter_is_422_with_its_path(client: AgentRuns) -> None:
     webhook = client.factories.webhooks.create(factory.uid, name=unique("py-hook"))
     with pytest.raises(UnprocessableEntityError) as info:
         client.factories.automations.create(
-            factory.uid, name="bad", prompt="p",
-            triggers=[{"provider": "webhook", "event": "received",
-                       "filter": {"webhook_ids": [webhook.uid], "payload": {"action": {"in": ["a"], "x": 1}}}}],
+            factory.uid,
+            name="bad",
+            prompt="p",
+            triggers=[
+                {
+                    "provider": "webhook",
+                    "event": "received",
+                    "filter": {"webhook_ids": [webhook.uid], "payload": {"action": {"in": ["a"], "x": 1}}},
+                }
+            ],
         )
     assert info.value.errors and info.value.errors[0]["path"].startswith("$.triggers[0].filter.payload")
 
@@ -278,7 +297,9 @@ def test_admin_resources_round_trip(client: AgentRuns) -> None:
     client.api_keys.delete(key.key_id)
     with pytest.raises(AuthenticationError):
         member.agent.runs.list(limit=1)
-    env = client.agent.environments.create(name=unique("py-env"), setup_commands=["true"], env_vars={"A": "1"}, github_repos=[])
+    env = client.agent.environments.create(
+        name=unique("py-env"), setup_commands=["true"], env_vars={"A": "1"}, github_repos=[]
+    )
     assert env.env_var_names == ["A"] and env.config.setup_commands == ["true"] and env.setup_failed is False
     assert env.scope.type == "Team" and env.last_task_run_timestamp is None
     assert client.agent.environments.update(env.uid, description="d").config.description == "d"
@@ -297,7 +318,12 @@ def test_audit_events_list_every_page_of_the_filtered_log(client: AgentRuns) -> 
         client.secrets.put(name, value=f"py-audit-value-{name}")
     client.secrets.delete(names[0])
     events = [e for e in client.audit_events.list(resource_type="secret", limit=2) if e.resource.id in names]
-    assert [(e.action, e.resource.id) for e in events] == [("deleted", names[0]), ("created", names[2]), ("created", names[1]), ("created", names[0])]
+    assert [(e.action, e.resource.id) for e in events] == [
+        ("deleted", names[0]),
+        ("created", names[2]),
+        ("created", names[1]),
+        ("created", names[0]),
+    ]
     assert all(e.operation_id in ("putSecret", "deleteSecret") and e.changed_fields in (["value"], []) for e in events)
     assert "py-audit-value" not in json.dumps([e.model_dump(mode="json") for e in events])
     only = client.audit_events.list(resource_type="secret", resource_id=names[0])
@@ -331,7 +357,9 @@ def test_schedules_round_trip(client: AgentRuns) -> None:
     assert created.history.last_outcome is None and created.history.skipped_slots == 0
     assert created.id in {s.id for s in client.agent.schedules.list()}
     assert client.agent.schedules.retrieve(created.id).name == name
-    updated = client.agent.schedules.update(created.id, name=name, cron_schedule="30 9 * * *", enabled=True, prompt="Again")
+    updated = client.agent.schedules.update(
+        created.id, name=name, cron_schedule="30 9 * * *", enabled=True, prompt="Again"
+    )
     assert updated.prompt == "Again" and updated.metadata is None and updated.time_zone == "Europe/Paris"
     paused = client.agent.schedules.pause(created.id)
     assert not paused.enabled and paused.history.next_run is None
@@ -347,10 +375,14 @@ def test_schedules_round_trip(client: AgentRuns) -> None:
 
 async def test_async_schedules() -> None:
     async with AsyncAgentRuns(api_key=API_KEY, base_url=BASE_URL) as client:
-        created = await client.agent.schedules.create(name=unique("py-async-schedule"), cron_schedule="@hourly", prompt="tick")
+        created = await client.agent.schedules.create(
+            name=unique("py-async-schedule"), cron_schedule="@hourly", prompt="tick"
+        )
         assert created.id in [s.id async for s in client.agent.schedules.list(limit=1)]
         assert (await client.agent.schedules.retrieve(created.id)).cron_schedule == "@hourly"
-        renamed = await client.agent.schedules.update(created.id, name="renamed", cron_schedule="@daily", enabled=False, prompt="tock")
+        renamed = await client.agent.schedules.update(
+            created.id, name="renamed", cron_schedule="@daily", enabled=False, prompt="tock"
+        )
         assert renamed.enabled is False and renamed.prompt == "tock"
         assert (await client.agent.schedules.resume(created.id)).enabled is True
         assert (await client.agent.schedules.pause(created.id)).enabled is False

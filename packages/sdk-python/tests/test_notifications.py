@@ -25,10 +25,18 @@ EVENT = {
     "type": "run.failed",
     "timestamp": "2026-05-01T10:00:00Z",
     "data": {
-        "run_id": "3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c", "title": "Nightly", "state": "FAILED", "previous_state": "INPROGRESS",
-        "status_message": {"message": "tests failed"}, "source": "API", "factory_uid": None, "automation_id": None,
-        "session_link": "http://localhost:8080/sessions/x", "sequence": 6,
-        "created_at": "2026-05-01T09:58:00Z", "updated_at": "2026-05-01T10:00:00Z",
+        "run_id": "3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c",
+        "title": "Nightly",
+        "state": "FAILED",
+        "previous_state": "INPROGRESS",
+        "status_message": {"message": "tests failed"},
+        "source": "API",
+        "factory_uid": None,
+        "automation_id": None,
+        "session_link": "http://localhost:8080/sessions/x",
+        "sequence": 6,
+        "created_at": "2026-05-01T09:58:00Z",
+        "updated_at": "2026-05-01T10:00:00Z",
     },
 }
 BODY = json.dumps(EVENT)
@@ -48,8 +56,16 @@ def signed(secrets: List[str], body: str = BODY, msg_id: str = EVENT["id"]) -> D
 def test_answers_the_typed_event_of_a_signed_notification() -> None:
     event = verify_notification(BODY, signed([SECRET]), SECRET, now=SENT_AT)
     assert isinstance(event, NotificationEvent)
-    assert (event.type, event.data.state, event.data.previous_state, event.data.sequence) == ("run.failed", "FAILED", "INPROGRESS", 6)
-    assert verify_notification(BODY.encode(), {k.upper(): v for k, v in signed([SECRET]).items()}, SECRET, now=SENT_AT) == event
+    assert (event.type, event.data.state, event.data.previous_state, event.data.sequence) == (
+        "run.failed",
+        "FAILED",
+        "INPROGRESS",
+        6,
+    )
+    assert (
+        verify_notification(BODY.encode(), {k.upper(): v for k, v in signed([SECRET]).items()}, SECRET, now=SENT_AT)
+        == event
+    )
 
 
 def test_either_secret_verifies_during_a_rotation_overlap() -> None:
@@ -87,7 +103,9 @@ def test_refuses_a_body_that_is_not_the_event_its_id_names() -> None:
 
 BASE_URL = os.environ.get("AGENT_RUNS_E2E_BASE_URL")
 API_KEY = os.environ.get("AGENT_RUNS_E2E_API_KEY")
-e2e = pytest.mark.skipif(not (BASE_URL and API_KEY), reason="AGENT_RUNS_E2E_BASE_URL and AGENT_RUNS_E2E_API_KEY are not set")
+e2e = pytest.mark.skipif(
+    not (BASE_URL and API_KEY), reason="AGENT_RUNS_E2E_BASE_URL and AGENT_RUNS_E2E_API_KEY are not set"
+)
 
 Delivery = Tuple[str, Dict[str, str]]
 
@@ -98,7 +116,7 @@ def receiver() -> Iterator[Tuple[str, List[Delivery]]]:
     received: List[Delivery] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("content-length", "0"))).decode("utf-8")
             received.append((body, dict(self.headers.items())))
             self.send_response(204)
@@ -130,7 +148,9 @@ def wait_for(received: List[Delivery], count: int, timeout: float = 20.0) -> Lis
 def test_every_real_delivery_verifies_sync(receiver: Tuple[str, List[Delivery]]) -> None:
     url, received = receiver
     client = AgentRuns(api_key=API_KEY, base_url=BASE_URL)
-    subscription = client.notifications.subscriptions.create(url=url, event_types=["run.state_changed", "run.succeeded"])
+    subscription = client.notifications.subscriptions.create(
+        url=url, event_types=["run.state_changed", "run.succeeded"]
+    )
     try:
         assert subscription.secret.startswith("whsec_")
         run = client.agent.runs.create(prompt="notify the Python SDK")

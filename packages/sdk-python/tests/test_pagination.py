@@ -35,7 +35,9 @@ def test_iterating_a_list_walks_every_page() -> None:
     client = h.client(pages)
     ids = [run.run_id for run in client.agent.runs.list(limit=2, state="QUEUED")]
     assert ids == ["run-1", "run-2", "run-3", "run-4", "run-5"]
-    sent = [(r.url.params.get("cursor"), r.url.params["limit"], r.url.params.get_list("state")) for r in h.recorder.requests]
+    sent = [
+        (r.url.params.get("cursor"), r.url.params["limit"], r.url.params.get_list("state")) for r in h.recorder.requests
+    ]
     # Filters stay on every page; the cursor is the previous page's next_cursor.
     assert sent == [(None, "2", ["QUEUED"]), ("c2", "2", ["QUEUED"]), ("c3", "2", ["QUEUED"])]
 
@@ -92,9 +94,18 @@ def test_raw_response_of_a_list_parses_to_a_page() -> None:
 def test_other_lists_use_their_plural_key() -> None:
     h = Harness("sync")
     webhook = {
-        "uid": "wh_1", "factory_uid": "fac_1", "name": "n", "auth_mode": "token", "signature_scheme": None,
-        "secret_name": "S", "secret_configured": True, "delivery_id_header": None, "enabled": True,
-        "ingress_url": "http://x/webhooks/w/wh_1", "created_at": RUN["created_at"], "updated_at": RUN["created_at"],
+        "uid": "wh_1",
+        "factory_uid": "fac_1",
+        "name": "n",
+        "auth_mode": "token",
+        "signature_scheme": None,
+        "secret_name": "S",
+        "secret_configured": True,
+        "delivery_id_header": None,
+        "enabled": True,
+        "ingress_url": "http://x/webhooks/w/wh_1",
+        "created_at": RUN["created_at"],
+        "updated_at": RUN["created_at"],
     }
     client = h.client([ok({"webhooks": [webhook], "page_info": {"has_next_page": False, "next_cursor": None}})])
     items = list(client.factories.webhooks.list("fac_1"))

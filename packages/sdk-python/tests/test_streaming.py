@@ -25,7 +25,7 @@ def decode(*chunks: bytes) -> List[Any]:
 
 
 def test_parses_events_ids_and_comments() -> None:
-    events = decode(b"id: 1\nevent: state\ndata: {\"a\":1}\n\n: keepalive\n\nid: 2\nevent: content\ndata: x\n\n")
+    events = decode(b'id: 1\nevent: state\ndata: {"a":1}\n\n: keepalive\n\nid: 2\nevent: content\ndata: x\n\n')
     assert [(e.id, e.event, e.data) for e in events] == [("1", "state", '{"a":1}'), ("2", "content", "x")]
     assert events[0].json() == {"a": 1}
 
@@ -66,7 +66,10 @@ def test_empty_data_does_not_dispatch() -> None:
 
 
 def test_run_event_types_its_data() -> None:
-    events = [RunEvent.from_sse(e) for e in decode(sse(1, "state", "INPROGRESS"), sse_content(2), b"event: other\ndata: [1]\n\n")]
+    events = [
+        RunEvent.from_sse(e)
+        for e in decode(sse(1, "state", "INPROGRESS"), sse_content(2), b"event: other\ndata: [1]\n\n")
+    ]
     assert isinstance(events[0].data, RunStateEvent) and events[0].data.state == "INPROGRESS"
     assert isinstance(events[1].data, RunContentEvent) and events[1].data.block.text == "hi"  # type: ignore[union-attr]
     assert events[2].event == "other" and events[2].data == [1]
@@ -83,8 +86,14 @@ def sse(i: int, event: str, state: str) -> bytes:
 
 
 def sse_content(i: int) -> bytes:
-    data = {"run_id": RID, "step_id": "step_1", "message_id": "msg_1", "role": "assistant",
-            "timestamp": "2026-05-01T09:00:00Z", "block": {"type": "text", "text": "hi"}}
+    data = {
+        "run_id": RID,
+        "step_id": "step_1",
+        "message_id": "msg_1",
+        "role": "assistant",
+        "timestamp": "2026-05-01T09:00:00Z",
+        "block": {"type": "text", "text": "hi"},
+    }
     return f"id: {i}\nevent: content\ndata: {json.dumps(data)}\n\n".encode()
 
 
@@ -130,7 +139,12 @@ def test_events_resume_with_last_event_id_until_terminal() -> None:
     events = client.agent.runs.events(RID)
     assert isinstance(events, RunEventStream)
     seen = [(e.id, e.event, getattr(e.data, "state", None)) for e in events]
-    assert seen == [("1", "state", "QUEUED"), ("2", "state", "INPROGRESS"), ("3", "content", None), ("4", "state", "SUCCEEDED")]
+    assert seen == [
+        ("1", "state", "QUEUED"),
+        ("2", "state", "INPROGRESS"),
+        ("3", "content", None),
+        ("4", "state", "SUCCEEDED"),
+    ]
     sent = [r.headers.get("last-event-id") for r in h.recorder.requests]
     assert sent == [None, "2", "3"]
     assert all(r.headers["accept"] == "text/event-stream" for r in h.recorder.requests)
@@ -297,9 +311,14 @@ def test_wait_stops_at_blocked_and_answer_sends_the_follow_up(h: Harness) -> Non
     run = h.run(client.agent.runs.wait(RID))
     assert run.state == "BLOCKED"
     assert run_question(run) == "Which branch?"
-    assert [r.url.path for r in h.recorder.requests] == [f"/api/v1/agent/runs/{RID}/events", f"/api/v1/agent/runs/{RID}"]
+    assert [r.url.path for r in h.recorder.requests] == [
+        f"/api/v1/agent/runs/{RID}/events",
+        f"/api/v1/agent/runs/{RID}",
+    ]
     answered = h.run(client.agent.runs.answer(RID, "main"))
     assert answered.state == "QUEUED"
     assert h.recorder.requests[-1].url.path == f"/api/v1/agent/runs/{RID}/followups"
     assert json.loads(h.recorder.requests[-1].content) == {"message": "main"}
-    assert run_question(RunItem.model_construct(**{**RUN, "state": "FAILED", "status_message": {"message": "x"}})) is None
+    assert (
+        run_question(RunItem.model_construct(**{**RUN, "state": "FAILED", "status_message": {"message": "x"}})) is None
+    )

@@ -23,7 +23,7 @@ def test_matches_the_standard_webhooks_vector() -> None:
 
 def test_bytes_payload_and_prefixless_secret_sign_the_same() -> None:
     a = sign_webhook(SECRET, PAYLOAD.encode(), msg_id=MSG_ID, timestamp=TIMESTAMP)
-    b = sign_webhook(SECRET[len("whsec_"):], PAYLOAD, msg_id=MSG_ID, timestamp=TIMESTAMP)
+    b = sign_webhook(SECRET[len("whsec_") :], PAYLOAD, msg_id=MSG_ID, timestamp=TIMESTAMP)
     assert a["webhook-signature"] == b["webhook-signature"] == SIGNATURE
 
 
@@ -70,4 +70,6 @@ def test_we_verify_the_standardwebhooks_package_signature() -> None:
     signature = standardwebhooks.Webhook(SECRET).sign(MSG_ID, now, PAYLOAD)
     headers = {"webhook-id": MSG_ID, "webhook-timestamp": str(int(now.timestamp())), "webhook-signature": signature}
     verify_webhook(SECRET, PAYLOAD, headers)
-    assert sign_webhook(SECRET, PAYLOAD, msg_id=MSG_ID, timestamp=int(now.timestamp()))["webhook-signature"] == signature
+    assert (
+        sign_webhook(SECRET, PAYLOAD, msg_id=MSG_ID, timestamp=int(now.timestamp()))["webhook-signature"] == signature
+    )

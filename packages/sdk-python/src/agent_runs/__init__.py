@@ -1,9 +1,9 @@
 """Python SDK for the Agent Runs API.
 
-    from agent_runs import AgentRuns
+from agent_runs import AgentRuns
 
-    client = AgentRuns()  # AGENT_RUNS_API_KEY, AGENT_RUNS_BASE_URL
-    run = client.agent.runs.create(prompt="Summarise the open issues")
+client = AgentRuns()  # AGENT_RUNS_API_KEY, AGENT_RUNS_BASE_URL
+run = client.agent.runs.create(prompt="Summarise the open issues")
 """
 
 from . import types
@@ -27,13 +27,19 @@ from ._exceptions import (
     UnprocessableEntityError,
 )
 from ._response import APIResponse, AsyncAPIResponse
-from ._streaming import AsyncRunEventStream, AsyncTeamRunEventStream, RunEventStream, ServerSentEvent, TeamRunEventStream
+from ._streaming import (
+    AsyncRunEventStream,
+    AsyncTeamRunEventStream,
+    RunEventStream,
+    ServerSentEvent,
+    TeamRunEventStream,
+)
 from ._types import NOT_GIVEN, NotGiven, Omit, RequestOptions, Timeout
 from ._version import __title__, __version__
 from .lib.notifications import verify_notification
+from .lib.runs import run_question
 from .lib.webhooks import WebhookVerificationError, sign_webhook, verify_webhook
 from .pagination import AsyncCursorPage, SyncCursorPage
-from .resources.agent.runs import run_question
 
 __all__ = [
     "AgentRuns",

@@ -46,7 +46,7 @@ from ._constants import (
 from ._exceptions import APIConnectionError, APIStatusError, APITimeoutError, make_status_error
 from ._response import APIResponse, AsyncAPIResponse
 from ._types import NOT_GIVEN, Body, Headers, NotGiven, Omit, Query, Timeout
-from ._utils import json_dumps, merge_mappings, stringify_query
+from ._utils import as_json_object, json_dumps, merge_mappings, stringify_query
 from ._version import __version__
 
 log = logging.getLogger("agent_runs")
@@ -61,8 +61,8 @@ class FinalRequestOptions:
 
     method: str
     url: str
-    params: Mapping[str, object] = dataclasses.field(default_factory=dict)
-    headers: Mapping[str, Union[str, Omit]] = dataclasses.field(default_factory=dict)
+    params: Mapping[str, object] = dataclasses.field(default_factory=lambda: {})
+    headers: Mapping[str, Union[str, Omit]] = dataclasses.field(default_factory=lambda: {})
     json_data: Optional[Body] = None
     extra_json: Optional[Body] = None
     content: Optional[bytes] = None
@@ -109,11 +109,6 @@ def make_request_options(
 def _redirects(options: FinalRequestOptions) -> Dict[str, Any]:
     """`follow_redirects` for httpx's send, when the call sets it (a user's own httpx client may not follow)."""
     return {} if options.follow_redirects is None else {"follow_redirects": options.follow_redirects}
-
-
-def _is_json(content_type: str) -> bool:
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media == "application/json" or media.endswith("+json")
 
 
 def _decode_error_body(response: httpx.Response) -> object:
@@ -166,7 +161,8 @@ def retry_delay(retries_taken: int, headers: Optional[httpx.Headers]) -> float:
 
 def should_retry(response: httpx.Response, body: object) -> bool:
     """Whether an error answer may be retried (the caller checks the retry budget)."""
-    if isinstance(body, dict) and body.get("retryable") is False:
+    problem = as_json_object(body)
+    if problem is not None and problem.get("retryable") is False:
         return False  # the problem body says so: never retried, whatever the status
     header = response.headers.get("x-should-retry", "").strip().lower()
     if header == "true":
@@ -265,10 +261,11 @@ class BaseClient(Generic[_HttpxClientT]):
         if extra is not None:
             if not isinstance(extra, Mapping):
                 raise TypeError(f"extra_body must be a mapping, got {type(extra).__name__}")
+            extra_fields = cast("Mapping[str, object]", extra)
             if json_data is None:
-                json_data = dict(extra)
+                json_data = dict(extra_fields)
             elif isinstance(json_data, Mapping):
-                json_data = {**json_data, **extra}
+                json_data = {**cast("Mapping[str, object]", json_data), **extra_fields}
             else:
                 raise TypeError(f"Cannot merge extra_body into a {type(json_data).__name__} body")
 
@@ -316,8 +313,9 @@ class BaseClient(Generic[_HttpxClientT]):
 
     def _make_status_error(self, response: httpx.Response, body: object) -> APIStatusError:
         detail = None
-        if isinstance(body, dict):
-            detail = body.get("detail") or body.get("error") or body.get("title")
+        problem = as_json_object(body)
+        if problem is not None:
+            detail = problem.get("detail") or problem.get("error") or problem.get("title")
         elif isinstance(body, str) and body:
             detail = body
         message = f"Error code: {response.status_code}" + (f" - {detail}" if detail else "")
@@ -340,7 +338,7 @@ class SyncAPIClient(BaseClient[httpx.Client]):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if http_client is not None and not isinstance(http_client, httpx.Client):
+        if http_client is not None and not isinstance(http_client, httpx.Client):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"http_client must be an httpx.Client, got {type(http_client).__name__}")
         self._client = http_client or httpx.Client(**_default_http_client_kwargs(self.timeout))
         self._owns_http_client = True
@@ -428,14 +426,23 @@ class SyncAPIClient(BaseClient[httpx.Client]):
 
     # -- helpers used by resources and by the public get/post/... -----------------------------
 
-    def _request(self, method: str, path: str, *, cast_to: Any, body: Optional[Body] = None,
-                 options: Optional[Mapping[str, Any]] = None, stream: bool = False,
-                 stream_cls: Optional[type] = None) -> Any:
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        cast_to: Any,
+        body: Optional[Body] = None,
+        options: Optional[Mapping[str, Any]] = None,
+        stream: bool = False,
+        stream_cls: Optional[type] = None,
+    ) -> Any:
         opts = FinalRequestOptions(method=method, url=path, json_data=body, **dict(options or {}))
         return self.request(cast_to, opts, stream=stream, stream_cls=stream_cls)
 
-    def _get_api_list(self, path: str, *, page: Type[_T], model: Any, items_key: str,
-                      options: Optional[Mapping[str, Any]] = None) -> _T:
+    def _get_api_list(
+        self, path: str, *, page: Type[_T], model: Any, items_key: str, options: Optional[Mapping[str, Any]] = None
+    ) -> _T:
         opts = FinalRequestOptions(method="GET", url=path, **dict(options or {}))
         return cast(_T, self._request_page(page, model, items_key, opts))
 
@@ -454,7 +461,7 @@ class AsyncAPIClient(BaseClient[httpx.AsyncClient]):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if http_client is not None and not isinstance(http_client, httpx.AsyncClient):
+        if http_client is not None and not isinstance(http_client, httpx.AsyncClient):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"http_client must be an httpx.AsyncClient, got {type(http_client).__name__}")
         self._client = http_client or httpx.AsyncClient(**_default_http_client_kwargs(self.timeout))
         self._owns_http_client = True
@@ -539,14 +546,23 @@ class AsyncAPIClient(BaseClient[httpx.AsyncClient]):
                 return api_response
             return await api_response.parse()
 
-    async def _request(self, method: str, path: str, *, cast_to: Any, body: Optional[Body] = None,
-                       options: Optional[Mapping[str, Any]] = None, stream: bool = False,
-                       stream_cls: Optional[type] = None) -> Any:
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        cast_to: Any,
+        body: Optional[Body] = None,
+        options: Optional[Mapping[str, Any]] = None,
+        stream: bool = False,
+        stream_cls: Optional[type] = None,
+    ) -> Any:
         opts = FinalRequestOptions(method=method, url=path, json_data=body, **dict(options or {}))
         return await self.request(cast_to, opts, stream=stream, stream_cls=stream_cls)
 
-    def _get_api_list(self, path: str, *, page: Type[_T], model: Any, items_key: str,
-                      options: Optional[Mapping[str, Any]] = None) -> "AsyncPaginator[Any, _T]":
+    def _get_api_list(
+        self, path: str, *, page: Type[_T], model: Any, items_key: str, options: Optional[Mapping[str, Any]] = None
+    ) -> "AsyncPaginator[Any, _T]":
         opts = FinalRequestOptions(method="GET", url=path, **dict(options or {}))
         return AsyncPaginator(client=self, options=opts, page_cls=page, model=model, items_key=items_key)
 
@@ -565,8 +581,9 @@ class AsyncPaginator(Generic[_ItemT, _PageT]):
     """What an async ``list()`` returns: ``await`` it for the first page, or ``async for`` over
     every item of every page."""
 
-    def __init__(self, *, client: AsyncAPIClient, options: FinalRequestOptions, page_cls: Any, model: Any,
-                 items_key: str) -> None:
+    def __init__(
+        self, *, client: AsyncAPIClient, options: FinalRequestOptions, page_cls: Any, model: Any, items_key: str
+    ) -> None:
         self._client = client
         self._options = options
         self._page_cls = page_cls

@@ -36,6 +36,14 @@ from .resources.audit_events import (
     AuditEventsWithRawResponse,
     AuditEventsWithStreamingResponse,
 )
+from .resources.budget import (
+    AsyncBudget,
+    AsyncBudgetWithRawResponse,
+    AsyncBudgetWithStreamingResponse,
+    Budget,
+    BudgetWithRawResponse,
+    BudgetWithStreamingResponse,
+)
 from .resources.factories.factories import (
     AsyncFactories,
     AsyncFactoriesWithRawResponse,
@@ -52,20 +60,6 @@ from .resources.notifications.notifications import (
     NotificationsWithRawResponse,
     NotificationsWithStreamingResponse,
 )
-from .resources.budgets import (
-    AsyncBudget,
-    AsyncBudgetWithRawResponse,
-    AsyncBudgetWithStreamingResponse,
-    AsyncUsage,
-    AsyncUsageWithRawResponse,
-    AsyncUsageWithStreamingResponse,
-    Budget,
-    BudgetWithRawResponse,
-    BudgetWithStreamingResponse,
-    Usage,
-    UsageWithRawResponse,
-    UsageWithStreamingResponse,
-)
 from .resources.secrets import (
     AsyncSecrets,
     AsyncSecretsWithRawResponse,
@@ -74,13 +68,23 @@ from .resources.secrets import (
     SecretsWithRawResponse,
     SecretsWithStreamingResponse,
 )
+from .resources.usage import (
+    AsyncUsage,
+    AsyncUsageWithRawResponse,
+    AsyncUsageWithStreamingResponse,
+    Usage,
+    UsageWithRawResponse,
+    UsageWithStreamingResponse,
+)
 
 __all__ = ["AgentRuns", "AsyncAgentRuns", "Client", "AsyncClient"]
 
 _T = TypeVar("_T")
 
 
-def _resolve_config(api_key: Optional[str], base_url: Union[str, httpx.URL, None]) -> "tuple[str, Union[str, httpx.URL]]":
+def _resolve_config(
+    api_key: Optional[str], base_url: Union[str, httpx.URL, None]
+) -> "tuple[str, Union[str, httpx.URL]]":
     if api_key is None:
         api_key = os.environ.get(API_KEY_ENV)
     if not api_key:
@@ -101,7 +105,9 @@ def _request_kwargs(
     options: Optional[Mapping[str, Any]],
 ) -> Dict[str, Any]:
     merged = make_request_options(
-        query=query, extra_headers=extra_headers, extra_query=extra_query,
+        query=query,
+        extra_headers=extra_headers,
+        extra_query=extra_query,
         extra_body=extra_body,  # type: ignore[arg-type]
         timeout=timeout,
     )
@@ -226,43 +232,111 @@ class AgentRuns(SyncAPIClient):
 
     # -- endpoints not otherwise described ---------------------------------------------------------
 
-    def get(self, path: str, *, cast_to: Type[_T] = object, query: Optional[Query] = None,  # type: ignore[assignment]
-            extra_headers: Optional[Headers] = None, extra_query: Optional[Query] = None,
-            timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
+    def get(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        query: Optional[Query] = None,  # type: ignore[assignment]
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
         """``GET path`` (relative to ``base_url``, or an absolute URL) with the client's auth,
         retries, timeouts and errors. ``cast_to`` defaults to the decoded JSON; pass a model class,
         ``str``, ``bytes`` or ``httpx.Response``."""
-        return self._request("GET", path, cast_to=cast_to,
-                             options=_request_kwargs(query, extra_headers, extra_query, None, timeout, options))
+        return self._request(
+            "GET",
+            path,
+            cast_to=cast_to,
+            options=_request_kwargs(query, extra_headers, extra_query, None, timeout, options),
+        )
 
-    def post(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-             query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-             extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-             timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
+    def post(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
         """``POST path``; carries an Idempotency-Key reused on every retry."""
-        return self._request("POST", path, cast_to=cast_to, body=body,
-                             options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+        return self._request(
+            "POST",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
-    def put(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-            query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-            extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-            timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return self._request("PUT", path, cast_to=cast_to, body=body,
-                             options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    def put(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return self._request(
+            "PUT",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
-    def patch(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-              query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-              extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-              timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return self._request("PATCH", path, cast_to=cast_to, body=body,
-                             options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    def patch(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return self._request(
+            "PATCH",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
-    def delete(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-               query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-               extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-               timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return self._request("DELETE", path, cast_to=cast_to, body=body,
-                             options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    def delete(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return self._request(
+            "DELETE",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
     def __repr__(self) -> str:
         return f"<AgentRuns base_url={str(self.base_url)!r} max_retries={self.max_retries}>"
@@ -369,39 +443,107 @@ class AsyncAgentRuns(AsyncAPIClient):
 
     with_options = copy
 
-    async def get(self, path: str, *, cast_to: Type[_T] = object, query: Optional[Query] = None,  # type: ignore[assignment]
-                  extra_headers: Optional[Headers] = None, extra_query: Optional[Query] = None,
-                  timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return await self._request("GET", path, cast_to=cast_to,
-                                   options=_request_kwargs(query, extra_headers, extra_query, None, timeout, options))
+    async def get(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        query: Optional[Query] = None,  # type: ignore[assignment]
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return await self._request(
+            "GET",
+            path,
+            cast_to=cast_to,
+            options=_request_kwargs(query, extra_headers, extra_query, None, timeout, options),
+        )
 
-    async def post(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-                   query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-                   extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-                   timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return await self._request("POST", path, cast_to=cast_to, body=body,
-                                   options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    async def post(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return await self._request(
+            "POST",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
-    async def put(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-                  query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-                  extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-                  timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return await self._request("PUT", path, cast_to=cast_to, body=body,
-                                   options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    async def put(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return await self._request(
+            "PUT",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
-    async def patch(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-                    query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-                    extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-                    timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return await self._request("PATCH", path, cast_to=cast_to, body=body,
-                                   options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    async def patch(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return await self._request(
+            "PATCH",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
-    async def delete(self, path: str, *, cast_to: Type[_T] = object, body: Optional[Body] = None,  # type: ignore[assignment]
-                     query: Optional[Query] = None, extra_headers: Optional[Headers] = None,
-                     extra_query: Optional[Query] = None, extra_body: Optional[Body] = None,
-                     timeout: Union[Timeout, NotGiven] = NOT_GIVEN, options: Optional[Mapping[str, Any]] = None) -> _T:
-        return await self._request("DELETE", path, cast_to=cast_to, body=body,
-                                   options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options))
+    async def delete(
+        self,
+        path: str,
+        *,
+        cast_to: Type[_T] = object,
+        body: Optional[Body] = None,  # type: ignore[assignment]
+        query: Optional[Query] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Query] = None,
+        extra_body: Optional[Body] = None,
+        timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
+        options: Optional[Mapping[str, Any]] = None,
+    ) -> _T:
+        return await self._request(
+            "DELETE",
+            path,
+            cast_to=cast_to,
+            body=body,
+            options=_request_kwargs(query, extra_headers, extra_query, extra_body, timeout, options),
+        )
 
     def __repr__(self) -> str:
         return f"<AsyncAgentRuns base_url={str(self.base_url)!r} max_retries={self.max_retries}>"

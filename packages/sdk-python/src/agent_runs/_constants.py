@@ -23,5 +23,6 @@ RAW_RESPONSE_HEADER = "X-Agent-Runs-Raw-Response"
 OVERRIDE_CAST_TO_HEADER = "____agent_runs_override_cast_to"
 
 TERMINAL_RUN_STATES = frozenset({"SUCCEEDED", "FAILED", "ERROR", "CANCELLED"})
-# Where ``runs.wait()`` stops: a terminal state, or BLOCKED (the run asked a question; answer it with ``runs.answer()``).
+# Where ``runs.wait()`` stops: a terminal state, or BLOCKED (the run asked a question; answer it with
+# ``runs.answer()``).
 SETTLED_RUN_STATES = TERMINAL_RUN_STATES | {"BLOCKED"}

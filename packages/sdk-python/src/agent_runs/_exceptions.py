@@ -1,9 +1,11 @@
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 import httpx
 from typing_extensions import Literal
+
+from ._utils import as_json_object
 
 __all__ = [
     "AgentRunsError",
@@ -46,7 +48,7 @@ class APIError(AgentRunsError):
 
 
 def _problem(body: object) -> Mapping[str, Any]:
-    return body if isinstance(body, dict) else {}
+    return as_json_object(body) or {}
 
 
 class APIStatusError(APIError):
@@ -60,7 +62,7 @@ class APIStatusError(APIError):
     title: Optional[str]
     detail: Optional[str]
     retryable: Optional[bool]
-    errors: Optional[list]
+    errors: Optional[List[Any]]
     """Validation details ``[{path, message}]`` when the API gives them."""
 
     def __init__(self, message: str, *, response: httpx.Response, body: object | None) -> None:

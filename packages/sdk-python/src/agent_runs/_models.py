@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import inspect
 import sys
-from typing import Any, Dict, Optional, Type, TypeVar, Union, cast, get_args, get_origin, get_type_hints
+from typing import Any, Dict, List, Optional, Type, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 import pydantic
 from pydantic import ConfigDict
 from typing_extensions import Annotated, Literal
+
+from ._utils import as_json_array, as_json_object
 
 __all__ = ["BaseModel", "construct_type", "validate_type"]
 
@@ -101,29 +103,32 @@ def _loose(type_: Any, value: object) -> Any:
                 return _adapter(arg).validate_python(value)
             except pydantic.ValidationError:
                 continue
-        if isinstance(value, dict):
-            models = [a for a in args if inspect.isclass(a) and issubclass(a, pydantic.BaseModel)]
+        obj = as_json_object(value)
+        if obj is not None:
+            models: List[Any] = [a for a in args if inspect.isclass(a) and issubclass(a, pydantic.BaseModel)]
             # Prefer the member whose discriminator matches; an unknown variant stays a plain dict.
             for model in models:
-                if _literal_fields_match(model, value):
-                    return _loose(model, value)
-            untagged = [m for m in models if _literal_fields_match(m, value) is None]
+                if _literal_fields_match(model, obj):
+                    return _loose(model, obj)
+            untagged = [m for m in models if _literal_fields_match(m, obj) is None]
             if untagged:
-                return _loose(untagged[0], value)
+                return _loose(untagged[0], obj)
         return value
-    if origin in (list, tuple, set, frozenset) and isinstance(value, list):
+    array = as_json_array(value)
+    if origin in (list, tuple, set, frozenset) and array is not None:
         item_args = get_args(type_)
         inner = item_args[0] if item_args else Any
-        return [_construct_item(inner, v) for v in value]
-    if origin is dict and isinstance(value, dict):
+        return [_construct_item(inner, v) for v in array]
+    obj = as_json_object(value)
+    if origin is dict and obj is not None:
         kv_args = get_args(type_)
         inner = kv_args[1] if len(kv_args) == 2 else Any
-        return {k: _construct_item(inner, v) for k, v in value.items()}
-    if inspect.isclass(type_) and issubclass(type_, pydantic.BaseModel) and isinstance(value, dict):
+        return {k: _construct_item(inner, v) for k, v in obj.items()}
+    if inspect.isclass(type_) and issubclass(type_, pydantic.BaseModel) and obj is not None:
         hints = _field_types(type_)
         fields: Dict[str, Any] = {}
         by_alias = {(f.alias or name): name for name, f in type_.model_fields.items()}
-        for key, raw in value.items():
+        for key, raw in obj.items():
             name = by_alias.get(key, key if key in type_.model_fields else None)
             if name is not None:
                 fields[name] = _construct_item(hints.get(name, Any), raw)

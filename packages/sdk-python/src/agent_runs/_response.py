@@ -9,6 +9,7 @@ from typing import (
     AsyncIterator,
     Awaitable,
     Callable,
+    Dict,
     Generic,
     Iterator,
     Optional,
@@ -106,7 +107,9 @@ class _BaseAPIResponse(Generic[R]):
         return self.http_response.is_closed
 
     def __repr__(self) -> str:
-        return f"<{self.__class__.__name__} [{self.status_code} {self.http_response.reason_phrase}] type={self._cast_to}>"
+        return (
+            f"<{self.__class__.__name__} [{self.status_code} {self.http_response.reason_phrase}] type={self._cast_to}>"
+        )
 
     def _parse_loaded(self, to: Any) -> Any:
         """Turn an already-read body into ``to``."""
@@ -148,7 +151,9 @@ class APIResponse(_BaseAPIResponse[R]):
         if key in self._parsed:
             return cast(R, self._parsed[key])
         if self._stream and to is None:
-            parsed: Any = self._stream_cls(cast_to=self._cast_to, response=self.http_response, client=self._client, options=self._options)  # type: ignore[misc]
+            parsed: Any = self._stream_cls(
+                cast_to=self._cast_to, response=self.http_response, client=self._client, options=self._options
+            )  # type: ignore[misc]
         else:
             self.read()
             parsed = self._parse_loaded(to)
@@ -185,7 +190,9 @@ class AsyncAPIResponse(_BaseAPIResponse[R]):
         if key in self._parsed:
             return cast(R, self._parsed[key])
         if self._stream and to is None:
-            parsed: Any = self._stream_cls(cast_to=self._cast_to, response=self.http_response, client=self._client, options=self._options)  # type: ignore[misc]
+            parsed: Any = self._stream_cls(
+                cast_to=self._cast_to, response=self.http_response, client=self._client, options=self._options
+            )  # type: ignore[misc]
         else:
             await self.read()
             parsed = self._parse_loaded(to)
@@ -259,7 +266,7 @@ class AsyncResponseContextManager(Generic[R]):
             await self._response.close()
 
 
-def _with_mode(kwargs: dict, mode: str) -> dict:
+def _with_mode(kwargs: Dict[str, Any], mode: str) -> Dict[str, Any]:
     extra = dict(kwargs.get("extra_headers") or {})
     extra[RAW_RESPONSE_HEADER] = mode
     kwargs["extra_headers"] = extra

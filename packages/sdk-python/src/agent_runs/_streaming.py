@@ -25,6 +25,7 @@ import httpx
 from ._base_client import retry_delay
 from ._constants import RAW_RESPONSE_HEADER, TERMINAL_RUN_STATES
 from ._exceptions import APIConnectionError
+from ._utils import as_json_object
 
 if TYPE_CHECKING:
     from ._base_client import AsyncAPIClient, FinalRequestOptions, SyncAPIClient
@@ -42,8 +43,15 @@ class ServerSentEvent:
 
     __slots__ = ("event", "data", "id", "retry", "has_id")
 
-    def __init__(self, *, event: Optional[str] = None, data: str = "", id: Optional[str] = None,
-                 retry: Optional[int] = None, has_id: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        event: Optional[str] = None,
+        data: str = "",
+        id: Optional[str] = None,
+        retry: Optional[int] = None,
+        has_id: bool = False,
+    ) -> None:
         self.event = event or "message"
         self.data = data
         self.id = id
@@ -133,8 +141,13 @@ class SSEDecoder:
             if not self._data:
                 self._event, self._has_id = None, False
                 return None
-            event = ServerSentEvent(event=self._event, data="\n".join(self._data), id=self._last_event_id,
-                                    retry=self._retry, has_id=self._has_id)
+            event = ServerSentEvent(
+                event=self._event,
+                data="\n".join(self._data),
+                id=self._last_event_id,
+                retry=self._retry,
+                has_id=self._has_id,
+            )
             self._event, self._data, self._retry, self._has_id = None, [], None, False
             return event
         if line.startswith(":"):
@@ -175,8 +188,9 @@ class SSEDecoder:
 class Stream(Generic[_T]):
     """Iterate the events of one ``text/event-stream`` response (no reconnect)."""
 
-    def __init__(self, *, cast_to: Any, response: httpx.Response, client: "SyncAPIClient",
-                 options: "FinalRequestOptions") -> None:
+    def __init__(
+        self, *, cast_to: Any, response: httpx.Response, client: "SyncAPIClient", options: "FinalRequestOptions"
+    ) -> None:
         self.response = response
         self._cast_to = cast_to
         self._client = client
@@ -207,8 +221,9 @@ class Stream(Generic[_T]):
 
 
 class AsyncStream(Generic[_T]):
-    def __init__(self, *, cast_to: Any, response: httpx.Response, client: "AsyncAPIClient",
-                 options: "FinalRequestOptions") -> None:
+    def __init__(
+        self, *, cast_to: Any, response: httpx.Response, client: "AsyncAPIClient", options: "FinalRequestOptions"
+    ) -> None:
         self.response = response
         self._cast_to = cast_to
         self._client = client
@@ -255,7 +270,8 @@ def _is_terminal(event: Any) -> bool:
     if getattr(event, "event", None) != "state":
         return False
     data = getattr(event, "data", None)
-    state = data.get("state") if isinstance(data, dict) else getattr(data, "state", None)
+    fields = as_json_object(data)
+    state = fields.get("state") if fields is not None else getattr(data, "state", None)
     return isinstance(state, str) and state in TERMINAL_RUN_STATES
 
 
@@ -271,7 +287,9 @@ def _already_seen(sse: ServerSentEvent, last_event_id: Optional[str]) -> bool:
 
 def _reconnect_options(options: "FinalRequestOptions", last_event_id: Optional[str]) -> "FinalRequestOptions":
     headers: Dict[str, Any] = {
-        k: v for k, v in (options.headers or {}).items() if k.lower() not in ("last-event-id", RAW_RESPONSE_HEADER.lower())
+        k: v
+        for k, v in (options.headers or {}).items()
+        if k.lower() not in ("last-event-id", RAW_RESPONSE_HEADER.lower())
     }
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
@@ -288,8 +306,9 @@ class RunEventStream(Stream[_T]):
     #: False for the team-wide stream, where one run's terminal state is not the end.
     ends_at_terminal: bool = True
 
-    def __init__(self, *, cast_to: Any, response: httpx.Response, client: "SyncAPIClient",
-                 options: "FinalRequestOptions") -> None:
+    def __init__(
+        self, *, cast_to: Any, response: httpx.Response, client: "SyncAPIClient", options: "FinalRequestOptions"
+    ) -> None:
         self.last_event_id: Optional[str] = (options.headers or {}).get("Last-Event-ID")  # type: ignore[assignment]
         super().__init__(cast_to=cast_to, response=response, client=client, options=options)
 
@@ -326,7 +345,9 @@ class RunEventStream(Stream[_T]):
                     message="Run event stream ended before the run reached a terminal state",
                 )
             self._client._sleep(retry_ms / 1000.0 if retry_ms is not None else retry_delay(failures - 1, None))
-            raw = self._client.request(self._cast_to, _reconnect_options(self._options, self.last_event_id), stream=True)
+            raw = self._client.request(
+                self._cast_to, _reconnect_options(self._options, self.last_event_id), stream=True
+            )
             self.response = raw.http_response
 
 
@@ -336,8 +357,9 @@ class AsyncRunEventStream(AsyncStream[_T]):
     max_reconnects: int = DEFAULT_MAX_RECONNECTS
     ends_at_terminal: bool = True
 
-    def __init__(self, *, cast_to: Any, response: httpx.Response, client: "AsyncAPIClient",
-                 options: "FinalRequestOptions") -> None:
+    def __init__(
+        self, *, cast_to: Any, response: httpx.Response, client: "AsyncAPIClient", options: "FinalRequestOptions"
+    ) -> None:
         self.last_event_id: Optional[str] = (options.headers or {}).get("Last-Event-ID")  # type: ignore[assignment]
         super().__init__(cast_to=cast_to, response=response, client=client, options=options)
 

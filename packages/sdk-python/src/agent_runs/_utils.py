@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from typing import Any, Dict, Mapping, Optional, TypeVar, Union
+from typing import Any, Dict, List, Mapping, Optional, TypeVar, Union, cast
 
 from ._types import NotGiven, Omit
 
@@ -13,6 +13,16 @@ def is_given(value: object) -> bool:
     return not isinstance(value, NotGiven)
 
 
+def as_json_object(value: object) -> Optional[Dict[str, Any]]:
+    """``value`` when it is a JSON object (a decoded body's dict), else None."""
+    return cast(Dict[str, Any], value) if isinstance(value, dict) else None
+
+
+def as_json_array(value: object) -> Optional[List[Any]]:
+    """``value`` when it is a JSON array, else None."""
+    return cast(List[Any], value) if isinstance(value, list) else None
+
+
 def strip_not_given(values: Mapping[str, object]) -> Dict[str, Any]:
     """Drop keyword arguments the caller did not pass (``NOT_GIVEN``)."""
     return {k: v for k, v in values.items() if not isinstance(v, NotGiven)}
@@ -20,7 +30,7 @@ def strip_not_given(values: Mapping[str, object]) -> Dict[str, Any]:
 
 def path_param(name: str, value: str) -> str:
     """Validate and percent-encode one path segment; an empty id fails before any request."""
-    if not isinstance(value, str):
+    if not isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance] -- untyped callers
         raise TypeError(f"Expected `{name}` to be a string, got {type(value).__name__}")
     if not value:
         raise ValueError(f"Expected a non-empty value for `{name}` but received {value!r}")
@@ -62,7 +72,7 @@ def stringify_query(params: Mapping[str, object]) -> list[tuple[str, str]]:
     items: list[tuple[str, str]] = []
     for key, value in params.items():
         if isinstance(value, (list, tuple, set, frozenset)):
-            for v in value:
+            for v in cast("list[object]", value):
                 s = _query_value(v)
                 if s is not None:
                     items.append((key, s))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, AsyncIterator, Generic, Iterator, List, Optional, TypeVar
 
 from ._constants import RAW_RESPONSE_HEADER
+from ._utils import as_json_object
 
 if TYPE_CHECKING:
     from ._base_client import AsyncAPIClient, FinalRequestOptions, SyncAPIClient
@@ -21,15 +22,18 @@ _PageT = TypeVar("_PageT", bound="_BaseCursorPage[Any]")
 
 
 def _get(obj: Any, key: str) -> Any:
-    if isinstance(obj, dict):
-        return obj.get(key)
+    fields = as_json_object(obj)
+    if fields is not None:
+        return fields.get(key)
     return getattr(obj, key, None)
 
 
 class _BaseCursorPage(Generic[_T]):
     _options: "FinalRequestOptions"
 
-    def __init__(self, response: Any, *, items_key: str, client: Any, model: Any, options: "FinalRequestOptions") -> None:
+    def __init__(
+        self, response: Any, *, items_key: str, client: Any, model: Any, options: "FinalRequestOptions"
+    ) -> None:
         self._response = response
         self._items_key = items_key
         self._client = client

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Mapping, Optional, Union
 
+from .._utils import as_json_object
 from ..types import NotificationEvent
 from .webhooks import DEFAULT_TOLERANCE_SECONDS, WebhookVerificationError, verify_webhook
 
@@ -41,6 +42,7 @@ def verify_notification(
     except ValueError as err:
         raise WebhookVerificationError("The body is not JSON") from err
     msg_id = {k.lower(): v for k, v in headers.items()}.get("webhook-id")
-    if not isinstance(body, dict) or body.get("id") != msg_id:
+    fields = as_json_object(body)
+    if fields is None or fields.get("id") != msg_id:
         raise WebhookVerificationError("The body is not the notification its webhook-id names")
     return NotificationEvent.model_validate(body)

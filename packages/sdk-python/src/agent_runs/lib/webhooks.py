@@ -29,7 +29,7 @@ def _secret_bytes(secret: Union[str, bytes]) -> bytes:
     if isinstance(secret, bytes):
         return secret
     if secret.startswith(_PREFIX):
-        secret = secret[len(_PREFIX):]
+        secret = secret[len(_PREFIX) :]
     try:
         return base64.b64decode(secret, validate=True)
     except ValueError as err:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal, Optional, Union
 
-from agent_runs._models import BaseModel
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
+
+from agent_runs._models import BaseModel
 
 
 class ActionBlock(BaseModel):
@@ -204,9 +205,7 @@ class AmbientAgentConfig(BaseModel):
     on a scheduled agent; `422 validation_failed` on a saved automation or definition file).
 
     """
-    skills: Annotated[
-        Optional[list[AmbientAgentConfigSkill]], Field(max_length=1, min_length=1)
-    ] = None
+    skills: Annotated[Optional[list[AmbientAgentConfigSkill]], Field(max_length=1, min_length=1)] = None
     """
     The Oz API's ordered skill list, mutually exclusive with `skill_spec` (both → `400`). This service
     runs one skill per run: a list of one is taken as `skill_spec` (the run's `agent_config` answers it
@@ -437,9 +436,7 @@ class AmbientAgentConfigSessionSharing(BaseModel):
     public_access: Optional[Literal["VIEWER", "EDITOR"]] = None
 
 
-AmbientAgentConfigSkill = TypeAliasType(
-    "AmbientAgentConfigSkill", Annotated[str, Field(min_length=1)]
-)
+AmbientAgentConfigSkill = TypeAliasType("AmbientAgentConfigSkill", Annotated[str, Field(min_length=1)])
 
 
 class ApiKey(BaseModel):
@@ -827,15 +824,11 @@ class CreateEnvironmentRequest(BaseModel):
     """
     Oz API. The image runs start in (see `CloudEnvironmentConfig.docker_image`).
     """
-    registry_secret_name: Annotated[
-        Optional[str], Field(max_length=200, min_length=1)
-    ] = None
+    registry_secret_name: Annotated[Optional[str], Field(max_length=200, min_length=1)] = None
     """
     The team secret with the registry credentials (see `CloudEnvironmentConfig.registry_secret_name`).
     """
-    github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = (
-        None
-    )
+    github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = None
     """
     Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`).
     """
@@ -845,9 +838,7 @@ class CreateEnvironmentRequest(BaseModel):
     cloned like `github_repos`. At most 10 repositories in all.
 
     """
-    git_token_secret_name: Annotated[
-        Optional[str], Field(max_length=100, pattern="^[A-Za-z_][A-Za-z0-9_]*$")
-    ] = None
+    git_token_secret_name: Annotated[Optional[str], Field(max_length=100, pattern="^[A-Za-z_][A-Za-z0-9_]*$")] = None
     """
     Extension: the team secret holding the token for clone, push and pull requests (used as the
     HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
@@ -862,9 +853,7 @@ class CreateEnvironmentRequest(BaseModel):
     """
     Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`.
     """
-    failure_session_retention_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = (
-        None
-    )
+    failure_session_retention_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = None
     """
     Oz API. Accepted without effect (see `createEnvironment`).
     """
@@ -905,9 +894,7 @@ class CreateScheduledAgentRequest(BaseModel):
     name: ScheduleName
     cron_schedule: CronSchedule
     time_zone: Optional[ScheduleTimeZone] = "UTC"
-    prompt: Annotated[
-        Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")
-    ] = None
+    prompt: Annotated[Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")] = None
     """
     What each run executes (at most 256 KiB of characters; not only whitespace). Optional when
     `agent_config` names a skill: it is then `Follow the instructions of the skill <skill_spec>.`
@@ -999,9 +986,7 @@ class DefinitionFile(BaseModel):
     )
     path: Annotated[
         str,
-        Field(
-            pattern="^(webhooks/[A-Za-z0-9][A-Za-z0-9_.-]*\\.yaml|automations/[A-Za-z0-9][A-Za-z0-9_.-]*\\.md)$"
-        ),
+        Field(pattern="^(webhooks/[A-Za-z0-9][A-Za-z0-9_.-]*\\.yaml|automations/[A-Za-z0-9][A-Za-z0-9_.-]*\\.md)$"),
     ]
     """
     `webhooks/<name>.yaml` or `automations/<name>.md`.
@@ -1066,9 +1051,7 @@ class DispatchFactoryRunRequest(BaseModel):
     Human-readable title; default the first line of the prompt, cut to 80 characters.
     """
     config: Optional[AmbientAgentConfig] = None
-    attachments: Annotated[Optional[list[RunAttachmentInput]], Field(max_length=5)] = (
-        None
-    )
+    attachments: Annotated[Optional[list[RunAttachmentInput]], Field(max_length=5)] = None
 
 
 class EnvironmentLastTask(BaseModel):
@@ -1100,9 +1083,7 @@ class Error(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    type: Annotated[
-        str, Field(examples=["https://agent-runs.dev/errors/resource_not_found"])
-    ]
+    type: Annotated[str, Field(examples=["https://agent-runs.dev/errors/resource_not_found"])]
     """
     `https://agent-runs.dev/errors/<code>`; the code is the last path segment.
     """
@@ -1311,9 +1292,7 @@ class GitHubRepository(BaseModel):
     path: Optional[RepositoryPath] = None
 
 
-GitRef = TypeAliasType(
-    "GitRef", Annotated[str, Field(max_length=256, pattern="^[A-Za-z0-9._/-]+$")]
-)
+GitRef = TypeAliasType("GitRef", Annotated[str, Field(max_length=256, pattern="^[A-Za-z0-9._/-]+$")])
 """
 A branch, a tag or a full commit SHA; default the repository's default branch.
 """
@@ -1600,9 +1579,7 @@ Give the same server by `command` or `url` instead.
 """
 
 
-MessageRole = TypeAliasType(
-    "MessageRole", Literal["user", "assistant", "tool", "system"]
-)
+MessageRole = TypeAliasType("MessageRole", Literal["user", "assistant", "tool", "system"])
 
 
 class ModelInfo(BaseModel):
@@ -1618,11 +1595,7 @@ class ModelInfo(BaseModel):
     vision_supported: bool
     description: Optional[str] = None
     reasoning_level: Optional[str] = None
-    disable_reason: Optional[
-        Literal[
-            "PROVIDER_OUTAGE", "OUT_OF_REQUESTS", "ADMIN_DISABLED", "REQUIRES_UPGRADE"
-        ]
-    ] = None
+    disable_reason: Optional[Literal["PROVIDER_OUTAGE", "OUT_OF_REQUESTS", "ADMIN_DISABLED", "REQUIRES_UPGRADE"]] = None
 
 
 class ModelUsage(BaseModel):
@@ -1693,9 +1666,7 @@ class NotificationAttempt(BaseModel):
     """
 
 
-NotificationAttemptOutcome = TypeAliasType(
-    "NotificationAttemptOutcome", Literal["succeeded", "retrying", "failed"]
-)
+NotificationAttemptOutcome = TypeAliasType("NotificationAttemptOutcome", Literal["succeeded", "retrying", "failed"])
 """
 `succeeded`: the receiver answered `2xx`. `retrying`: it did not, and the next attempt is due at
 `next_attempt_at`. `failed`: it did not and the event is given up (its 24-hour retry window
@@ -1704,9 +1675,7 @@ ended), or nothing was sent because the subscription was disabled; `replay` send
 """
 
 
-NotificationDisabledReason = TypeAliasType(
-    "NotificationDisabledReason", Literal["manual", "failing"]
-)
+NotificationDisabledReason = TypeAliasType("NotificationDisabledReason", Literal["manual", "failing"])
 """
 Why a subscription is disabled: `manual` (updated with `enabled: false`) or `failing` (every
 attempt failed for 5 days, a server setting `NOTIFICATIONS_DISABLE_AFTER_DAYS`, since
@@ -2109,9 +2078,7 @@ class ReplayNotificationEventResponse(BaseModel):
 
 RepositoryPath = TypeAliasType(
     "RepositoryPath",
-    Annotated[
-        str, Field(max_length=200, pattern="^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$")
-    ],
+    Annotated[str, Field(max_length=200, pattern="^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$")],
 )
 """
 Where in the workspace the repository is checked out (relative; no `.`/`..` components, not
@@ -2152,9 +2119,7 @@ class RunAgentRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    prompt: Annotated[
-        Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")
-    ] = None
+    prompt: Annotated[Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")] = None
     """
     The prompt the agent executes (at most 256 KiB of characters; not only whitespace). Optional when a
     skill is given: the run's prompt (and so its default title) is then
@@ -2187,9 +2152,7 @@ class RunAgentRequest(BaseModel):
     is no depth limit on this service.
 
     """
-    attachments: Annotated[Optional[list[RunAttachmentInput]], Field(max_length=5)] = (
-        None
-    )
+    attachments: Annotated[Optional[list[RunAttachmentInput]], Field(max_length=5)] = None
     images: Annotated[Optional[list[RunAgentRequestImage]], Field(max_length=5)] = None
     """
     Oz API (older clients): base64 images sent with the prompt. Stored as attachments named
@@ -2284,23 +2247,17 @@ class RunAttachmentInput(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    file_name: Annotated[
-        str, Field(max_length=255, min_length=1, pattern="^[^/\\\\]+$")
-    ]
+    file_name: Annotated[str, Field(max_length=255, min_length=1, pattern="^[^/\\\\]+$")]
     mime_type: Annotated[
         str,
-        Field(
-            examples=["text/plain"], max_length=255, min_length=1, pattern="^[ -~]+$"
-        ),
+        Field(examples=["text/plain"], max_length=255, min_length=1, pattern="^[ -~]+$"),
     ]
     """
     Printable ASCII only (no control characters); served back as the download's `Content-Type`.
     """
     data: Annotated[
         str,
-        Field(
-            pattern="^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-        ),
+        Field(pattern="^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"),
     ]
     """
     The file's bytes, standard base64 (RFC 4648 alphabet, padded, no whitespace).
@@ -2423,9 +2380,7 @@ class RunItem(BaseModel):
     """
     The factory the run belongs to (dispatched or started by an automation).
     """
-    image_digest: Annotated[Optional[str], Field(pattern="^sha256:[0-9a-f]{64}$")] = (
-        None
-    )
+    image_digest: Annotated[Optional[str], Field(pattern="^sha256:[0-9a-f]{64}$")] = None
     """
     This service's extension: the digest (`sha256:…`) of the environment's `docker_image` the run
     ran on, set when its image is ready (before the setup commands); absent for a run without an
@@ -2750,9 +2705,7 @@ class ScheduleInfo(BaseModel):
     """
 
 
-ScheduleName = TypeAliasType(
-    "ScheduleName", Annotated[str, Field(max_length=200, min_length=1, pattern="\\S")]
-)
+ScheduleName = TypeAliasType("ScheduleName", Annotated[str, Field(max_length=200, min_length=1, pattern="\\S")])
 """
 Human-readable name (not only whitespace). The runs it starts are titled with it (cut to 80 characters).
 """
@@ -2980,9 +2933,7 @@ class SecretMetadata(BaseModel):
     updated_at: datetime
 
 
-SecretName = TypeAliasType(
-    "SecretName", Annotated[str, Field(pattern="^[A-Za-z_][A-Za-z0-9_]{0,127}$")]
-)
+SecretName = TypeAliasType("SecretName", Annotated[str, Field(pattern="^[A-Za-z_][A-Za-z0-9_]{0,127}$")])
 """
 Name of a team secret.
 """
@@ -3040,9 +2991,7 @@ class SetupLogEntry(BaseModel):
 
 SignatureScheme = TypeAliasType(
     "SignatureScheme",
-    Literal[
-        "standard-webhooks", "stripe", "slack", "github", "shopify", "linear", "gitlab"
-    ],
+    Literal["standard-webhooks", "stripe", "slack", "github", "shopify", "linear", "gitlab"],
 )
 """
 Provider signing scheme of a `signature` webhook (headers checked; HMAC-SHA256 unless noted):
@@ -3140,12 +3089,8 @@ class TeamBudgetUpdate(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    max_tokens_per_month: Annotated[Optional[int], Field(ge=1, le=9007199254740991)] = (
-        None
-    )
-    max_cost_usd_per_month: Annotated[
-        Optional[float], Field(ge=1e-06, le=1000000000.0)
-    ] = None
+    max_tokens_per_month: Annotated[Optional[int], Field(ge=1, le=9007199254740991)] = None
+    max_cost_usd_per_month: Annotated[Optional[float], Field(ge=1e-06, le=1000000000.0)] = None
 
 
 class TeamUsage(BaseModel):
@@ -3298,15 +3243,11 @@ class UpdateEnvironmentRequest(BaseModel):
     """
     Oz API. Replaces the image; `null` removes it (runs use the server's system directories).
     """
-    registry_secret_name: Annotated[
-        Optional[str], Field(max_length=200, min_length=1)
-    ] = None
+    registry_secret_name: Annotated[Optional[str], Field(max_length=200, min_length=1)] = None
     """
     Replaces the registry secret's name; `null` removes it (the registry is read anonymously).
     """
-    github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = (
-        None
-    )
+    github_repos: Annotated[Optional[list[GitHubRepository]], Field(max_length=10)] = None
     """
     Oz API. GitHub repositories (on `GITHUB_BASE_URL`) cloned into every run's workspace (see `createEnvironment`).
     """
@@ -3316,9 +3257,7 @@ class UpdateEnvironmentRequest(BaseModel):
     cloned like `github_repos`. At most 10 repositories in all.
 
     """
-    git_token_secret_name: Annotated[
-        Optional[str], Field(max_length=100, pattern="^[A-Za-z_][A-Za-z0-9_]*$")
-    ] = None
+    git_token_secret_name: Annotated[Optional[str], Field(max_length=100, pattern="^[A-Za-z_][A-Za-z0-9_]*$")] = None
     """
     Extension: the team secret holding the token for clone, push and pull requests (used as the
     HTTP password, user `x-access-token`). Unset: the team secret `GIT_TOKEN` if it exists.
@@ -3333,9 +3272,7 @@ class UpdateEnvironmentRequest(BaseModel):
     """
     Oz API cloud identity providers. `{}` is accepted; `gcp` or `aws` answers `400 invalid_request`.
     """
-    failure_session_retention_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = (
-        None
-    )
+    failure_session_retention_minutes: Annotated[Optional[int], Field(ge=1, le=60)] = None
     """
     Oz API. Accepted without effect (see `createEnvironment`).
     """
@@ -3346,9 +3283,7 @@ class UpdateNotificationSubscriptionRequest(BaseModel):
         extra="allow",
     )
     url: Annotated[Optional[str], Field(max_length=2048, min_length=1)] = None
-    event_types: Annotated[
-        Optional[list[NotificationEventType]], Field(min_length=1)
-    ] = None
+    event_types: Annotated[Optional[list[NotificationEventType]], Field(min_length=1)] = None
     description: Annotated[Optional[str], Field(max_length=500)] = None
     """
     New description; `null` clears it.
@@ -3371,9 +3306,7 @@ class UpdateScheduledAgentRequest(BaseModel):
     name: ScheduleName
     cron_schedule: CronSchedule
     time_zone: Optional[ScheduleTimeZone] = None
-    prompt: Annotated[
-        Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")
-    ] = None
+    prompt: Annotated[Optional[str], Field(max_length=262144, min_length=1, pattern="\\S")] = None
     """
     As on create.
     """

@@ -774,7 +774,11 @@ class CreateNotificationSubscriptionRequestParam(TypedDict, total=False):
     url: Required[str]
     """An `https` URL (see the operation for what is refused)."""
 
-    event_types: Required[Sequence[Literal["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled", "run.blocked"]]]
+    event_types: Required[
+        Sequence[
+            Literal["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled", "run.blocked"]
+        ]
+    ]
 
     description: str
 
@@ -786,7 +790,9 @@ class CreateNotificationSubscriptionRequestParam(TypedDict, total=False):
 class UpdateNotificationSubscriptionRequestParam(TypedDict, total=False):
     url: str
 
-    event_types: Sequence[Literal["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled", "run.blocked"]]
+    event_types: Sequence[
+        Literal["run.state_changed", "run.succeeded", "run.failed", "run.error", "run.cancelled", "run.blocked"]
+    ]
 
     description: Optional[str]
     """New description; `null` clears it."""

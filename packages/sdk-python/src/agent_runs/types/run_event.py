@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .._constants import SETTLED_RUN_STATES, TERMINAL_RUN_STATES
 from .._models import BaseModel, construct_type
+from .._utils import as_json_object
 from ._generated import RunContentEvent, RunStateEvent
 
 if TYPE_CHECKING:
@@ -41,8 +42,8 @@ class RunEvent(BaseModel):
         except ValueError:
             raw = sse.data
         data: Any = raw
-        if sse.event == "state" and isinstance(raw, dict):
+        if sse.event == "state" and as_json_object(raw) is not None:
             data = construct_type(type_=RunStateEvent, value=raw)
-        elif sse.event == "content" and isinstance(raw, dict):
+        elif sse.event == "content" and as_json_object(raw) is not None:
             data = construct_type(type_=RunContentEvent, value=raw)
         return cls.model_construct(id=sse.id, event=sse.event, data=data)
