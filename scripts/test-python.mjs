@@ -2,7 +2,6 @@
 // Runs the Python SDK's pytest suite in its virtualenv, with the mock (`pnpm mock`, AGENT_RUNS_MOCK_URL) and a
 // real server (AGENT_RUNS_E2E_BASE_URL, AGENT_RUNS_E2E_API_KEY) started on loopback for it.
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { ensurePythonEnv, pythonPackageDir } from './python-env.mjs';
 import { startMock, startServer } from './lib/services.mjs';
 

@@ -645,7 +645,10 @@ describe('client.http and middleware', () => {
   it('with middleware registered, a retried POST resends its body with the same key', async () => {
     const { fetch, calls } = mockFetch(sequence(() => problem(503, 'internal_error'), () => json({ run_id: 'r' })));
     const c = client(fetch);
-    const middleware = { onRequest: ({ request }: { request: Request }) => void request.headers.set('x-mw', '1') };
+    const middleware = { onRequest: ({ request }: { request: Request }) => {
+        request.headers.set('x-mw', '1');
+      },
+    };
     c.http.use(middleware);
     await settle(c.agent.runs.create({ prompt: 'hi' }));
     expect(calls.map((x) => x.body)).toEqual(['{"prompt":"hi"}', '{"prompt":"hi"}']);

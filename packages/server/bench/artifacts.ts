@@ -150,9 +150,9 @@ async function main(): Promise<void> {
   for (const [label, figures] of results) report(label, figures);
 }
 
-main()
+void main()
   .catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => runCleanups());
+  .then(() => runCleanups());

@@ -456,9 +456,9 @@ async function list(bench: Bench): Promise<void> {
   }
 }
 
-main()
+void main()
   .catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(runCleanups);
+  .then(() => runCleanups());

@@ -278,9 +278,9 @@ async function main(): Promise<void> {
   }
 }
 
-main()
+void main()
   .catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => runCleanups());
+  .then(() => runCleanups());

@@ -43,6 +43,7 @@ export class APIPromise<T> extends Promise<T> {
     return this.parsedPromise;
   }
 
+  // oxlint-disable-next-line unicorn/no-thenable -- an APIPromise is a Promise: awaiting it parses the response
   override then<TResult1 = T, TResult2 = never>(
     onfulfilled?: ((value: T) => TResult1 | PromiseLike<TResult1>) | null,
     onrejected?: ((reason: unknown) => TResult2 | PromiseLike<TResult2>) | null,

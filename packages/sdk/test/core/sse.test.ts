@@ -91,6 +91,7 @@ describe('parseSSE', () => {
         cancelled = true;
       },
     });
+    // oxlint-disable-next-line no-unreachable-loop -- leaving the loop after one event is what must cancel the stream
     for await (const event of parseSSE(stream)) {
       expect(event.data).toBe('1');
       break;

@@ -20,7 +20,6 @@ export class SecretBoxError extends Error {}
 
 export class SecretBox {
   readonly #key: Buffer;
-  readonly #signingKeys = new Map<string, Buffer>();
 
   constructor(key: Buffer) {
     if (key.length !== KEY_BYTES) throw new SecretBoxError(`the secrets key must be ${KEY_BYTES} bytes`);

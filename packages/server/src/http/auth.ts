@@ -13,7 +13,6 @@ import { bindRequestLog } from './request-id';
 export type { Principal } from '../api-keys/service';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** Set by `authenticate` on every /api/v1 request that reaches a router. */

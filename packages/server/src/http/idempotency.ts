@@ -127,7 +127,7 @@ function replay(ctx: ServerContext, res: Response, row: IdempotencyRow): void {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('idempotent-replayed', 'true');
   let body = row.response_body === null ? '' : ctx.secrets.decrypt(row.response_body);
-  if (/^application\/problem\+json/.test(headers['content-type'] ?? '')) {
+  if ((headers['content-type'] ?? '').startsWith('application/problem+json')) {
     // A problem's trace_id names the request that answers it: this one, not the original.
     body = JSON.stringify({ ...(JSON.parse(body) as object), trace_id: String(res.getHeader('x-request-id') ?? '') });
   }

@@ -11,7 +11,6 @@ import { traceIdOfRequest } from '../telemetry/http-spans';
 import { traceFields } from '../telemetry/spans';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The request id (= x-request-id = trace_id). */

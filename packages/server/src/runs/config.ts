@@ -129,7 +129,7 @@ export async function resolveAgentConfig(
   }
   if (options.strict !== false) await refuseUnavailableHarness(ctx, teamId, requested);
   const config = await resolveRunnerConfig(
-    { ...(requested ?? {}) },
+    { ...requested },
     { runner: settings.runner, defaultModelId: settings.defaultModelId, skillsDir: settings.skillsDir, strict: options.strict ?? true },
   );
   if (settings.runner !== 'model') config.model_id ??= settings.defaultModelId ?? settings.runner;

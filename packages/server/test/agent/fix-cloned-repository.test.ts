@@ -17,7 +17,6 @@ const TOKEN = 'ghp_fixClonedRepositoryToken0123456789ab';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 const BROKEN = 'add() {\n  echo $(($1 - $2))\n}\n';

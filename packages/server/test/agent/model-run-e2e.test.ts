@@ -47,7 +47,7 @@ describe('model run through the server', () => {
       headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (await res.json()) as any };
   }
 
   async function waitForState(runId: string, states: string[]) {

@@ -13,7 +13,6 @@ import { ManualClock } from '../../src/clock';
 import { testDatabases } from '../support/databases';
 import { startTestServer, type TestServer } from '../support/server';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 /** An 8-byte PNG signature plus a little more: enough for the server to call it an image. */

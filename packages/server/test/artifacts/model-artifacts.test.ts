@@ -10,7 +10,6 @@ import { testDatabases } from '../support/databases';
 import { startTestServer, type TestServer } from '../support/server';
 import { FakeModel, text, toolCalls } from '../agent/support/fake-model';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 describe.each(testDatabases())('publish_artifact of the model runner (%s)', (database) => {

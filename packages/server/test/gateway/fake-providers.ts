@@ -11,7 +11,6 @@ export interface ProviderRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -99,7 +98,7 @@ function geminiAnswer(stream: boolean, alt: string | null, model: string): { typ
 }
 
 /** A request's body parsed as JSON (undefined when empty; the text itself when it is not JSON). */
-export async function readJsonBody(req: http.IncomingMessage): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function readJsonBody(req: http.IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks).toString('utf8');

@@ -23,7 +23,7 @@ async function runToEnd(client: RestClient, body: Record<string, unknown>) {
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const runId = created.body.run_id as string;
   const deadline = Date.now() + 30_000;
-  let run: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let run: any;
   do {
     await delay(50);
     run = (await client.get(`/agent/runs/${runId}`)).body;

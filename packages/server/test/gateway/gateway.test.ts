@@ -88,7 +88,7 @@ function viaProxy(method: string, pathAndQuery: string, headers: Record<string, 
       path: `http://model-gateway.internal${pathAndQuery}`,
       headers: { host: 'model-gateway.internal', ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
     });
-    req.on('response', (res) => read(res).then(resolve, reject));
+    req.on('response', (res) => void read(res).then(resolve, reject));
     req.on('error', reject);
     req.end(payload);
   });
@@ -107,7 +107,7 @@ function viaTunnel(method: string, pathAndQuery: string, headers: Record<string,
         path: pathAndQuery,
         headers: { host: 'model-gateway.internal', ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
       });
-      req.on('response', (answer) => read(answer).then(resolve, reject));
+      req.on('response', (answer) => void read(answer).then(resolve, reject));
       req.on('error', reject);
       req.end(payload);
     });
@@ -273,14 +273,14 @@ describe('the model gateway through the egress proxy', () => {
     expect(unknown.status).toBe(404);
     const bad = await new Promise<Answer>((resolve, reject) => {
       const req = http.request({ socketPath, method: 'POST', path: 'http://model-gateway.internal/v1/chat/completions', headers: { authorization: `Bearer ${access.env.OPENAI_API_KEY}` } });
-      req.on('response', (res) => read(res).then(resolve, reject));
+      req.on('response', (res) => void read(res).then(resolve, reject));
       req.end('{not json');
     });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toContain('not JSON');
     const direct = await viaProxy('GET', '/', {}).then(() => new Promise<Answer>((resolve, reject) => {
       const req = http.request({ socketPath, method: 'GET', path: `${fake.url}/v1/models` });
-      req.on('response', (res) => read(res).then(resolve, reject));
+      req.on('response', (res) => void read(res).then(resolve, reject));
       req.end();
     }));
     expect(direct.status).toBe(403);

@@ -32,7 +32,7 @@ const toolCommand = (file: string) =>
   ].join('; ');
 
 const TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 async function untilFinished(client: RestClient, runId: string, after?: string): Promise<Json> {
   const deadline = Date.now() + 60_000;

@@ -385,7 +385,7 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
     statuses.push(...answered);
     expect(answered).toEqual(Array(200).fill(413));
     const mb = (bytes: number) => Math.round(bytes / 1048576);
-    console.log(`ingress burst (${kind}): RSS ${mb(before)} MB → peak ${mb(peak)} MB → ${mb(after)} MB (bound +${mb(RSS_BOUND_BYTES)} MB)`);
+    console.log(`ingress burst (${kind.dialect}): RSS ${mb(before)} MB → peak ${mb(peak)} MB → ${mb(after)} MB (bound +${mb(RSS_BOUND_BYTES)} MB)`);
     expect(Math.max(peak, after) - before).toBeLessThan(RSS_BOUND_BYTES);
     await deliver(target, Buffer.from('{"after":"burst"}'));
   }, 120_000);

@@ -34,7 +34,7 @@ describe('isUrlSafeSecret', () => {
     }
     expect(isUrlSafeSecret('whsec_' + Buffer.alloc(32, 0xfb).toString('base64'))).toBe(false);
     expect(isUrlSafeSecret(undefined)).toBe(false);
-    expect(isUrlSafeSecret(12345678901234567)).toBe(false);
+    expect(isUrlSafeSecret(1234567890123456)).toBe(false);
   });
 });
 

@@ -24,8 +24,6 @@ const testRunner: Runner = {
   },
 };
 
-const bodies = (world: NotificationWorld) => world.receiver.received.map((r) => JSON.parse(r.body));
-
 describe('retry delays', () => {
   const settings = { retryBaseSeconds: 5, retryMaxDelaySeconds: 3600 };
   it('double per attempt from the base, up to the cap, with jitter between half and all of the delay', () => {
@@ -124,8 +122,8 @@ describe.each(testDatabases())('outbound notifications (%s)', (kind) => {
     // One receiver: each subscription's deliveries are told apart by the path.
     const base = world.receiver.url;
     const byFactory = await world.subscribe({ url: `${base}/factory`, event_types: ['run.succeeded'], filter: { factory_uid: factory } });
-    const byAutomation = await world.subscribe({ url: `${base}/automation`, event_types: ['run.succeeded'], filter: { automation_id: automation } });
-    const failures = await world.subscribe({ url: `${base}/failures`, event_types: ['run.failed'] });
+    await world.subscribe({ url: `${base}/automation`, event_types: ['run.succeeded'], filter: { automation_id: automation } });
+    await world.subscribe({ url: `${base}/failures`, event_types: ['run.failed'] });
     const other = await world.subscribe({ url: `${base}/other`, event_types: ['run.state_changed'], filter: { factory_uid: otherFactory } });
 
     const apiRun = await createRun(admin, { prompt: 'plain' });

@@ -24,7 +24,6 @@ const TOKEN = 'ghp_repositoriesTestToken0123456789abcdef';
 // Every git command is a sandboxed process of its own: a run with two repositories starts a few dozen.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 /** Every file under `dir` whose bytes contain `needle` (symbolic links not followed). */

@@ -17,7 +17,6 @@ import { testDatabases } from '../support/databases';
 import { apiClient, type ApiClient } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
 
-const MINUTE = 60_000;
 
 describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
   const clock = new ManualClock(Date.parse('2026-11-27T08:00:00Z'));

@@ -60,7 +60,7 @@ export function expectProblem(res: HttpResponse, status: number, code: string): 
   expect(body.type).toBe(`https://agent-runs.dev/errors/${code}`);
   expect(typeof body.title).toBe('string');
   expect(typeof body.detail).toBe('string');
-  expect(body.error).toBe(`${body.title}: ${body.detail}`);
+  expect(body.error).toBe(`${String(body.title)}: ${String(body.detail)}`);
   expect(typeof body.instance).toBe('string');
   expect(typeof body.retryable).toBe('boolean');
   expect(body.trace_id).toBe(res.headers.get('x-request-id'));

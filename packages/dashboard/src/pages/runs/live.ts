@@ -74,7 +74,7 @@ export function useEventStream(client: AgentRuns, key: unknown, enabled: boolean
       setFailure(null);
       latest.current.onOpen?.();
     });
-    (async () => {
+    void (async () => {
       for (let failures = 0; !stop.signal.aborted; failures++) {
         try {
           stream = latest.current.open(noticing);

@@ -34,7 +34,7 @@ export class SandboxStdioTransport implements Transport {
     if (this.#process) throw new Error('SandboxStdioTransport already started');
     const proc = await this.sandbox.spawn({
       argv: [this.config.command, ...(this.config.args ?? [])],
-      env: { ...this.env, ...(this.config.env ?? {}) },
+      env: { ...this.env, ...this.config.env },
       stdin: 'pipe',
       wallTimeMs: this.wallTimeMs,
       limitOutput: false,

@@ -25,7 +25,6 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   at: number;
 }

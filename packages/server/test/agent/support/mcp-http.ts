@@ -26,7 +26,7 @@ export async function startMcpHttpServer(name = 'http-test'): Promise<TestMcpHtt
     sessionsClosed: 0,
     close: async () => undefined,
   };
-  const httpServer = http.createServer(async (req, res) => {
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     state.headers.unshift(req.headers);
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
@@ -50,6 +50,10 @@ export async function startMcpHttpServer(name = 'http-test'): Promise<TestMcpHtt
       await server.connect(transport);
     }
     await transport.handleRequest(req, res);
+  };
+  // A request that fails ends its own connection; an async listener's rejection would go unhandled.
+  const httpServer = http.createServer((req, res) => {
+    serve(req, res).catch((err: unknown) => res.destroy(err instanceof Error ? err : new Error(String(err))));
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = httpServer.address() as AddressInfo;

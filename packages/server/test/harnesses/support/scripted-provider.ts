@@ -37,7 +37,6 @@ function scriptedCall(script: Script, protocol: 'responses' | 'messages', body: 
 export interface RecordedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
