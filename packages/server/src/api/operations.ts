@@ -7,7 +7,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { ServerContext } from '../context';
-import type { operations } from '../generated/api';
+import type { operations } from '@agent-runs/contract';
 import { loadRestSpec } from '../http/validator';
 import { invalidRequest } from '../problems';
 

@@ -1,7 +1,7 @@
 /** updateTeamBudget `PUT /team/budget` → TeamBudget (budgets/service.ts). Admin only (x-required-role). */
 import { auditedAs } from '../../http/audit';
 import { updateTeamBudget } from '../../budgets/service';
-import type { components } from '../../generated/api';
+import type { components } from '@agent-runs/contract';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
 
