@@ -10,6 +10,7 @@ import { defineConfig } from 'tsup';
 //   folder at run time (src/db/migrate.ts, src/package-root.ts).
 // - Every dependency stays external (tsup's default for package.json `dependencies`): better-sqlite3 and
 //   pg are native or load drivers at run time, and the rest resolves from node_modules just as under tsx.
+//   The exception is @agent-runs/contract: a workspace package of TypeScript source, bundled in.
 export default defineConfig({
   entry: ['src/main.ts', 'src/admin.ts', 'src/migrate.ts', 'src/db/migrations/*.ts'],
   outDir: 'dist',
@@ -19,6 +20,7 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   clean: true,
+  noExternal: ['@agent-runs/contract'],
   // The checkpoint thread's script is plain CommonJS that a Worker loads by path.
   onSuccess: async () => {
     await fs.copyFile('src/db/wal-checkpoint-worker.cjs', 'dist/db/wal-checkpoint-worker.cjs');

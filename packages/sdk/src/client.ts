@@ -6,7 +6,7 @@ import type {
   MethodResponse,
 } from 'openapi-fetch';
 
-import type { paths } from './generated/api';
+import type { paths } from '@agent-runs/contract';
 import { APIPromise } from './core/api-promise';
 import * as Errors from './core/error';
 import { PagePromise } from './core/pagination';

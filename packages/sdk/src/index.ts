@@ -52,7 +52,7 @@ export * from './resources/audit-events';
 export * from './resources/notifications/subscriptions/subscriptions';
 export * from './resources/notifications/subscriptions/attempts';
 export * from './resources/notifications/subscriptions/events';
-export type { paths, components, operations } from './generated/api';
+export type { paths, components, operations } from '@agent-runs/contract';
 // Every value of the contract's enums, generated with the types (for pickers, help texts, validation).
 export {
   apiKeyRoleValues,
@@ -69,4 +69,4 @@ export {
   runArtifactTypeValues,
   runStateValues,
   signatureSchemeValues,
-} from './generated/api';
+} from '@agent-runs/contract';

@@ -5,7 +5,7 @@
  * anything else is a 400 `invalid_request`, never a 500.
  */
 import { createHash } from 'node:crypto';
-import type { components } from './generated/api';
+import type { components } from '@agent-runs/contract';
 import { invalidRequest } from './problems';
 
 export type SortOrder = 'asc' | 'desc';

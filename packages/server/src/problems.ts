@@ -4,7 +4,7 @@
  * (http/problem.ts) and the webhook ingress (ingress/answer.ts) write them out.
  */
 
-import type { components } from './generated/api';
+import type { components } from '@agent-runs/contract';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const PROBLEM_TYPE_BASE = 'https://agent-runs.dev/errors/';

@@ -1,4 +1,4 @@
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { standardWebhooksSignature } from './webhooks';
 
 /** The body of every notification (`client.notifications.subscriptions`): `{id, type, timestamp, data}`. */

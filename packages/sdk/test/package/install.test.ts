@@ -132,11 +132,22 @@ describe('packed package in plain Node', () => {
     expect(fs.existsSync(path.join(pkgDir, 'src'))).toBe(false);
   });
 
+  it('depends on nothing unpublished: the contract package is bundled into the JS and the declarations', () => {
+    const pkgDir = path.join(project, 'node_modules/@agent-runs/sdk');
+    const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['openapi-fetch']);
+    expect(pkg.peerDependencies).toBeUndefined();
+    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) {
+      expect(fs.readFileSync(path.join(pkgDir, 'dist', file), 'utf8'), file).not.toContain('@agent-runs/contract');
+    }
+  });
+
   it.each([
     [
       'esm.mjs',
-      `import AgentRunsDefault, { AgentRuns, NotFoundError } from '@agent-runs/sdk';
+      `import AgentRunsDefault, { AgentRuns, NotFoundError, runStateValues } from '@agent-runs/sdk';
 if (AgentRunsDefault !== AgentRuns || typeof NotFoundError !== 'function') throw new Error('exports');
+if (!runStateValues.includes('SUCCEEDED')) throw new Error('the contract enum values');
 const client = new AgentRuns({ apiKey: process.argv[2], baseURL: process.argv[3], maxRetries: 0 });
 const run = await client.agent.runs.retrieve('run_esm');
 console.log(JSON.stringify({ run_id: run.run_id, state: run.state }));`,
@@ -167,6 +178,8 @@ client.agent.runs.retrieve('run_cjs').then((run) => console.log(JSON.stringify({
       `import { AgentRuns, type RunItem } from '@agent-runs/sdk';
 const client = new AgentRuns({ apiKey: 'k' });
 export const state: Promise<RunItem['state']> = client.agent.runs.retrieve('r').then((r) => r.state);
+// @ts-expect-error the contract's types came along (a run state is one of its enum, not \`any\`)
+export const notAState: RunItem['state'] = 'NOT_A_STATE';
 // @ts-expect-error the declarations are real: an unknown method is an error
 client.agent.runs.nope();\n`,
     );

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { toTimestamp, type Clock } from '../clock';
 import { newApiKeyValue, newId, sha256Hex } from '../crypto/ids';
 import type { Database } from '../db/tables';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { keysetPage, newestFirst } from '../pagination';
 import { authenticationRequired, conflict, limitExceeded, resourceNotFound } from '../problems';
 import { findTeam, lockTeam } from '../teams/repository';

@@ -2,12 +2,13 @@
  * The contract drives the routes: every REST operation of openapi/v1.yaml is bound to exactly one handler
  * by its operationId (api/handlers.ts), and `operationsRouter` mounts each at the contract's own path and
  * method — no path is written by hand. The types come from the generated `operations`: a handler gets its
- * operation's path parameters, query names and body, a missing or unknown operationId fails the type
- * check, and a contract operation without a handler fails at start.
+ * operation's path parameters, query and body as the validator passes them on (no casts, no conversions), a
+ * missing or unknown operationId fails the type check, and a contract operation without a handler fails at
+ * start.
  */
 import { Router, type RequestHandler } from 'express';
 import type { ServerContext } from '../context';
-import type { operations } from '../generated/api';
+import type { operations, queryParametersWithDefaults } from '@agent-runs/contract';
 import { loadRestSpec } from '../http/validator';
 import { invalidRequest } from '../problems';
 
@@ -19,14 +20,26 @@ type ServedElsewhere = 'receiveWebhookDelivery' | 'receiveWebhookDeliveryWithTok
 export type RestOperationId = Exclude<keyof operations, ServedElsewhere>;
 
 type OperationParameters<K extends RestOperationId> = operations[K]['parameters'];
-/** Path parameters arrive as strings, checked by the validator against the contract's patterns. */
-type PathParams<K extends RestOperationId> = OperationParameters<K> extends { path: infer P } ? { [N in keyof P]: string } : Record<string, never>;
-/** Query values are as the query parser left them (the handler reads each one it knows); the names are the contract's. */
-type QueryParams<K extends RestOperationId> = OperationParameters<K> extends { query?: infer Q } ? { [N in keyof NonNullable<Q>]?: unknown } : Record<string, never>;
-/** The JSON body, already validated against the contract's schema. */
-type RequestBody<K extends RestOperationId> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
+/** An operation's parameters in one place (`path`, `query`), or none when the contract declares none there. */
+type ParametersIn<K extends RestOperationId, In extends 'path' | 'query'> =
+  OperationParameters<K> extends { [I in In]?: infer P } ? ([NonNullable<P>] extends [never] ? Record<string, never> : NonNullable<P>) : Record<string, never>;
+/** The path parameters, checked by the validator against the contract's patterns (all strings). */
+type PathParams<K extends RestOperationId> = ParametersIn<K, 'path'>;
+type DefaultedQueryNames<K extends RestOperationId> = K extends keyof queryParametersWithDefaults ? queryParametersWithDefaults[K] : never;
+/**
+ * The query as the validator leaves it: coerced to the contract's types (numbers, booleans, a single value of
+ * an array parameter as a one-element array, a deepObject as an object of strings), date-times still strings,
+ * and every parameter with a default present.
+ */
+export type OperationQuery<K extends RestOperationId> = Omit<ParametersIn<K, 'query'>, DefaultedQueryNames<K>> &
+  Required<Pick<ParametersIn<K, 'query'>, Extract<DefaultedQueryNames<K>, keyof ParametersIn<K, 'query'>>>>;
+/** The JSON body, already validated against the contract's schema; absent where the contract makes it optional. */
+type RequestBody<K extends RestOperationId> =
+  operations[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B
+  : operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B | undefined
+  : undefined;
 
-export type OperationRequestHandler<K extends RestOperationId> = RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>>;
+export type OperationRequestHandler<K extends RestOperationId> = RequestHandler<PathParams<K>, unknown, RequestBody<K>, OperationQuery<K>>;
 /** Builds operation K's handler from the server context. */
 export type OperationHandler<K extends RestOperationId> = (ctx: ServerContext) => OperationRequestHandler<K>;
 export type OperationHandlers = { [K in RestOperationId]: OperationHandler<K> };

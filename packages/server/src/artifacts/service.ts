@@ -12,7 +12,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { signLinkToken, verifyLinkToken } from '../crypto/signed-link';
 import type { ContentBlock } from '../engine/runner';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { notAuthorized, resourceNotFound } from '../problems';
 import { lockExecutingRun, RunNotOwnedError, type RunsDeps } from '../runs/repository';
 import { inRunTransaction } from '../runs/events';

@@ -1,7 +1,7 @@
 /** Reading the team's audit log (listAuditEvents): newest first, filtered, in keyset pages. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { filterFingerprint, keysetPage } from '../pagination';
 import { listTeamAuditEvents, type AuditEventFilters, type AuditEventRow } from './repository';
 

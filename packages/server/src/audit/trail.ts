@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { toTimestamp, type Clock } from '../clock';
 import { newId } from '../crypto/ids';
 import type { Database } from '../db/tables';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { insertAuditEvent } from './repository';
 
 export type AuditResourceType = components['schemas']['AuditResourceType'];

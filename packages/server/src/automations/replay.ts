@@ -10,7 +10,7 @@
 import type { AuditTrail } from '../audit/trail';
 import type { ServerContext } from '../context';
 import { toBuffer } from '../db/dialect';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { conflict, resourceNotFound } from '../problems';
 import { parseJsonBody } from '../json';
 import { findDeliveryRow } from '../webhooks/deliveries/repository';

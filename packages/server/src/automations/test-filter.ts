@@ -3,7 +3,7 @@
  * Pure: the caller loads the triggers and the delivery. The payload check uses the compiled filter's
  * explain(), whose verdict is by construction the verdict the ingress reaches with matches().
  */
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { compilePayloadFilter, PayloadFilterError } from './filter';
 import type { Trigger } from './triggers';
 

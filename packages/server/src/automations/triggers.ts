@@ -4,7 +4,7 @@
  * The REST API's OpenAPI validator already checks the shape of a trigger, but definition files never pass
  * through it, so the shape is checked here too: one rule set for REST, Test filter drafts and files.
  */
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { appendIndex, validatePayloadFilter, type FilterIssue } from './filter';
 
 export type Trigger = components['schemas']['Trigger'];

@@ -5,7 +5,7 @@
 import type { AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { invalidRequest, ProblemError } from '../problems';
 import { spentLimit, type Limit, type SpentWhen } from './limits';
 import { microsOf, MIN_COST_USD, monthOf, usdOf } from './money';

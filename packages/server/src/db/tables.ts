@@ -10,7 +10,7 @@
  * Every table with tenant data carries `team_id`; repositories never query without it
  * (except the ingress lookup by webhook id, the worker claim and retention).
  */
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { Generated } from 'kysely';
 
 // Columns holding a value of the contract have the contract's type, so the two cannot drift apart.

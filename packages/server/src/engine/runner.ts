@@ -7,7 +7,7 @@
  * shutdown) and close everything it opened.
  */
 import type { Logger } from 'pino';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { ArtifactPublisher } from '../artifacts/service';
 import type { ExecutionGateway } from './gateway/gateway';
 import type { RunSandbox } from './sandbox';

@@ -4,7 +4,7 @@
  * token and `auto_pr` — checked on create and update, stored as one JSON column, shown in
  * CloudEnvironmentConfig, and resolved for a run into one list of checkouts.
  */
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { invalidRequest } from '../problems';
 
 type Schemas = components['schemas'];

@@ -14,7 +14,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { Principal } from '../api-keys/service';
 import type { AuditTrail } from '../audit/trail';
 import { parseImageReference, type ImageReference } from '../engine/images/reference';

@@ -7,7 +7,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newId } from '../crypto/ids';
 import { isUniqueViolation } from '../db/dialect';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { keysetPage, newestFirst } from '../pagination';
 import { conflict, resourceNotFound } from '../problems';
 import { findFactory, insertFactory, listFactoryRows, type FactoryRow } from './repository';

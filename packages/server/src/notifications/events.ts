@@ -3,7 +3,7 @@
  * NotificationEventType, NotificationEvent). The types come from runs/states.ts: `run.state_changed` for
  * every change, and one type per notified state (the terminal ones and BLOCKED).
  */
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { isNotifiedState, type NotifiedState, type RunState } from '../runs/states';
 
 type Schemas = components['schemas'];

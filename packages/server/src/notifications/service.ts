@@ -18,7 +18,7 @@ import { newId } from '../crypto/ids';
 import { isDeadlock } from '../db/dialect';
 import { findTeamAutomation } from '../automations/repository';
 import { findFactory } from '../factories/repository';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { filterFingerprint, keysetPage, newestFirst } from '../pagination';
 import { conflict, invalidRequest, limitExceeded, resourceNotFound, validationFailed } from '../problems';
 import { lockTeam } from '../teams/repository';

@@ -12,7 +12,7 @@ import type { ServerContext } from '../context';
 import { newRunId, newSessionId } from '../crypto/ids';
 import type { Database } from '../db/tables';
 import type { ResolvedAgentConfig } from '../engine/runner';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { Principal } from '../api-keys/service';
 import { filterFingerprint, keysetPage, type SortOrder } from '../pagination';
 import { conflict, invalidRequest, resourceNotFound } from '../problems';

@@ -5,7 +5,7 @@
  * replaced the environment's secret values; this module stores and reads, always within the team.
  */
 import type { Insertable, Selectable } from 'kysely';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { RunSetupLogsTable } from '../db/tables';
 import { resourceNotFound } from '../problems';
 import { findRunState, type Db } from './repository';

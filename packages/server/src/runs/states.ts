@@ -2,7 +2,7 @@
  * Run states and every rule that groups them: the only place a set of states is written. The values are
  * the contract's RunState; a state the contract adds fails the type check below until it is classified.
  */
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 
 export type RunState = components['schemas']['RunState'];
 

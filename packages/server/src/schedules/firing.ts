@@ -13,7 +13,7 @@
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { InvalidConfigError } from '../engine/runners/model-config';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { resolveAgentConfig, type AgentConfigInput } from '../runs/config';
 import { findRunState } from '../runs/repository';
 import { announceNewRuns, insertQueuedRun, TITLE_MAX_LENGTH, type RunCreator } from '../runs/service';

@@ -12,7 +12,7 @@ import { newId } from '../crypto/ids';
 import { dialectOfDb, forUpdate } from '../db/dialect';
 import type { Database } from '../db/tables';
 import { environmentConfigs } from '../environments/service';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { Principal } from '../api-keys/service';
 import type { AuditTrail } from '../audit/trail';
 import { keysetPage } from '../pagination';

@@ -5,7 +5,7 @@
 import type { AuditTrail } from '../audit/trail';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { keysetPage } from '../pagination';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import { isUrlSafeSecret } from '../webhooks/secrets';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { ServerContext } from '../context';
 import type { Timestamp } from '../db/tables';
 import { listEnvironmentNames } from '../environments/repository';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { lastRunCreatedAtBySkillSpec } from '../runs/repository';
 import { availableBundledSkillIds, bundledSkillFile, findBundledSkill } from './catalog';
 import { BUNDLED_REPOSITORY, isBundledRepository, MAX_SKILL_BYTES, parseSkillSpec, readSkillFrontMatter, skillNameFromSpec } from './resolve';

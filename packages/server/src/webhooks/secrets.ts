@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { components } from '../generated/api';
+import type { components } from '@agent-runs/contract';
 import { signatureSchemes, type SignatureSchemeName } from './schemes';
 
 /**

@@ -13,7 +13,7 @@ const sandboxDir = path.join(src, 'engine', 'sandbox');
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(full);
+    if (entry.isDirectory()) return sourceFiles(full);
     return entry.name.endsWith('.ts') ? [full] : [];
   });
 }

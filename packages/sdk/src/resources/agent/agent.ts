@@ -1,4 +1,4 @@
-import type { components, operations } from '../../generated/api';
+import type { components, operations } from '@agent-runs/contract';
 import type { APIPromise } from '../../core/api-promise';
 import { APIResource } from '../../core/resource';
 import { headersRecord } from '../../internal/headers';

@@ -1,4 +1,4 @@
-import { runStateValues, type components, type operations } from '../../generated/api';
+import { runStateValues, type components, type operations } from '@agent-runs/contract';
 import { APIPromise } from '../../core/api-promise';
 import { AgentRunsError, APIUserAbortError } from '../../core/error';
 import type { PagePromise } from '../../core/pagination';

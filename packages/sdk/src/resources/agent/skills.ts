@@ -1,4 +1,4 @@
-import type { components } from '../../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { APIPromise } from '../../core/api-promise';
 import { APIResource } from '../../core/resource';
 import type { RequestOptions } from '../../internal/request-options';

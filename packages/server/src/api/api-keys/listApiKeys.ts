@@ -6,7 +6,6 @@ import type { OperationHandler } from '../operations';
 export const listApiKeysHandler: OperationHandler<'listApiKeys'> =
   (ctx) =>
   async (req, res) => {
-    const limit = Number(req.query.limit ?? 50);
-    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
-    res.json(await listApiKeys(ctx.db, principalOf(req).teamId, { limit, ...(cursor ? { cursor } : {}) }));
+    const { limit, cursor } = req.query;
+    res.json(await listApiKeys(ctx.db, principalOf(req).teamId, { limit, cursor }));
   };

@@ -9,7 +9,7 @@ import type { OperationHandler } from '../operations';
 export const getArtifactContentHandler: OperationHandler<'getArtifactContent'> =
   (ctx) =>
   async (req, res) => {
-    const content = await readArtifactContent(ctx, req.params.artifactUid, String(req.query.token));
+    const content = await readArtifactContent(ctx, req.params.artifactUid, req.query.token);
     res.setHeader('Content-Type', content.contentType);
     res.setHeader('Content-Disposition', contentDisposition(content.filename));
     res.setHeader('Content-Length', String(content.bytes.length));

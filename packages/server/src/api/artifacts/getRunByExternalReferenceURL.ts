@@ -6,5 +6,5 @@ import type { OperationHandler } from '../operations';
 export const getRunByExternalReferenceURLHandler: OperationHandler<'getRunByExternalReferenceURL'> =
   (ctx) =>
   async (req, res) => {
-    res.json(await findRunByExternalReference(ctx, principalOf(req).teamId, String(req.query.url)));
+    res.json(await findRunByExternalReference(ctx, principalOf(req).teamId, req.query.url));
   };

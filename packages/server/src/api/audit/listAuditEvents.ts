@@ -2,10 +2,7 @@
 import { listAuditEvents } from '../../audit/service';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-/** RFC 3339 with any offset → the stored form (UTC ISO), so text comparison is time comparison. */
-const instant = (v: unknown): string | undefined => (typeof v === 'string' ? new Date(v).toISOString() : undefined);
+import { storedInstant } from '../query';
 
 export const listAuditEventsHandler: OperationHandler<'listAuditEvents'> =
   (ctx) =>
@@ -13,14 +10,14 @@ export const listAuditEventsHandler: OperationHandler<'listAuditEvents'> =
     const q = req.query;
     res.json(
       await listAuditEvents(ctx.db, principalOf(req).teamId, {
-        limit: Number(q.limit ?? 50),
-        cursor: str(q.cursor),
+        limit: q.limit,
+        cursor: q.cursor,
         filters: {
-          resourceType: str(q.resource_type),
-          resourceId: str(q.resource_id),
-          actorKeyId: str(q.actor_key_id),
-          since: instant(q.since),
-          until: instant(q.until),
+          resourceType: q.resource_type,
+          resourceId: q.resource_id,
+          actorKeyId: q.actor_key_id,
+          since: storedInstant(q.since),
+          until: storedInstant(q.until),
         },
       }),
     );

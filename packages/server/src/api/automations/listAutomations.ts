@@ -6,7 +6,6 @@ import type { OperationHandler } from '../operations';
 export const listAutomationsHandler: OperationHandler<'listAutomations'> =
   (ctx) =>
   async (req, res) => {
-    const limit = Number(req.query.limit ?? 50);
-    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
-    res.json(await listAutomations(ctx, principalOf(req).teamId, req.params.factoryUid, { limit, ...(cursor ? { cursor } : {}) }));
+    const { limit, cursor } = req.query;
+    res.json(await listAutomations(ctx, principalOf(req).teamId, req.params.factoryUid, { limit, cursor }));
   };

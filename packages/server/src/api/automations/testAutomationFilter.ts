@@ -7,6 +7,5 @@ export const testAutomationFilterHandler: OperationHandler<'testAutomationFilter
   (ctx) =>
   async (req, res) => {
     const { factoryUid, automationUid } = req.params;
-    const { delivery_id } = req.body as { delivery_id: string };
-    res.json(await testAutomationFilter(ctx, principalOf(req).teamId, factoryUid, automationUid, delivery_id));
+    res.json(await testAutomationFilter(ctx, principalOf(req).teamId, factoryUid, automationUid, req.body.delivery_id));
   };

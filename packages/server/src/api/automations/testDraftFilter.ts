@@ -6,5 +6,5 @@ import type { OperationHandler } from '../operations';
 export const testDraftFilterHandler: OperationHandler<'testDraftFilter'> =
   (ctx) =>
   async (req, res) => {
-    res.json(await testDraftFilter(ctx, principalOf(req).teamId, req.params.factoryUid, req.body as { delivery_id: string; trigger: unknown }));
+    res.json(await testDraftFilter(ctx, principalOf(req).teamId, req.params.factoryUid, req.body));
   };

@@ -6,6 +6,5 @@ import type { OperationHandler } from '../operations';
 export const getTeamUsageHandler: OperationHandler<'getTeamUsage'> =
   (ctx) =>
   async (req, res) => {
-    const month = typeof req.query.month === 'string' ? req.query.month : undefined;
-    res.json(await getTeamUsage(ctx, principalOf(req).teamId, month));
+    res.json(await getTeamUsage(ctx, principalOf(req).teamId, req.query.month));
   };

@@ -6,8 +6,7 @@ import type { OperationHandler } from '../operations';
 export const listWebhookDeliveriesHandler: OperationHandler<'listWebhookDeliveries'> =
   (ctx) =>
   async (req, res) => {
-    const limit = Number(req.query.limit ?? 50);
-    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    const { limit, cursor } = req.query;
     const { factoryUid, webhookUid } = req.params;
-    res.json(await listWebhookDeliveries(ctx, principalOf(req).teamId, factoryUid, webhookUid, { limit, ...(cursor ? { cursor } : {}) }));
+    res.json(await listWebhookDeliveries(ctx, principalOf(req).teamId, factoryUid, webhookUid, { limit, cursor }));
   };

@@ -1,12 +1,11 @@
 /** applyFactoryDefinitions `POST /factories/{factoryUid}/definitions/apply` → ApplyDefinitionsResponse (admin, files factories). */
 import { auditedAs } from '../../http/audit';
-import { applyFactoryDefinitions, type DefinitionFile } from '../../automations/definitions';
+import { applyFactoryDefinitions } from '../../automations/definitions';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
 
 export const applyFactoryDefinitionsHandler: OperationHandler<'applyFactoryDefinitions'> =
   (ctx) =>
   async (req, res) => {
-    const { files } = req.body as { files: DefinitionFile[] };
-    res.json(await applyFactoryDefinitions(ctx, principalOf(req).teamId, req.params.factoryUid, files, auditedAs(ctx, req, res, 'factory', 'definitions_applied')));
+    res.json(await applyFactoryDefinitions(ctx, principalOf(req).teamId, req.params.factoryUid, req.body.files, auditedAs(ctx, req, res, 'factory', 'definitions_applied')));
   };

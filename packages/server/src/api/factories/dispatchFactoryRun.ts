@@ -1,6 +1,6 @@
 /** dispatchFactoryRun `POST /factories/{factoryUid}/runs` → 200 RunAgentResponse (a run of the factory, source API). */
 import { principalOf } from '../../http/auth';
-import { createRun, type CreateRunInput } from '../../runs/service';
+import { createRun } from '../../runs/service';
 import { requireFactory } from '../../factories/service';
 import type { OperationHandler } from '../operations';
 
@@ -9,5 +9,5 @@ export const dispatchFactoryRunHandler: OperationHandler<'dispatchFactoryRun'> =
   async (req, res) => {
     const principal = principalOf(req);
     const factory = await requireFactory(ctx, principal.teamId, req.params.factoryUid);
-    res.json(await createRun(ctx, principal, req.body as CreateRunInput, { factoryId: factory.id }));
+    res.json(await createRun(ctx, principal, req.body, { factoryId: factory.id }));
   };

@@ -3,15 +3,13 @@ import { principalOf } from '../../http/auth';
 import { listAttempts } from '../../notifications/service';
 import type { OperationHandler } from '../operations';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
 export const listNotificationAttemptsHandler: OperationHandler<'listNotificationAttempts'> =
   (ctx) =>
   async (req, res) => {
-    const [cursor, eventId, runId] = [str(req.query.cursor), str(req.query.event_id), str(req.query.run_id)];
+    const { limit, cursor, event_id: eventId, run_id: runId } = req.query;
     res.json(
       await listAttempts(ctx, principalOf(req).teamId, req.params.subscriptionUid, {
-        limit: Number(req.query.limit ?? 50),
+        limit,
         ...(cursor ? { cursor } : {}),
         ...(eventId ? { eventId } : {}),
         ...(runId ? { runId } : {}),

@@ -10,7 +10,7 @@ import type { OperationHandler } from '../operations';
 export const downloadRunTranscriptHandler: OperationHandler<'downloadRunTranscript'> =
   (ctx) =>
   async (req, res) => {
-    const transcript = await readTranscript(ctx, req.params.runId, String(req.query.token));
+    const transcript = await readTranscript(ctx, req.params.runId, req.query.token);
     await sendStreamedBody(
       req,
       res,

@@ -6,7 +6,6 @@ import type { OperationHandler } from '../operations';
 export const listScheduledAgentsHandler: OperationHandler<'listScheduledAgents'> =
   (ctx) =>
   async (req, res) => {
-    const limit = Number(req.query.limit ?? 500);
-    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
-    res.json(await listScheduledAgents(ctx, principalOf(req).teamId, { limit, ...(cursor ? { cursor } : {}) }));
+    const { limit, cursor } = req.query;
+    res.json(await listScheduledAgents(ctx, principalOf(req).teamId, { limit, cursor }));
   };

@@ -7,6 +7,5 @@ import type { OperationHandler } from '../operations';
 export const putSecretHandler: OperationHandler<'putSecret'> =
   (ctx) =>
   async (req, res) => {
-    const { value } = req.body as { value: string };
-    res.json(await putSecret(ctx, principalOf(req).teamId, req.params.name, value, auditedAs(ctx, req, res, 'secret', 'updated')));
+    res.json(await putSecret(ctx, principalOf(req).teamId, req.params.name, req.body.value, auditedAs(ctx, req, res, 'secret', 'updated')));
   };

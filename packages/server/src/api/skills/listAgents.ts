@@ -6,12 +6,12 @@ import type { OperationHandler } from '../operations';
 export const listAgentsHandler: OperationHandler<'listAgents'> =
   (ctx) =>
   async (req, res) => {
-    const repo = typeof req.query.repo === 'string' ? req.query.repo : undefined;
+    const { repo, sort_by: sortBy, include_malformed_skills: includeMalformed } = req.query;
     res.json(
       await listAgents(ctx, principalOf(req).teamId, {
         ...(repo ? { repo } : {}),
-        sortBy: req.query.sort_by === 'last_run' ? 'last_run' : 'name',
-        includeMalformed: String(req.query.include_malformed_skills) === 'true',
+        sortBy,
+        includeMalformed,
       }),
     );
   };

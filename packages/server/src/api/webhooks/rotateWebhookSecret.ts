@@ -8,6 +8,5 @@ export const rotateWebhookSecretHandler: OperationHandler<'rotateWebhookSecret'>
   (ctx) =>
   async (req, res) => {
     const { factoryUid, webhookUid } = req.params;
-    const body = (req.body ?? {}) as { provider_secret?: string };
-    res.json(await rotateWebhookSecret(ctx, principalOf(req).teamId, factoryUid, webhookUid, body, auditedAs(ctx, req, res, 'webhook', 'secret_rotated')));
+    res.json(await rotateWebhookSecret(ctx, principalOf(req).teamId, factoryUid, webhookUid, req.body ?? {}, auditedAs(ctx, req, res, 'webhook', 'secret_rotated')));
   };

@@ -23,7 +23,7 @@ import { toTimestamp } from '../../clock';
 import type { ServerContext } from '../../context';
 import { newId } from '../../crypto/ids';
 import type { Database } from '../../db/tables';
-import type { components } from '../../generated/api';
+import type { components } from '@agent-runs/contract';
 import { InvalidConfigError } from '../../engine/runners/model-config';
 import { conflict, resourceNotFound, validationFailed } from '../../problems';
 import { isUrlSafeSecret } from '../../webhooks/secrets';

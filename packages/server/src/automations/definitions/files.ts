@@ -1,6 +1,6 @@
 /** What definition files have in common: their paths, names and the error shape of a bad one. */
 import YAML from 'yaml';
-import type { components } from '../../generated/api';
+import type { components } from '@agent-runs/contract';
 
 export type DefinitionFile = components['schemas']['DefinitionFile'];
 export type FileError = components['schemas']['FileError'];

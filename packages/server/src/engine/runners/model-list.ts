@@ -13,7 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock';
-import type { components } from '../../generated/api';
+import type { components } from '@agent-runs/contract';
 import type { Settings } from '../../settings';
 import { ChatCompletionsClient } from './model-client';
 

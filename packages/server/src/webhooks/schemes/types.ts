@@ -6,7 +6,7 @@
  * meant for the delivery log and debug logs — never for the HTTP answer, which is always a bare 401.
  */
 
-import type { components } from '../../generated/api';
+import type { components } from '@agent-runs/contract';
 
 /** The scheme names of the contract (`signature_scheme`, docs/wire.md §Factory side). */
 export type SignatureSchemeName = components['schemas']['SignatureScheme'];

@@ -1,4 +1,4 @@
-import type { components, operations } from '../../../generated/api';
+import type { components, operations } from '@agent-runs/contract';
 import type { PagePromise } from '../../../core/pagination';
 import { APIResource } from '../../../core/resource';
 import type { RequestOptions } from '../../../internal/request-options';

@@ -7906,3 +7906,19 @@ export const sandboxStatusModeValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const sandboxStatusNetworkValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["network"]> = ["none", "allowlist", "open"];
 export const sandboxStatusLimitsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["limits"]> = ["cgroup v1", "cgroup v2", "rlimit", "none"];
 export const sandboxStatusDiskValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SandboxStatus"]["disk"]> = ["loop ext4", "rlimit", "none"];
+/** The query parameters of each operation that have a default in the contract (scripts/generate.mjs). */
+export interface queryParametersWithDefaults {
+    listRuns: "limit" | "sort_by" | "sort_order";
+    listAgents: "refresh" | "sort_by" | "include_malformed_skills";
+    listEnvironments: "sort_by" | "limit";
+    listScheduledAgents: "limit";
+    listFactories: "limit";
+    listWebhooks: "limit";
+    listWebhookDeliveries: "limit";
+    listAutomations: "limit";
+    listSecrets: "limit";
+    listApiKeys: "limit";
+    listNotificationSubscriptions: "limit";
+    listNotificationAttempts: "limit";
+    listAuditEvents: "limit";
+}
