@@ -169,7 +169,7 @@ export function RunPage({ runId }: { runId: string }) {
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
         <ErrorNotice error={conversation.error} title="Could not load the conversation" />
-        {conversation.isPending ? <p className="muted">Loading the conversation…</p> : <Transcript steps={steps} />}
+        {conversation.isPending ? <p className="muted">Loading the conversation…</p> : <Transcript key={runId} steps={steps} />}
       </section>
 
       {current.state !== 'CANCELLED' && current.state !== 'BLOCKED' && followup}

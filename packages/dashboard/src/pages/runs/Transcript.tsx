@@ -3,7 +3,7 @@
  * of the run's stream.
  */
 import type { ConversationMessage, ConversationResponse, ConversationStep, RunContentEvent } from '@agent-runs/sdk';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { JsonView } from '../../components/JsonView';
 import { Time } from '../../components/Time';
 import { ArtifactEntry } from './Artifacts';
@@ -124,8 +124,8 @@ function linkedIndex(turns: readonly TurnItems[], hash: string): number | undefi
 
 /**
  * The transcript, windowed (docs/decisions.md §The run page at scale): a page opens on the last
- * TRANSCRIPT_WINDOW items; what arrives live is added below them; "Show earlier" reveals more above, and a
- * link to a hidden item reveals down to it.
+ * TRANSCRIPT_WINDOW items; what arrives live is added below them (and kept in view while the end is);
+ * "Show earlier" reveals more above, and a link to a hidden item reveals down to it.
  */
 export function Transcript({ steps }: { steps: ConversationStep[] }) {
   const turns = useMemo(() => turnItems(steps), [steps]);
@@ -156,7 +156,23 @@ export function Transcript({ steps }: { steps: ConversationStep[] }) {
     element.scrollIntoView({ block: 'center' });
   });
 
-  if (steps.length === 0) return <p className="muted">Nothing yet: the conversation starts when the run does.</p>;
+  // Following the live end: while the transcript's end is on screen, items that arrive keep it there.
+  const end = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(false);
+  const empty = steps.length === 0;
+  const drawnTotal = useRef(total);
+  useEffect(() => {
+    if (!end.current) return;
+    const observer = new IntersectionObserver(([entry]) => (atEnd.current = entry?.isIntersecting ?? false));
+    observer.observe(end.current);
+    return () => observer.disconnect();
+  }, [empty]);
+  useLayoutEffect(() => {
+    if (total > drawnTotal.current && atEnd.current) end.current?.scrollIntoView({ block: 'nearest' });
+    drawnTotal.current = total;
+  });
+
+  if (empty) return <p className="muted">Nothing yet: the conversation starts when the run does.</p>;
   return (
     <div className="transcript">
       {start > 0 && (
@@ -178,6 +194,7 @@ export function Transcript({ steps }: { steps: ConversationStep[] }) {
         const from = Math.max(0, start - first);
         return <Turn key={step.id} step={step} turn={i + 1} items={items} from={from} />;
       })}
+      <div ref={end} className="transcript-end" />
     </div>
   );
 }
