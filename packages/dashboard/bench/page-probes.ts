@@ -44,3 +44,30 @@ export async function watchMainThread(page: Page) {
   };
 }
 
+
+/**
+ * From the page's first script: the time (from navigation start) of the first frame after `text` entered the
+ * DOM. Measured in the page, since polling for it from the test process (a locator's waitFor) adds its own
+ * delay, hundreds of milliseconds on a loaded machine. `shown()` waits for it and returns it.
+ */
+export async function whenTextShown(page: Page, text: string) {
+  await page.addInitScript((wanted) => {
+    const w = window as unknown as { __shownAt?: number };
+    new MutationObserver((records, observer) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!node.textContent?.includes(wanted)) continue;
+          observer.disconnect();
+          requestAnimationFrame(() => (w.__shownAt = performance.now()));
+          return;
+        }
+      }
+    }).observe(document, { subtree: true, childList: true });
+  }, text);
+  return {
+    async shown(timeoutMs: number): Promise<number> {
+      const handle = await page.waitForFunction(() => (window as unknown as { __shownAt?: number }).__shownAt, undefined, { timeout: timeoutMs });
+      return (await handle.jsonValue()) as number;
+    },
+  };
+}

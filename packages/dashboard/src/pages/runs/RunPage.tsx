@@ -5,7 +5,7 @@
  */
 import { isTerminalRunState, type RunContentEvent, type RunItem, type RunStateEvent } from '@agent-runs/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { conversationQuery, invalidateRun, runQuery } from '../../api/runs';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -41,7 +41,23 @@ export function RunPage({ runId }: { runId: string }) {
   // '0': the first stream replays every event of the run; later ones resume after the last seen.
   const lastEventId = useRef('0');
   const [following, setFollowing] = useState(true);
-  const live = useEventStream(client, runId, following, {
+  // Blocks come one event at a time (50 a second and more from a busy agent, thousands when a finished run's
+  // stream replays): they are added to the transcript together, once per frame.
+  const arriving = useRef<RunContentEvent[]>([]);
+  const frame = useRef<number | undefined>(undefined);
+  useEffect(() => () => cancelAnimationFrame(frame.current ?? 0), []);
+  const addBlock = (block: RunContentEvent) => {
+    arriving.current.push(block);
+    frame.current ??= requestAnimationFrame(() => {
+      frame.current = undefined;
+      const added = arriving.current;
+      arriving.current = [];
+      setContentEvents((seen) => [...seen, ...added]);
+    });
+  };
+  // The stream opens once the conversation is read: its replay of every block would otherwise compete with
+  // that read for the server and the page, and the transcript is drawn from the conversation.
+  const live = useEventStream(client, runId, following && !conversation.isPending, {
     open: (streamClient) => streamClient.agent.runs.events(runId, { lastEventId: lastEventId.current }),
     onEvent: (event) => {
       if (event.id !== undefined) {
@@ -50,7 +66,7 @@ export function RunPage({ runId }: { runId: string }) {
         lastEventId.current = event.id;
       }
       if (event.event === 'state') setStateEvents((seen) => [...seen, { id: event.id, data: event.data }]);
-      else setContentEvents((seen) => [...seen, event.data]);
+      else addBlock(event.data);
     },
     // The stream ends after a terminal state: read the finished run (usage, status) and its conversation.
     onEnd: () => {
@@ -148,7 +164,7 @@ export function RunPage({ runId }: { runId: string }) {
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
         <ErrorNotice error={conversation.error} title="Could not load the conversation" />
-        {conversation.isPending ? <p className="muted">Loading the conversation…</p> : <Transcript steps={steps} />}
+        {conversation.isPending ? <p className="muted">Loading the conversation…</p> : <Transcript key={runId} steps={steps} />}
       </section>
 
       {current.state !== 'CANCELLED' && current.state !== 'BLOCKED' && followup}

@@ -4,6 +4,7 @@
  * an MCP call as its tool and arguments. Input field names follow the harnesses' own (Claude Code's
  * `file_path`, Codex's `cmd`, …), read defensively: an agent's input is whatever its model sent.
  */
+import { memo } from 'react';
 import { JsonView } from '../../components/JsonView';
 import type { ActionBlock, ActionResultBlock } from './console-items';
 
@@ -58,7 +59,11 @@ function ToolState({ result }: { result: ActionResultBlock | undefined }) {
   return <span className={`badge ${result.state === 'failed' ? 'tool-failed' : 'tool-ok'}`}>{label}</span>;
 }
 
-export function ToolCall({ action, result }: { action: ActionBlock; result?: ActionResultBlock }) {
+/**
+ * Memoised: a transcript re-renders on every streamed block, and a call's blocks are the same objects
+ * until its result arrives, so only the calls that changed are drawn again.
+ */
+export const ToolCall = memo(function ToolCall({ id, action, result }: { id?: string; action: ActionBlock; result?: ActionResultBlock | undefined }) {
   const input = action.input;
   const failed = result?.state === 'failed';
   const path = filePath(input);
@@ -66,7 +71,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
     case 'command': {
       const command = commandLine(input);
       return (
-        <div className="tool tool-command" aria-label={`Command ${command ?? action.name}`}>
+        <div className="tool tool-command" id={id} aria-label={`Command ${command ?? action.name}`}>
           <div className="tool-head">
             <code className="tool-command-line">$ {command ?? action.name}</code> <ToolState result={result} />
           </div>
@@ -81,7 +86,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
       const written = str(input.content);
       const verb = oldText !== undefined ? 'Edited' : written !== undefined ? 'Wrote' : action.name === 'Read' ? 'Read' : action.name;
       return (
-        <div className="tool tool-files" aria-label={`${verb} ${path ?? ''}`.trim()}>
+        <div className="tool tool-files" id={id} aria-label={`${verb} ${path ?? ''}`.trim()}>
           <div className="tool-head">
             {verb} <code className="break">{path ?? '(no path)'}</code> {lineRange(input) && <span className="muted">{lineRange(input)}</span>}{' '}
             <ToolState result={result} />
@@ -109,7 +114,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
     }
     case 'search':
       return (
-        <div className="tool tool-search" aria-label={`${action.name} ${str(input.pattern) ?? ''}`.trim()}>
+        <div className="tool tool-search" id={id} aria-label={`${action.name} ${str(input.pattern) ?? ''}`.trim()}>
           <div className="tool-head">
             {action.name} <code className="break">{str(input.pattern) ?? str(input.query) ?? JSON.stringify(input)}</code>
             {path && (
@@ -125,7 +130,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
       );
     case 'skill':
       return (
-        <div className="tool tool-skill">
+        <div className="tool tool-skill" id={id}>
           Loaded skill <strong>{str(input.name) ?? '(unnamed)'}</strong> <ToolState result={result} />
           <Output result={result} />
         </div>
@@ -134,7 +139,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
       const kind = str(input.artifact_type);
       const name = str(input.title) ?? str(input.filename) ?? str(input.url);
       return (
-        <div className="tool tool-documents" aria-label={`Published ${kind ?? action.name}`}>
+        <div className="tool tool-documents" id={id} aria-label={`Published ${kind ?? action.name}`}>
           <div className="tool-head">
             Published {kind ? <span className="badge">{kind.toLowerCase().replace('_', ' ')}</span> : <code>{action.name}</code>}{' '}
             {name && <span className="break">{name}</span>} <ToolState result={result} />
@@ -145,7 +150,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
     }
     case 'integration':
       return (
-        <div className="tool tool-integration" aria-label={`Tool ${action.name}`}>
+        <div className="tool tool-integration" id={id} aria-label={`Tool ${action.name}`}>
           <div className="tool-head">
             MCP tool <code>{action.name}</code> <ToolState result={result} />
           </div>
@@ -155,7 +160,7 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
       );
     default:
       return (
-        <div className="tool" aria-label={`Tool ${action.name}`}>
+        <div className="tool" id={id} aria-label={`Tool ${action.name}`}>
           <div className="tool-head">
             <code>{action.name}</code> <span className="muted">({action.category})</span> <ToolState result={result} />
           </div>
@@ -164,4 +169,4 @@ export function ToolCall({ action, result }: { action: ActionBlock; result?: Act
         </div>
       );
   }
-}
+});

@@ -88,9 +88,16 @@ export function consoleItems(messages: readonly ConversationMessage[]): ConsoleI
   return items;
 }
 
-export function consoleCards(messages: readonly ConversationMessage[]): ConsoleCard[] {
+/**
+ * Each item's anchor on the run page, `#turn-<n>-item-<k>` (both from 1): items are only ever appended to a
+ * turn (output merges into the last one), so an anchor names the same item for as long as the run lives.
+ */
+export const itemAnchor = (turn: number, index: number): string => `turn-${turn}-item-${index + 1}`;
+
+/** Items (a turn's, or the part of it on screen) as cards. */
+export function consoleCards(items: readonly ConsoleItem[]): ConsoleCard[] {
   const cards: ConsoleCard[] = [];
-  for (const item of consoleItems(messages)) {
+  for (const item of items) {
     const last = cards[cards.length - 1];
     if (last && last.role === item.role) last.items.push(item);
     else cards.push({ role: item.role, timestamp: item.timestamp, items: [item] });
