@@ -17,7 +17,6 @@ import { createApp } from './app';
 import { MatcherCache } from './automations/matcher-cache';
 import { applyBootstrapAdminKey, createFirstAdminKey } from './teams/bootstrap';
 import { systemClock, type Clock } from './clock';
-import type { ServerContext } from './context';
 import { createSecretBox } from './crypto/secret-box';
 import { openDatabase } from './db/database';
 import { listenForNotifications, type NotificationListener } from './db/notifications';
@@ -38,7 +37,8 @@ import { startRestRetention } from './http/retention';
 import { startRevokedKeyStreamCloser } from './http/revoked-key-streams';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
-import { EventStreamSlots } from './runs/event-stream-slots';
+import type { HttpContext } from './http/context';
+import { EventStreamSlots } from './http/event-stream-slots';
 import { startNotificationDelivery, type NotificationDelivery, type NotificationDeliveryOptions } from './notifications/delivery';
 import { NotificationOutbox } from './notifications/outbox';
 import { startNotificationRetention } from './notifications/retention';
@@ -60,7 +60,7 @@ export interface StartOptions {
 }
 
 export interface RunningServer {
-  ctx: ServerContext;
+  ctx: HttpContext;
   /** http://host:port of the REST listener (the actual port when PORT=0). */
   url: string;
   port: number;
@@ -103,7 +103,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // An unreadable NOTIFICATIONS_ALLOWED_HOSTS entry stops the start here, not the first subscription later.
     new NotificationTargets(settings.notifications);
     const runSignals = new RunSignals();
-    const ctx: ServerContext = {
+    const ctx: HttpContext = {
       settings,
       db: database.db,
       dialect: database.dialect,

@@ -1,12 +1,13 @@
 /**
- * The run's UsageRecorder (engine/runner.ts): records each model call's tokens and cost on the run and
+ * The run's UsageRecorder (usage-recorder.ts): records each model call's tokens and cost on the run and
  * its team's monthly counters, and enforces the run's own budget and the team's. Whatever makes model
  * calls for a run (the model runner, the model gateway) calls `assertWithinBudget()` before each call and
  * `add()` after it; either throws a BudgetExceededError, whose status message the worker ends the run
  * FAILED with (engine/worker.ts).
  */
 import type { ServerContext } from '../context';
-import type { ResolvedAgentConfig, RunStatusMessage, TokenUsage, UsageRecorder } from '../engine/runner';
+import type { ResolvedAgentConfig, RunStatusMessage, TokenUsage } from '../runs/contract';
+import type { UsageRecorder } from './usage-recorder';
 import { addRunUsage } from '../runs/executions';
 import { findRunUsage, type RunsDeps, type StoredUsage } from '../runs/repository';
 import { spentLimit, type SpentWhen } from './limits';

@@ -7,7 +7,7 @@
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import type { Timestamp } from '../db/tables';
-import type { ConversationMessage, ConversationTurn, RunInput, RunStatusMessage, TokenUsage } from '../engine/runner';
+import type { ConversationMessage, ConversationTurn, RunInput, RunStatusMessage, TokenUsage } from './contract';
 import { groupMessages, hasUndeliveredFollowup, listFollowups, loadContentEvents, loadSteps, openInitialTurn, setFollowupsDelivered } from './conversation';
 import { inRunTransaction, readEventsOfKind } from './events';
 import { addTeamMonthlyUsage } from '../budgets/repository';

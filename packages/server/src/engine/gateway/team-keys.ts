@@ -7,7 +7,7 @@
 import type { ServerContext } from '../../context';
 import { findTeamSecret } from '../../secrets/repository';
 import type { ModelProviderName } from '../../settings';
-import type { ResolvedAgentConfig, RunStatusMessage } from '../runner';
+import type { ResolvedAgentConfig, RunStatusMessage } from '../../runs/contract';
 import type { TeamProviderKeys } from './gateway';
 
 export const HARNESS_AUTH_SECRET_FIELDS = {
