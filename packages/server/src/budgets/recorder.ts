@@ -6,7 +6,7 @@
  * FAILED with (engine/worker.ts).
  */
 import type { ServerContext } from '../context';
-import type { ResolvedAgentConfig, RunStatusMessage, TokenUsage } from '../runs/contract';
+import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage, type TokenUsage } from '../runs/contract';
 import type { UsageRecorder } from './usage-recorder';
 import { addRunUsage } from '../runs/executions';
 import { findRunUsage, type RunsDeps, type StoredUsage } from '../runs/repository';
@@ -15,12 +15,10 @@ import { costMicros, formatUsd } from './money';
 import { runLimits } from './run-budget';
 import { teamBudgetSpent } from './service';
 
-export class BudgetExceededError extends Error {
-  readonly statusMessage: RunStatusMessage;
+export class BudgetExceededError extends RunFailureError {
+  override readonly name = 'BudgetExceededError';
   constructor(message: string) {
-    super(message);
-    this.name = 'BudgetExceededError';
-    this.statusMessage = { message, error_code: 'budget_exceeded', retryable: false };
+    super(message, 'budget_exceeded');
   }
 }
 

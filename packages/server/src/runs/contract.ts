@@ -64,3 +64,15 @@ export interface ConversationWriter {
    */
   readonly exceeded?: { statusMessage: RunStatusMessage } | undefined;
 }
+
+/**
+ * An error a run ends with, not retryable: the worker finishes the run with its `statusMessage`. Each cause is
+ * a subclass (with its `name`), so callers tell them apart by class.
+ */
+export class RunFailureError extends Error {
+  readonly statusMessage: RunStatusMessage;
+  constructor(message: string, errorCode: string) {
+    super(message);
+    this.statusMessage = { message, error_code: errorCode, retryable: false };
+  }
+}
