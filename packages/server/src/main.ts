@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app';
 import { MatcherCache } from './automations/matcher-cache';
-import { applyBootstrapAdminKey, createFirstAdminKey } from './teams/bootstrap';
+import { applyBootstrapAdminKey, createFirstAdminKey } from './api-keys/bootstrap';
 import { systemClock, type Clock } from './clock';
 import { createSecretBox } from './crypto/secret-box';
 import { openDatabase } from './db/database';
@@ -185,7 +185,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       const ingressPort = (ingressServer.address() as AddressInfo).port;
       log.info({ host: settings.host, port: ingressPort, url: `http://${browsableHost(settings.host)}:${ingressPort}/webhooks/` }, 'webhook ingress listening');
     }
-    // Only now: a start that could not listen must not have created a key it never shows (teams/bootstrap.ts).
+    // Only now: a start that could not listen must not have created a key it never shows (api-keys/bootstrap.ts).
     // The key is for the REST API: a process that does not serve it shows none.
     const generatedAdminKey = settings.bootstrapAdminKey === undefined && roles.has('api') ? await createFirstAdminKey(ctx.db, clock) : undefined;
     if (ingress) started.jobs.push(startDeliveryRetention(ctx));

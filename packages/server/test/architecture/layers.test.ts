@@ -113,8 +113,6 @@ const KNOWN_UPWARD_IMPORTS = [
   'runs/service.ts imports engine/runners/model-config.ts',
   'runs/service.ts imports skills/catalog.ts',
   'schedules/firing.ts imports engine/runners/model-config.ts',
-  'secrets/service.ts imports webhooks/secrets.ts',
-  'teams/bootstrap.ts imports api-keys/service.ts',
 ];
 
 const domainRank = (file: string): number => DOMAIN_ORDER.indexOf(relative(file).split(path.sep)[0]!.replace(/\.ts$/, ''));
