@@ -11,7 +11,8 @@ import type { UsageRecorder } from './usage-recorder';
 import { addRunUsage } from '../runs/executions';
 import { findRunUsage, type RunsDeps, type StoredUsage } from '../runs/repository';
 import { spentLimit, type SpentWhen } from './limits';
-import { costMicros, formatUsd } from './money';
+import { costMicros, formatUsd, monthOf } from './money';
+import { addTeamMonthlyUsage } from './repository';
 import { runLimits } from './run-budget';
 import { teamBudgetSpent } from './service';
 
@@ -44,8 +45,11 @@ export function createUsageRecorder(
   let exceeded: BudgetExceededError | undefined;
   const recording = new Set<Promise<void>>();
   const record = async (spent: TokenUsage, modelId: string): Promise<void> => {
-    const charge = { modelId, costMicros: costMicros(ctx.settings.modelPrices, modelId, spent) };
-    const usage = await addRunUsage(ctx, run.team_id, run.id, spent, charge);
+    const cost = costMicros(ctx.settings.modelPrices, modelId, spent);
+    const month = monthOf(ctx.clock.now());
+    const usage = await addRunUsage(ctx, run.team_id, run.id, spent, cost, (tx) =>
+      addTeamMonthlyUsage(tx, { teamId: run.team_id, month, modelId, spent, costMicros: cost ?? 0 }),
+    );
     if (!usage) return;
     try {
       await enforce(usage, 'passed');

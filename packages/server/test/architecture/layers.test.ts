@@ -104,8 +104,6 @@ const KNOWN_UPWARD_IMPORTS = [
   'runs/config.ts imports budgets/run-budget.ts',
   'runs/config.ts imports engine/harnesses/catalog.ts',
   'runs/config.ts imports engine/runners/model-config.ts',
-  'runs/executions.ts imports budgets/money.ts',
-  'runs/executions.ts imports budgets/repository.ts',
   'runs/service.ts imports artifacts/repository.ts',
   'runs/service.ts imports artifacts/service.ts',
   'runs/service.ts imports budgets/money.ts',
