@@ -24,7 +24,7 @@ import pino from 'pino';
 import { createEgressPolicy } from '../src/engine/egress/policy';
 import { startEgressProxy } from '../src/engine/egress/proxy';
 import { createModelGateway } from '../src/engine/gateway/gateway';
-import type { TokenUsage } from '../src/engine/runner';
+import type { TokenUsage } from '../src/runs/contract';
 import { loadSettings } from '../src/settings';
 import { envInt, loadAverage, onCleanup, percentile, runCleanups, sortNumbers } from './common';
 

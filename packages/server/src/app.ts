@@ -11,6 +11,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { ServerContext } from './context';
+import type { HttpContext } from './http/context';
 import { handlers } from './api/handlers';
 import { operationNames, operationsRouter } from './api/operations';
 import { pingDatabase } from './db/database';
@@ -44,7 +45,7 @@ export interface AppHandle {
   metrics: ServerMetrics;
 }
 
-export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHandle {
+export function createApp(ctx: HttpContext, options: AppOptions = {}): AppHandle {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -93,7 +94,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): AppHand
   return { app, metrics };
 }
 
-function restApi(ctx: ServerContext, options: AppOptions): express.Router {
+function restApi(ctx: HttpContext, options: AppOptions): express.Router {
   const api = express.Router();
   api.use(operationNames());
   api.use(authenticate(ctx));

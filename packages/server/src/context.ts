@@ -14,7 +14,6 @@ import type { ModelCatalog } from './engine/runners/model-list';
 import type { ImageCache } from './engine/images/cache';
 import type { Sandbox } from './engine/sandbox';
 import type { NotificationOutbox } from './notifications/outbox';
-import type { EventStreamSlots } from './runs/event-stream-slots';
 import type { RunSignals } from './runs/signals';
 import type { Settings } from './settings';
 import type { WebhookSecretCache } from './webhooks/secret-cache';
@@ -40,8 +39,6 @@ export interface ServerContext {
   images: ImageCache;
   /** Run-event listeners (SSE), in-flight executions (cancel) and run notices between processes (runs/signals.ts). */
   runSignals: RunSignals;
-  /** Open SSE streams per API key (SSE_STREAMS_PER_KEY), run and team streams together (runs/event-stream-slots.ts). */
-  eventStreamSlots: EventStreamSlots;
   /** Records the outbound notifications of every run state change in its transaction (notifications/outbox.ts). */
   notificationOutbox: NotificationOutbox;
   /** Wakes idle workers when a run is queued, so claims do not wait for the next poll. */

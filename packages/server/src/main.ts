@@ -15,9 +15,8 @@ import { pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app';
 import { MatcherCache } from './automations/matcher-cache';
-import { applyBootstrapAdminKey, createFirstAdminKey } from './teams/bootstrap';
+import { applyBootstrapAdminKey, createFirstAdminKey } from './api-keys/bootstrap';
 import { systemClock, type Clock } from './clock';
-import type { ServerContext } from './context';
 import { createSecretBox } from './crypto/secret-box';
 import { openDatabase } from './db/database';
 import { listenForNotifications, type NotificationListener } from './db/notifications';
@@ -38,7 +37,8 @@ import { startRestRetention } from './http/retention';
 import { startRevokedKeyStreamCloser } from './http/revoked-key-streams';
 import { loadSettings, SettingsError, type Settings } from './settings';
 import { REST_BASE_PATH } from './http/validator';
-import { EventStreamSlots } from './runs/event-stream-slots';
+import type { HttpContext } from './http/context';
+import { EventStreamSlots } from './http/event-stream-slots';
 import { startNotificationDelivery, type NotificationDelivery, type NotificationDeliveryOptions } from './notifications/delivery';
 import { NotificationOutbox } from './notifications/outbox';
 import { startNotificationRetention } from './notifications/retention';
@@ -60,7 +60,7 @@ export interface StartOptions {
 }
 
 export interface RunningServer {
-  ctx: ServerContext;
+  ctx: HttpContext;
   /** http://host:port of the REST listener (the actual port when PORT=0). */
   url: string;
   port: number;
@@ -84,26 +84,20 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const tracing = settings.tracing ? startTracing(settings.tracing) : undefined;
   const database = await openDatabase(settings, { backgroundCheckpoints: { log } });
   const { roles } = settings;
+  // What is running so far: a failed start stops it with the same steps as a shutdown, so the caller's error is the whole story.
+  const started: Started = { database, tracing, listeners: [], jobs: [] };
   let engine: Engine | undefined;
-  let notificationDelivery: NotificationDelivery | undefined;
-  let notifications: NotificationListener | undefined;
-  let startedSandbox: ReturnType<typeof createSandbox> | undefined;
-  let startedGateway: ModelGateway | undefined;
-  // Listeners already open when a later step fails: closed again so the caller's error is the whole story.
-  const opened: http.Server[] = [];
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
 
-    const modelGateway = createModelGateway(settings, log);
-    startedGateway = modelGateway;
-    const sandbox = createSandbox(settings, log, modelGateway);
-    startedSandbox = sandbox;
+    const modelGateway = (started.gateway = createModelGateway(settings, log));
+    const sandbox = (started.sandbox = createSandbox(settings, log, modelGateway));
     const secrets = createSecretBox(settings);
     // An unreadable NOTIFICATIONS_ALLOWED_HOSTS entry stops the start here, not the first subscription later.
     new NotificationTargets(settings.notifications);
     const runSignals = new RunSignals();
-    const ctx: ServerContext = {
+    const ctx: HttpContext = {
       settings,
       db: database.db,
       dialect: database.dialect,
@@ -127,7 +121,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     if (settings.bootstrapAdminKey !== undefined) await applyBootstrapAdminKey(ctx.db, clock, settings.bootstrapAdminKey);
     // Before the engine: runs queued while it starts already wake it.
     if (database.dialect === 'postgres' && (roles.has('api') || roles.has('worker'))) {
-      notifications = listenForNotifications({
+      started.notifications = listenForNotifications({
         databaseUrl: settings.databaseUrl,
         channel: RUN_NOTICE_CHANNEL,
         log,
@@ -139,8 +133,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       });
     }
     // The engine warns at start when the echo runner is active.
-    if (roles.has('worker') && options.engine !== false) engine = startEngine(ctx, options.engine ?? {});
-    if (roles.has('worker') && options.notificationDelivery !== false) notificationDelivery = startNotificationDelivery(ctx, options.notificationDelivery ?? {});
+    if (roles.has('worker') && options.engine !== false) engine = started.engine = startEngine(ctx, options.engine ?? {});
+    if (roles.has('worker') && options.notificationDelivery !== false) started.notificationDelivery = startNotificationDelivery(ctx, options.notificationDelivery ?? {});
 
     const { app, metrics } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
 
@@ -148,7 +142,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // REST listener (paths under /webhooks/ never reach Express); with it, it has its own listener and the
     // REST listener serves no ingress. The delivery-log retention job starts once the listeners are up.
     // Without the ingress role there is neither (the app answers /webhooks/ with a 404 naming the role).
-    const ingress = roles.has('ingress') ? createIngressHandler(ctx, metrics) : undefined;
+    const ingress = (started.ingress = roles.has('ingress') ? createIngressHandler(ctx, metrics) : undefined);
     // Every listener gets the header and request timeouts and the per-address cap (http/connection-limits.ts),
     // and answers node:http's own refusals as problems (http/client-errors.ts).
     const listener = listenerOptions(settings.connections);
@@ -164,13 +158,13 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // Keep-alive sockets must not hold shutdown hostage; SSE streams are closed explicitly below.
     server.keepAliveTimeout = 5_000;
     await listen(server, settings.port, settings.host, 'PORT', roles.has('api') ? 'the REST API' : 'the operational endpoints');
-    opened.push(server);
+    started.listeners.push(server);
     const { port } = server.address() as AddressInfo;
     const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
     let ingressUrl = `http://${host}:${port}`;
     if (ingressServer) {
       await listen(ingressServer, settings.ingressPort, settings.host, 'INGRESS_PORT', 'the webhook ingress');
-      opened.push(ingressServer);
+      started.listeners.push(ingressServer);
       ingressUrl = `http://${host}:${(ingressServer.address() as AddressInfo).port}`;
     }
     // Logged once every listener is up, with URLs a terminal makes clickable (a wildcard HOST as loopback).
@@ -191,45 +185,18 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       const ingressPort = (ingressServer.address() as AddressInfo).port;
       log.info({ host: settings.host, port: ingressPort, url: `http://${browsableHost(settings.host)}:${ingressPort}/webhooks/` }, 'webhook ingress listening');
     }
-    // Only now: a start that could not listen must not have created a key it never shows (teams/bootstrap.ts).
+    // Only now: a start that could not listen must not have created a key it never shows (api-keys/bootstrap.ts).
     // The key is for the REST API: a process that does not serve it shows none.
     const generatedAdminKey = settings.bootstrapAdminKey === undefined && roles.has('api') ? await createFirstAdminKey(ctx.db, clock) : undefined;
-    const retention = ingress ? startDeliveryRetention(ctx) : undefined;
-    const restRetention = roles.has('api') ? startRestRetention(ctx) : undefined;
-    const auditRetention = roles.has('api') ? startAuditRetention(ctx) : undefined;
-    const revokedKeyStreams = roles.has('api') ? startRevokedKeyStreamCloser(ctx) : undefined;
-    const notificationRetention = roles.has('worker') ? startNotificationRetention(ctx) : undefined;
+    if (ingress) started.jobs.push(startDeliveryRetention(ctx));
+    if (roles.has('api')) started.jobs.push(startRestRetention(ctx), startAuditRetention(ctx), startRevokedKeyStreamCloser(ctx));
+    if (roles.has('worker')) started.jobs.push(startNotificationRetention(ctx));
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         log.info('shutting down');
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        // Webhook ingress: stop its listener and the retention job.
-        const ingressStopped = new Promise<void>((resolve) => (ingressServer ? ingressServer.close(() => resolve()) : resolve()));
-        ingressServer?.closeIdleConnections();
-        await retention?.stop();
-        await restRetention?.stop();
-        await auditRetention?.stop();
-        await revokedKeyStreams?.stop();
-        await notificationRetention?.stop();
-        await engine?.stop();
-        await notificationDelivery?.stop();
-        await notifications?.stop();
-        // Long-lived responses (SSE) end now; their clients reconnect elsewhere with Last-Event-ID.
-        server.closeAllConnections();
-        ingressServer?.closeAllConnections();
-        await stopped;
-        await ingressStopped;
-        // Deliveries already handed to a commit land before the database closes (their senders, cut off,
-        // retry and find a Duplicate: nothing accepted is lost).
-        await ingress?.drain();
-        await sandbox.close();
-        await modelGateway.close();
-        await database.close();
-        // Last: the spans of everything that stopped above are exported.
-        await tracing?.shutdown().catch((err: unknown) => log.warn({ err }, 'traces not exported at shutdown'));
+        await runStopSteps(started, (err, step) => log.warn({ err, step }, 'a stop step failed at shutdown'));
         log.info('stopped');
       })());
 
@@ -240,23 +207,73 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       ingressUrl,
       ...(generatedAdminKey ? { generatedAdminKey } : {}),
       engine,
-      notificationDelivery,
-      notifications,
+      notificationDelivery: started.notificationDelivery,
+      notifications: started.notifications,
       close,
     };
   } catch (err) {
-    for (const s of opened) {
-      s.close();
-      s.closeAllConnections();
-    }
-    await engine?.stop().catch(() => {});
-    await notificationDelivery?.stop().catch(() => {});
-    await notifications?.stop().catch(() => {});
-    await startedSandbox?.close().catch(() => {});
-    await startedGateway?.close().catch(() => {});
-    await database.close();
-    await tracing?.shutdown().catch(() => {});
+    await runStopSteps(started, () => {});
     throw err;
+  }
+}
+
+/** What a start has started so far; `runStopSteps` stops what is set. */
+interface Started {
+  database: { close(): Promise<void> };
+  tracing: { shutdown(): Promise<void> } | undefined;
+  listeners: http.Server[];
+  /** The periodic jobs (retention, revoked keys' streams), stopped in the order they started. */
+  jobs: Array<{ stop(): Promise<void> }>;
+  gateway?: ModelGateway;
+  sandbox?: ReturnType<typeof createSandbox>;
+  notifications?: NotificationListener;
+  engine?: Engine;
+  notificationDelivery?: NotificationDelivery;
+  ingress?: { drain(): Promise<void> } | undefined;
+}
+
+/**
+ * The one list of stop steps, for a shutdown and for a start that failed half-way: every step runs (a failed
+ * one is handed to `failed`), in this order: stop accepting, stop the work, end the open responses, let
+ * the deliveries already handed to a commit land, close the sandbox, gateway and database, export the spans.
+ */
+async function runStopSteps(started: Started, failed: (err: unknown, step: string) => void): Promise<void> {
+  let listenersClosed: Array<Promise<void>> = [];
+  const steps: Array<[string, () => unknown]> = [
+    [
+      'stop accepting',
+      () => {
+        listenersClosed = started.listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+        for (const s of started.listeners) s.closeIdleConnections();
+      },
+    ],
+    ...started.jobs.map((job): [string, () => unknown] => ['periodic job', () => job.stop()]),
+    ['engine', () => started.engine?.stop()],
+    ['notification delivery', () => started.notificationDelivery?.stop()],
+    ['run notices', () => started.notifications?.stop()],
+    [
+      // Long-lived responses (SSE) end now; their clients reconnect elsewhere with Last-Event-ID.
+      'open responses',
+      async () => {
+        for (const s of started.listeners) s.closeAllConnections();
+        await Promise.all(listenersClosed);
+      },
+    ],
+    // Deliveries already handed to a commit land before the database closes (their senders, cut off, retry
+    // and find a Duplicate: nothing accepted is lost).
+    ['webhook ingress', () => started.ingress?.drain()],
+    ['sandbox', () => started.sandbox?.close()],
+    ['model gateway', () => started.gateway?.close()],
+    ['database', () => started.database.close()],
+    // Last: the spans of everything that stopped above are exported.
+    ['traces', () => started.tracing?.shutdown()],
+  ];
+  for (const [step, stop] of steps) {
+    try {
+      await stop();
+    } catch (err) {
+      failed(err, step);
+    }
   }
 }
 

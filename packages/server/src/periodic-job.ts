@@ -5,6 +5,7 @@
  * database is never closed under it.
  */
 import type { Logger } from 'pino';
+import type { Settings } from './settings';
 
 export interface PeriodicJob {
   stop(): Promise<void>;
@@ -40,4 +41,25 @@ export function startPeriodicJob(options: {
       await inFlight;
     },
   };
+}
+
+/**
+ * A retention job: `prune` at start and every RETENTION_INTERVAL_SECONDS until stopped. What it removed
+ * (counts by name) is logged as `<what> retention` when anything was.
+ */
+export function startRetentionJob(
+  ctx: { settings: Pick<Settings, 'windows'>; log: Logger },
+  what: string,
+  prune: () => Promise<Record<string, number>>,
+): PeriodicJob {
+  return startPeriodicJob({
+    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
+    runAtStart: true,
+    log: ctx.log,
+    failure: `${what} retention failed`,
+    run: async () => {
+      const removed = await prune();
+      if (Object.values(removed).some((count) => count > 0)) ctx.log.info(removed, `${what} retention`);
+    },
+  });
 }

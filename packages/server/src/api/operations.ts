@@ -7,7 +7,7 @@
  * start.
  */
 import { Router, type RequestHandler } from 'express';
-import type { ServerContext } from '../context';
+import type { HttpContext } from '../http/context';
 import type { operations, queryParametersWithDefaults } from '@agent-runs/contract';
 import { loadRestSpec } from '../http/validator';
 import { invalidRequest } from '../problems';
@@ -41,7 +41,7 @@ type RequestBody<K extends RestOperationId> =
 
 export type OperationRequestHandler<K extends RestOperationId> = RequestHandler<PathParams<K>, unknown, RequestBody<K>, OperationQuery<K>>;
 /** Builds operation K's handler from the server context. */
-export type OperationHandler<K extends RestOperationId> = (ctx: ServerContext) => OperationRequestHandler<K>;
+export type OperationHandler<K extends RestOperationId> = (ctx: HttpContext) => OperationRequestHandler<K>;
 export type OperationHandlers = { [K in RestOperationId]: OperationHandler<K> };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -122,7 +122,7 @@ function allowedMethodsRoutes(router: Router): void {
 }
 
 /** One route per operation of the REST contract, in the contract's order. */
-export function operationsRouter(ctx: ServerContext, handlers: OperationHandlers): Router {
+export function operationsRouter(ctx: HttpContext, handlers: OperationHandlers): Router {
   const router = Router();
   const byId = handlers as unknown as Record<string, OperationHandler<RestOperationId>>;
   for (const { method, path, operationId, query } of restOperations()) {

@@ -11,7 +11,7 @@ import mime from 'mime-types';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { signLinkToken, verifyLinkToken } from '../crypto/signed-link';
-import type { ContentBlock } from '../engine/runner';
+import type { ContentBlock } from '../runs/contract';
 import type { components } from '@agent-runs/contract';
 import { notAuthorized, resourceNotFound } from '../problems';
 import { lockExecutingRun, RunNotOwnedError, type RunsDeps } from '../runs/repository';

@@ -7,7 +7,7 @@
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { deleteInBatches } from '../db/batched-delete';
-import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 import { deleteAuditEventsBeforeServiceWide } from './repository';
 
 export async function pruneAuditEvents(ctx: Pick<ServerContext, 'db' | 'clock' | 'settings'>, { batchSize = 1000 }: { batchSize?: number } = {}): Promise<number> {
@@ -17,14 +17,5 @@ export async function pruneAuditEvents(ctx: Pick<ServerContext, 'db' | 'clock' |
 
 /** Runs `pruneAuditEvents` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
 export function startAuditRetention(ctx: ServerContext): PeriodicJob {
-  return startPeriodicJob({
-    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
-    runAtStart: true,
-    log: ctx.log,
-    failure: 'audit log retention failed',
-    run: async () => {
-      const auditEventsDeleted = await pruneAuditEvents(ctx);
-      if (auditEventsDeleted > 0) ctx.log.info({ auditEventsDeleted }, 'audit log retention');
-    },
-  });
+  return startRetentionJob(ctx, 'audit log', async () => ({ auditEventsDeleted: await pruneAuditEvents(ctx) }));
 }

@@ -20,7 +20,7 @@ import { findRunTemplates, listEnabledCandidates, type AutomationRow, type Candi
 import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../runs/config';
 import { insertQueuedRun, TITLE_MAX_LENGTH } from '../runs/service';
 import { transitionInTransaction } from '../runs/transitions';
-import type { ResolvedAgentConfig } from '../engine/runner';
+import type { ResolvedAgentConfig } from '../runs/contract';
 import { InvalidConfigError } from '../engine/runners/model-config';
 import { deliveryRunPrompt, EVENT_PAYLOAD_FILE, EVENT_PAYLOAD_MIME_TYPE } from './envelope';
 import { inSpan } from '../telemetry/spans';

@@ -1,25 +1,25 @@
 /**
- * The run's UsageRecorder (engine/runner.ts): records each model call's tokens and cost on the run and
+ * The run's UsageRecorder (usage-recorder.ts): records each model call's tokens and cost on the run and
  * its team's monthly counters, and enforces the run's own budget and the team's. Whatever makes model
  * calls for a run (the model runner, the model gateway) calls `assertWithinBudget()` before each call and
  * `add()` after it; either throws a BudgetExceededError, whose status message the worker ends the run
  * FAILED with (engine/worker.ts).
  */
 import type { ServerContext } from '../context';
-import type { ResolvedAgentConfig, RunStatusMessage, TokenUsage, UsageRecorder } from '../engine/runner';
+import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage, type TokenUsage } from '../runs/contract';
+import type { UsageRecorder } from './usage-recorder';
 import { addRunUsage } from '../runs/executions';
 import { findRunUsage, type RunsDeps, type StoredUsage } from '../runs/repository';
 import { spentLimit, type SpentWhen } from './limits';
-import { costMicros, formatUsd } from './money';
+import { costMicros, formatUsd, monthOf } from './money';
+import { addTeamMonthlyUsage } from './repository';
 import { runLimits } from './run-budget';
 import { teamBudgetSpent } from './service';
 
-export class BudgetExceededError extends Error {
-  readonly statusMessage: RunStatusMessage;
+export class BudgetExceededError extends RunFailureError {
+  override readonly name = 'BudgetExceededError';
   constructor(message: string) {
-    super(message);
-    this.name = 'BudgetExceededError';
-    this.statusMessage = { message, error_code: 'budget_exceeded', retryable: false };
+    super(message, 'budget_exceeded');
   }
 }
 
@@ -45,8 +45,11 @@ export function createUsageRecorder(
   let exceeded: BudgetExceededError | undefined;
   const recording = new Set<Promise<void>>();
   const record = async (spent: TokenUsage, modelId: string): Promise<void> => {
-    const charge = { modelId, costMicros: costMicros(ctx.settings.modelPrices, modelId, spent) };
-    const usage = await addRunUsage(ctx, run.team_id, run.id, spent, charge);
+    const cost = costMicros(ctx.settings.modelPrices, modelId, spent);
+    const month = monthOf(ctx.clock.now());
+    const usage = await addRunUsage(ctx, run.team_id, run.id, spent, cost, (tx) =>
+      addTeamMonthlyUsage(tx, { teamId: run.team_id, month, modelId, spent, costMicros: cost ?? 0 }),
+    );
     if (!usage) return;
     try {
       await enforce(usage, 'passed');

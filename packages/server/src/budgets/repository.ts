@@ -1,6 +1,6 @@
 /**
  * The team's budget and monthly usage counters; every query takes the team id. The counters are added
- * to in the caller's transaction (runs/executions.ts addRunUsage), with the run's own usage.
+ * to in the transaction that adds to the run's own usage (recorder.ts, through runs/executions.ts addRunUsage).
  */
 import { sql, type Kysely } from 'kysely';
 import { toCount } from '../db/dialect';

@@ -2,7 +2,7 @@
  * A run's own budget: `config.max_tokens` and `config.max_cost` (USD), extensions of this service in
  * AmbientAgentConfig, checked where a configuration is given and enforced by the run's UsageRecorder.
  */
-import type { ResolvedAgentConfig } from '../engine/runner';
+import type { ResolvedAgentConfig } from '../runs/contract';
 import type { ModelPrices } from '../settings';
 import type { Limit } from './limits';
 import { microsOf, MIN_COST_USD } from './money';

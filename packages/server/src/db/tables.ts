@@ -76,7 +76,7 @@ export interface RunsTable {
   parent_run_id: string | null; // the run that spawned it, same team
   schedule_id: string | null; // the scheduled agent that started it (kept after the schedule is deleted)
   schedule: JsonText | null; // ScheduleInfo as it was when the run started
-  usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens, cost_micros?} (budgets/usage.ts)
+  usage: JsonText | null; // {prompt_tokens, completion_tokens, total_tokens, cost_micros?} (runs/executions.ts addRunUsage)
   image_digest: string | null; // sha256:… of the environment image it ran on
   event_seq: number; // last event sequence number; incremented atomically per event
   output_bytes: Generated<number>; // bytes its executions appended to the conversation (RUN_OUTPUT_LIMIT_MB)

@@ -20,7 +20,7 @@ import { toTimestamp } from '../clock';
 import { loadEnvironmentForRun, type EnvironmentForRun } from '../environments/service';
 import type { RunRow } from '../runs/repository';
 import { appendSetupLogEntry, type SetupLogRecord } from '../runs/setup-log';
-import type { ResolvedAgentConfig, RunStatusMessage } from './runner';
+import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage } from '../runs/contract';
 import type { RunSandbox, SandboxExit } from './sandbox';
 
 export const DEFAULT_SETUP_COMMAND_TIMEOUT_MS = 10 * 60_000;
@@ -28,12 +28,10 @@ export const DEFAULT_SETUP_COMMAND_TIMEOUT_MS = 10 * 60_000;
 export const SETUP_LOG_OUTPUT_BYTES = 64 * 1024;
 const SCRUBBED = '***';
 
-export class EnvironmentSetupError extends Error {
-  readonly statusMessage: RunStatusMessage;
+export class EnvironmentSetupError extends RunFailureError {
+  override readonly name = 'EnvironmentSetupError';
   constructor(message: string, errorCode = 'environment_setup_failed') {
-    super(message);
-    this.name = 'EnvironmentSetupError';
-    this.statusMessage = { message, error_code: errorCode, retryable: false };
+    super(message, errorCode);
   }
 }
 

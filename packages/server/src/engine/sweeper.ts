@@ -10,7 +10,7 @@ import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 import { failUnansweredRunsServiceWide } from '../runs/blocked';
 import { recoverExpiredLease } from '../runs/executions';
 import { findExpiredLeasesServiceWide, type RunsDeps } from '../runs/repository';
-import type { RunStatusMessage } from './runner';
+import type { RunStatusMessage } from '../runs/contract';
 
 export type SweepDeps = RunsDeps & Pick<ServerContext, 'log' | 'settings'>;
 

@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 import { findRunIdsKeepingWorkDirServiceWide } from '../runs/repository';
 import { repositoriesRoot } from './repositories/git';
 
@@ -53,14 +53,5 @@ export async function pruneRunWorkDirs(ctx: RetentionDeps): Promise<string[]> {
 
 /** Runs `pruneRunWorkDirs` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
 export function startWorkDirRetention(ctx: RetentionDeps & Pick<ServerContext, 'log'>): PeriodicJob {
-  return startPeriodicJob({
-    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
-    runAtStart: true,
-    log: ctx.log,
-    failure: 'run working directory retention failed',
-    run: async () => {
-      const removed = await pruneRunWorkDirs(ctx);
-      if (removed.length > 0) ctx.log.info({ removed: removed.length }, 'run working directory retention');
-    },
-  });
+  return startRetentionJob(ctx, 'run working directory', async () => ({ removed: (await pruneRunWorkDirs(ctx)).length }));
 }

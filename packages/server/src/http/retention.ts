@@ -8,7 +8,7 @@
  */
 import type { ServerContext } from '../context';
 import { deleteInBatches } from '../db/batched-delete';
-import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 import { deleteExpiredIdempotencyKeys } from './idempotency';
 import { deletePastRateWindows } from './rate-limit';
 
@@ -21,18 +21,10 @@ export async function pruneIdempotencyKeys(
   return deleteInBatches((size) => deleteExpiredIdempotencyKeys(ctx.db, now, size), batchSize);
 }
 
-/** Runs `pruneIdempotencyKeys` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
+/** Runs `pruneIdempotencyKeys` and drops past rate windows at start and every RETENTION_INTERVAL_SECONDS until stopped. */
 export function startRestRetention(ctx: ServerContext): PeriodicJob {
-  return startPeriodicJob({
-    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
-    runAtStart: true,
-    log: ctx.log,
-    failure: 'idempotency key retention failed',
-    run: async () => {
-      const idempotencyKeysDeleted = await pruneIdempotencyKeys(ctx);
-      if (idempotencyKeysDeleted > 0) ctx.log.info({ idempotencyKeysDeleted }, 'idempotency key retention');
-      const rateCountersDeleted = await deletePastRateWindows(ctx.db, ctx.clock.now(), ctx.settings.windows.restRateWindowSeconds);
-      if (rateCountersDeleted > 0) ctx.log.info({ rateCountersDeleted }, 'REST rate counter retention');
-    },
-  });
+  return startRetentionJob(ctx, 'idempotency key and REST rate counter', async () => ({
+    idempotencyKeysDeleted: await pruneIdempotencyKeys(ctx),
+    rateCountersDeleted: await deletePastRateWindows(ctx.db, ctx.clock.now(), ctx.settings.windows.restRateWindowSeconds),
+  }));
 }

@@ -4,10 +4,10 @@
  * another process sharing the database — within that interval.
  */
 import { findActiveKeyIdsServiceWide } from '../api-keys/repository';
-import type { ServerContext } from '../context';
+import type { HttpContext } from './context';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
 
-export function startRevokedKeyStreamCloser(ctx: ServerContext): PeriodicJob {
+export function startRevokedKeyStreamCloser(ctx: HttpContext): PeriodicJob {
   return startPeriodicJob({
     intervalSeconds: ctx.settings.connections.sseKeyRecheckSeconds,
     runAtStart: false,

@@ -13,12 +13,13 @@
 import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 
-export interface RetentionResult {
+// A type, not an interface: the retention job logs it as counts by name (periodic-job.ts startRetentionJob).
+export type RetentionResult = {
   deliveriesDeleted: number;
   countersDeleted: number;
-}
+};
 
 /**
  * Deletes in batches of at most `batchSize` rows, yielding to the event loop between them: on SQLite a
@@ -77,14 +78,5 @@ export async function pruneDeliveryLog(
 
 /** Runs `pruneDeliveryLog` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
 export function startDeliveryRetention(ctx: ServerContext): PeriodicJob {
-  return startPeriodicJob({
-    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
-    runAtStart: true,
-    log: ctx.log,
-    failure: 'delivery log retention failed',
-    run: async () => {
-      const result = await pruneDeliveryLog(ctx);
-      if (result.deliveriesDeleted > 0) ctx.log.info(result, 'delivery log retention');
-    },
-  });
+  return startRetentionJob(ctx, 'delivery log', () => pruneDeliveryLog(ctx));
 }

@@ -6,57 +6,39 @@
  * delivery workers (./delivery.ts) send them.
  *
  * Cost for a team without subscriptions: nothing for a transition (its UPDATE … RETURNING already says so,
- * `teamHasEnabledSubscriptions`), one indexed read for a new run. With one that matches: that read, the
+ * `hasReceivers`), one indexed read for a new run. With one that matches: that read, the
  * previous state when the transition did not pin it (one read of the run's event log), one multi-row insert
  * and a notice to the delivery workers (runs/signals.ts).
  */
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { AliasableExpression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import { newId } from '../crypto/ids';
-import type { Database, RunsTable } from '../db/tables';
+import type { Database } from '../db/tables';
 import { runStatusMessage, sessionLinkOf } from '../runs/repository';
 import type { RunSignals } from '../runs/signals';
+import type { NotifiedRun, RunStateChange, RunStateChangeRecorder } from '../runs/state-changes';
 import type { RunState } from '../runs/states';
 import type { Settings } from '../settings';
 import { eventTypesOf, orderKeyOf, type NotificationEvent, type NotificationEventType, type NotificationRunData } from './events';
 import { findEnabledSubscriptionFilters, insertMessages, type MessageRow, type SubscriptionMatchRow } from './repository';
-
-/** The columns of a run an event reports. */
-export type NotifiedRun = Pick<
-  RunsTable,
-  'id' | 'team_id' | 'title' | 'state' | 'source' | 'factory_id' | 'automation_id' | 'delivery_id' | 'metadata' | 'session_id' | 'status_message' | 'created_at' | 'updated_at'
->;
-
-export interface RunStateChange {
-  /** The run right after the change. */
-  run: NotifiedRun;
-  /**
-   * False when the statement that changed the run already found the team without an enabled subscription
-   * (`teamHasEnabledSubscriptions` in its RETURNING): nothing to read then. Undefined: not known.
-   */
-  teamHasSubscriptions?: boolean;
-  /** The number of the change's `state` event in the run's log. */
-  sequence: number;
-  /** The state before the change (null: the run was just created); asked only when a subscription matches. */
-  previousState: () => Promise<RunState | null>;
-}
-
-/**
- * Whether the run's team has an enabled subscription, as a column of a statement on `runs` (the state
- * change's UPDATE … RETURNING): most teams have none, and then the outbox costs no statement of its own.
- */
-export const teamHasEnabledSubscriptions = (eb: ExpressionBuilder<Database, 'runs'>) =>
-  eb.exists(eb.selectFrom('notification_subscriptions as s').select('s.id').whereRef('s.team_id', '=', 'runs.team_id').where('s.enabled', '=', 1));
 
 const matches = (subscription: SubscriptionMatchRow, run: NotifiedRun, type: NotificationEventType): boolean =>
   (JSON.parse(subscription.event_types) as string[]).includes(type) &&
   (subscription.factory_id === null || subscription.factory_id === run.factory_id) &&
   (subscription.automation_id === null || subscription.automation_id === run.automation_id);
 
-export class NotificationOutbox {
+export class NotificationOutbox implements RunStateChangeRecorder {
   constructor(
     private readonly settings: Pick<Settings, 'publicBaseUrl'>,
     private readonly runSignals: RunSignals,
   ) {}
+
+  /**
+   * Whether the run's team has an enabled subscription: most teams have none, and then the outbox costs no
+   * statement of its own.
+   */
+  hasReceivers(eb: ExpressionBuilder<Database, 'runs'>): AliasableExpression<SqlBool> {
+    return eb.exists(eb.selectFrom('notification_subscriptions as s').select('s.id').whereRef('s.team_id', '=', 'runs.team_id').where('s.enabled', '=', 1));
+  }
 
   /** Records the events of `change` for every matching enabled subscription of the run's team, inside `tx`. */
   async recordInTransaction(tx: Kysely<Database>, change: RunStateChange): Promise<void> {

@@ -8,7 +8,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
-import { startPeriodicJob, type PeriodicJob } from '../periodic-job';
+import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 import { pruneNotificationsServiceWide } from './repository';
 
 export function pruneNotifications(ctx: Pick<ServerContext, 'db' | 'clock' | 'settings'>, { batchSize = 1000 }: { batchSize?: number } = {}) {
@@ -18,14 +18,5 @@ export function pruneNotifications(ctx: Pick<ServerContext, 'db' | 'clock' | 'se
 
 /** Runs `pruneNotifications` at start and every RETENTION_INTERVAL_SECONDS until stopped. */
 export function startNotificationRetention(ctx: ServerContext): PeriodicJob {
-  return startPeriodicJob({
-    intervalSeconds: ctx.settings.windows.retentionIntervalSeconds,
-    runAtStart: true,
-    log: ctx.log,
-    failure: 'notification retention failed',
-    run: async () => {
-      const deleted = await pruneNotifications(ctx);
-      if (deleted.attempts > 0 || deleted.messages > 0) ctx.log.info(deleted, 'notification retention');
-    },
-  });
+  return startRetentionJob(ctx, 'notification', () => pruneNotifications(ctx));
 }

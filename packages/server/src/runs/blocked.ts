@@ -8,7 +8,7 @@
  * state change leaves BLOCKED or enters it anew.
  */
 import { toTimestamp } from '../clock';
-import type { RunStatusMessage } from '../engine/runner';
+import type { RunStatusMessage } from './contract';
 import { runStatusMessage, type RunsDeps } from './repository';
 import { transition } from './transitions';
 

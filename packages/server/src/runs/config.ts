@@ -4,7 +4,7 @@
  * resolves the same way.
  */
 import type { ServerContext } from '../context';
-import type { ResolvedAgentConfig } from '../engine/runner';
+import type { ResolvedAgentConfig } from './contract';
 import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../engine/runners/model-config';
 import { validateRunBudget } from '../budgets/run-budget';
 import { harnessRefusal } from '../engine/harnesses/catalog';

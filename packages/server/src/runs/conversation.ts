@@ -7,7 +7,7 @@
 import { toTimestamp } from '../clock';
 import { newSortableId } from '../crypto/ids';
 import type { Timestamp } from '../db/tables';
-import type { ContentBlock, ConversationWriter, FollowupInbox, RunRole } from '../engine/runner';
+import type { ContentBlock, ConversationWriter, FollowupInbox, RunRole } from './contract';
 import { appendEvents, inRunTransaction, readEventsOfKind, type ContentEventData } from './events';
 import { addStoredOutput, OutputLimitError, storedBytesOf } from './output-limit';
 import { lockExecutingRun, RunNotOwnedError, type Db, type RunRow, type RunsDeps } from './repository';

@@ -7,7 +7,7 @@
  *   (./signals.ts) are woken only after the commit (`inRunTransaction`).
  */
 import type { Timestamp } from '../db/tables';
-import type { ContentBlock, RunRole, RunStatusMessage } from '../engine/runner';
+import type { ContentBlock, RunRole, RunStatusMessage } from './contract';
 import type { Db, RunsDeps } from './repository';
 import type { RunNoticeKind } from './signals';
 import type { RunState } from './states';

@@ -7,12 +7,10 @@
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import type { Timestamp } from '../db/tables';
-import type { ConversationMessage, ConversationTurn, RunInput, RunStatusMessage, TokenUsage } from '../engine/runner';
+import type { ConversationMessage, ConversationTurn, RunInput, RunStatusMessage, TokenUsage } from './contract';
 import { groupMessages, hasUndeliveredFollowup, listFollowups, loadContentEvents, loadSteps, openInitialTurn, setFollowupsDelivered } from './conversation';
 import { inRunTransaction, readEventsOfKind } from './events';
-import { addTeamMonthlyUsage } from '../budgets/repository';
-import { monthOf } from '../budgets/money';
-import { lockExecutingRun, lockRun, RunNotOwnedError, runUsage, type ExpiredLease, type RunRow, type RunsDeps, type StoredUsage } from './repository';
+import { lockExecutingRun, lockRun, RunNotOwnedError, runUsage, type Db, type ExpiredLease, type RunRow, type RunsDeps, type StoredUsage } from './repository';
 import { claimNextQueuedRun, requeuedNotice, transition, transitionInTransaction, type TransitionResult } from './transitions';
 import { isFollowupResumeState, LEASED_STATES, type ExecutionOutcomeState } from './states';
 
@@ -108,17 +106,18 @@ export async function planExecution(deps: RunsDeps, run: RunRow, leaseOwner: str
  * Adds tokens an execution spent to the run's usage (which adds up over all its executions), whatever
  * the run's state is by now: the tokens were spent, so a run cancelled or swept right after a model call
  * still accounts for them. Not a transition: updated_at and the event log are left alone. In the same
- * transaction the team's counter of this month and model grows by as much (budgets/), so the run's and
- * the team's usage never disagree. Answers the run's usage now (undefined: no such run of the team).
+ * transaction `alsoInTransaction` runs (the budgets' recorder grows the team's counter of this month and
+ * model by as much), so the run's and the team's usage never disagree. Answers the run's usage now
+ * (undefined: no such run of the team).
  */
 export async function addRunUsage(
-  deps: RunsDeps,
+  deps: Pick<RunsDeps, 'db'>,
   teamId: string,
   runId: string,
   spent: TokenUsage,
-  charge: { modelId: string; costMicros: number | undefined },
+  costMicros: number | undefined,
+  alsoInTransaction: (tx: Db) => Promise<void>,
 ): Promise<StoredUsage | undefined> {
-  const month = monthOf(deps.clock.now());
   return deps.db.transaction().execute(async (tx) => {
     const locked = await lockRun(tx, teamId, runId);
     if (!locked) return undefined;
@@ -129,9 +128,9 @@ export async function addRunUsage(
       total_tokens: (before?.total_tokens ?? 0) + spent.total_tokens,
     };
     // A run's cost is kept once the server prices models (and from then on).
-    if (charge.costMicros !== undefined || before?.cost_micros !== undefined) usage.cost_micros = (before?.cost_micros ?? 0) + (charge.costMicros ?? 0);
+    if (costMicros !== undefined || before?.cost_micros !== undefined) usage.cost_micros = (before?.cost_micros ?? 0) + (costMicros ?? 0);
     await tx.updateTable('runs').set({ usage: JSON.stringify(usage) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
-    await addTeamMonthlyUsage(tx, { teamId, month, modelId: charge.modelId, spent, costMicros: charge.costMicros ?? 0 });
+    await alsoInTransaction(tx);
     return usage;
   });
 }

@@ -4,7 +4,7 @@
  * appends a message, so it holds across executions, runners and processes. A message that would take the
  * run past it is not stored, and the run ends FAILED `output_limit`; what was stored stays readable.
  */
-import type { ContentBlock, RunStatusMessage } from '../engine/runner';
+import { RunFailureError, type ContentBlock, type RunStatusMessage } from './contract';
 import type { Db } from './repository';
 
 /** What a message adds to its run's stored output: its blocks as JSON, in bytes. */
@@ -13,12 +13,12 @@ export const storedBytesOf = (blocks: ContentBlock[]): number => blocks.reduce((
 const inMegabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** Thrown by the ConversationWriter past the bound; the worker ends the run FAILED with its status message. */
-export class OutputLimitError extends Error {
-  readonly statusMessage: RunStatusMessage;
+export class OutputLimitError extends RunFailureError {
   constructor(stored: number, limit: number) {
-    const message = `the run stored ${inMegabytes(stored)} (${stored} bytes) of output over its executions and stopped at the limit of ${inMegabytes(limit)} (RUN_OUTPUT_LIMIT_MB); what it stored up to the limit is kept`;
-    super(message);
-    this.statusMessage = { message, error_code: 'output_limit', retryable: false };
+    super(
+      `the run stored ${inMegabytes(stored)} (${stored} bytes) of output over its executions and stopped at the limit of ${inMegabytes(limit)} (RUN_OUTPUT_LIMIT_MB); what it stored up to the limit is kept`,
+      'output_limit',
+    );
   }
 }
 

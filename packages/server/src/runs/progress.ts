@@ -4,7 +4,7 @@
  * the image it runs on (`image_digest`). Written under the worker's lease, like every worker write.
  */
 import { toTimestamp } from '../clock';
-import type { RunStatusMessage } from '../engine/runner';
+import type { RunStatusMessage } from './contract';
 import { appendEvents, inRunTransaction } from './events';
 import type { RunRow, RunsDeps } from './repository';
 

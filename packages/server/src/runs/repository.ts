@@ -5,12 +5,14 @@
  * ./executions; this module inserts new runs and reads.
  */
 import { sql, type Expression, type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import type { ServerContext } from '../context';
+import type { Clock } from '../clock';
 import { compiledQuery } from '../db/compiled-query';
 import { dialectOfDb, jsonTextField, toBuffer, type Dialect } from '../db/dialect';
 import type { Database, RunArtifactsTable, RunAttachmentsTable, RunsTable, Timestamp } from '../db/tables';
-import type { RunStatusMessage, TokenUsage } from '../engine/runner';
+import type { RunStatusMessage, TokenUsage } from './contract';
 import type { RunsSortKey } from './cursor';
+import type { RunSignals } from './signals';
+import type { RunStateChangeRecorder } from './state-changes';
 import type { SortOrder } from '../pagination';
 import { LEASED_STATES, TERMINAL_STATES, type RunState } from './states';
 
@@ -22,7 +24,13 @@ export type Db = Kysely<Database>;
  * `notificationOutbox` records the outbound notifications of every state change in its transaction,
  * `notifyRunQueued` (when given) wakes workers after a re-queue.
  */
-export type RunsDeps = Pick<ServerContext, 'db' | 'clock' | 'runSignals' | 'notificationOutbox'> & Partial<Pick<ServerContext, 'notifyRunQueued'>>;
+export interface RunsDeps {
+  db: Db;
+  clock: Clock;
+  runSignals: RunSignals;
+  notificationOutbox: RunStateChangeRecorder;
+  notifyRunQueued?: () => void;
+}
 
 export type RunRow = Selectable<RunsTable>;
 /** The columns a RunItem is made of (service.ts toRunItem); a list reads these and nothing else. */

@@ -11,7 +11,7 @@ import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
 import { newRunId, newSessionId } from '../crypto/ids';
 import type { Database } from '../db/tables';
-import type { ResolvedAgentConfig } from '../engine/runner';
+import type { ResolvedAgentConfig } from './contract';
 import type { components } from '@agent-runs/contract';
 import type { Principal } from '../api-keys/service';
 import { filterFingerprint, keysetPage, type SortOrder } from '../pagination';

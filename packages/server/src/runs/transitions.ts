@@ -12,13 +12,13 @@ import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { toTimestamp } from '../clock';
 import type { Database, Timestamp } from '../db/tables';
 import { forUpdateSkipLocked, type Dialect } from '../db/dialect';
-import type { RunStatusMessage } from '../engine/runner';
+import type { RunStatusMessage } from './contract';
 import { closeOpenTurns, addFollowup, openInitialTurn } from './conversation';
 import { takeNextTeamTurn, underTeamCap } from './fair-claim';
 import { appendEvent, findStateBefore, inRunTransaction, insertEvents, type StateEventData } from './events';
-import { teamHasEnabledSubscriptions, type NotificationOutbox, type NotifiedRun } from '../notifications/outbox';
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
 import type { RunNoticeKind } from './signals';
+import type { NotifiedRun, RunStateChangeRecorder } from './state-changes';
 import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
 
 export interface TransitionRequest {
@@ -59,7 +59,7 @@ type RunsUpdate = UpdateQueryBuilder<Database, 'runs', 'runs', UpdateResult>;
  */
 async function changeState(
   tx: Db,
-  outbox: NotificationOutbox,
+  outbox: RunStateChangeRecorder,
   now: Date,
   req: TransitionRequest,
   target: (q: RunsUpdate) => RunsUpdate,
@@ -91,7 +91,7 @@ async function changeState(
   if (req.unchangedSince !== undefined) q = q.where('updated_at', '<=', req.unchangedSince);
   const updated = await q
     .returningAll()
-    .returning((eb) => teamHasEnabledSubscriptions(eb).as('team_has_subscriptions'))
+    .returning((eb) => outbox.hasReceivers(eb).as('team_has_subscriptions'))
     .executeTakeFirst();
   if (!updated) return undefined;
   const { team_has_subscriptions: teamHasSubscriptions, ...row } = updated;
@@ -114,7 +114,7 @@ async function changeState(
 /** The single conditional state change of one run, inside the caller's transaction. The caller notifies after commit. */
 export async function transitionInTransaction(
   tx: Db,
-  outbox: NotificationOutbox,
+  outbox: RunStateChangeRecorder,
   now: Date,
   teamId: string,
   runId: string,
@@ -205,7 +205,7 @@ export async function claimNextQueuedRun(
  * turn 1 with the prompt as the user's message (the worker does this itself for a run created without it),
  * and records the creation's outbound notifications (a change from no state).
  */
-export async function recordRunCreated(tx: Db, outbox: NotificationOutbox, run: NotifiedRun & Pick<RunRow, 'prompt'>): Promise<void> {
+export async function recordRunCreated(tx: Db, outbox: RunStateChangeRecorder, run: NotifiedRun & Pick<RunRow, 'prompt'>): Promise<void> {
   const sequence = await appendEvent(tx, run, 'state', { run_id: run.id, state: run.state as RunState, updated_at: run.created_at });
   await openInitialTurn(tx, run, new Date(run.created_at));
   await outbox.recordInTransaction(tx, { run, sequence, previousState: async () => null });

@@ -8,7 +8,7 @@ import type { ServerContext } from '../context';
 import type { components } from '@agent-runs/contract';
 import { keysetPage } from '../pagination';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
-import { isUrlSafeSecret } from '../webhooks/secrets';
+import { isUrlSafeSecret } from './url-safe';
 import {
   deleteTeamSecret,
   findTeamSecret,

@@ -14,14 +14,6 @@ export function generateTokenSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/**
- * True when `s` can sit in a URL path segment as-is: only RFC 3986 unreserved characters
- * (`A–Z a–z 0–9 . _ ~ -`) and at least 16 of them (docs/service-spec.md §Definition apply failures).
- */
-export function isUrlSafeSecret(s: unknown): s is string {
-  return typeof s === 'string' && s.length >= 16 && /^[A-Za-z0-9._~-]+$/.test(s);
-}
-
 /** A fresh signing secret in the provider's usual form (Standard Webhooks: `whsec_` + base64 of 32 bytes). */
 export function generateSignatureSecret(scheme: SignatureSchemeName): string {
   return signatureSchemes[scheme].generateSecret();

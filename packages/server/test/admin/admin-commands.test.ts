@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/api-keys/service';
 import { systemClock } from '../../src/clock';
-import { createFirstAdminKey } from '../../src/teams/bootstrap';
+import { createFirstAdminKey } from '../../src/api-keys/bootstrap';
 import { sqliteKind, testDatabases, type TestDatabase } from '../support/databases';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

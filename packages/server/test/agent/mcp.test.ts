@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelRunner } from '../../src/engine/runners/model';
-import type { McpStdioServerConfig } from '../../src/engine/runner';
+import type { McpStdioServerConfig } from '../../src/runs/contract';
 import { FakeModel, text, toolCalls } from './support/fake-model';
 import { startMcpHttpServer, type TestMcpHttpServer } from './support/mcp-http';
 import { buildRunContext, type TestRun } from './support/run-context';

@@ -5,7 +5,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelRunner, type ModelRunnerOptions } from '../../src/engine/runners/model';
-import type { ConversationTurn, RunOutcome } from '../../src/engine/runner';
+import type { ConversationTurn } from '../../src/runs/contract';
+import type { RunOutcome } from '../../src/engine/runner';
 import { availableBundledSkillIds, findBundledSkill } from '../../src/skills/catalog';
 import { FakeModel, status, text, toolCalls, usage, type Reply } from './support/fake-model';
 import { buildRunContext, type TestRun } from './support/run-context';

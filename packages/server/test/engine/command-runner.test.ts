@@ -6,7 +6,7 @@ import { startEngine, type Engine } from '../../src/engine';
 import { readConversation } from '../../src/runs/conversation-stream';
 import { readEvents } from '../../src/runs/events';
 import { acceptFollowup, requestCancel } from '../../src/runs/transitions';
-import type { ContentBlock } from '../../src/engine/runner';
+import type { ContentBlock } from '../../src/runs/contract';
 import { CommandRunner, commandEnvironment } from '../../src/engine/runners/command';
 import { createRunner } from '../../src/engine/runners';
 import { testDatabases } from '../support/databases';

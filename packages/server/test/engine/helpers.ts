@@ -8,7 +8,6 @@ import type { SecretBox } from '../../src/crypto/secret-box';
 import type { RunsTable } from '../../src/db/tables';
 import type { Selectable } from 'kysely';
 import { findRun, type RunRow } from '../../src/runs/repository';
-import { EventStreamSlots } from '../../src/runs/event-stream-slots';
 import { RunSignals } from '../../src/runs/signals';
 import { NotificationOutbox } from '../../src/notifications/outbox';
 import { recordRunCreated } from '../../src/runs/transitions';
@@ -53,7 +52,6 @@ export function makeContext(
     images: createImageCache(settings),
     runSignals,
     notificationOutbox: new NotificationOutbox(settings, runSignals),
-    eventStreamSlots: new EventStreamSlots(settings.connections.sseStreamsPerKey),
     queuedNotifications: 0,
     notifyRunQueued() {
       ctx.queuedNotifications++;

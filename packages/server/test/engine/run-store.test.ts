@@ -59,22 +59,23 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
 
   describe('usage', () => {
     const spent = (prompt: number, completion: number) => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion });
-    // Unpriced (no MODEL_PRICES): the run's usage is its tokens alone.
-    const charge = { modelId: 'test-model', costMicros: undefined };
+    // Unpriced (no MODEL_PRICES): the run's usage is its tokens alone. The team's monthly counter, added to in
+    // the same transaction, is the budgets' recorder's (test/budgets).
+    const charge = [undefined, async () => {}] as const;
 
     it('adds up as it is spent, in any state, without counting as a change of the run', async () => {
       const run = await createRun(ctx, team);
       const started = await startRun(ctx, run);
       advance(ctx, 1000);
-      await addRunUsage(ctx, team, run.id, spent(10, 2), charge);
+      await addRunUsage(ctx, team, run.id, spent(10, 2), ...charge);
       const working = await getRun(ctx, run);
       expect(JSON.parse(working.usage!)).toEqual(spent(10, 2)); // visible while INPROGRESS
       expect(working.updated_at).toBe(started.updated_at);
       expect(working.event_seq).toBe(started.event_seq);
 
-      await addRunUsage(ctx, team, run.id, spent(5, 1), charge);
+      await addRunUsage(ctx, team, run.id, spent(5, 1), ...charge);
       await requestCancel(ctx, team, run.id);
-      await addRunUsage(ctx, team, run.id, spent(1, 1), charge); // the call that was answered as the cancel came in
+      await addRunUsage(ctx, team, run.id, spent(1, 1), ...charge); // the call that was answered as the cancel came in
       const cancelled = await getRun(ctx, run);
       expect(cancelled.state).toBe('CANCELLED');
       expect(JSON.parse(cancelled.usage!)).toEqual(spent(16, 4));
@@ -82,7 +83,7 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
 
     it("is scoped to the run's team", async () => {
       const run = await createRun(ctx, team);
-      await addRunUsage(ctx, await createTeam(ctx), run.id, spent(10, 2), charge);
+      await addRunUsage(ctx, await createTeam(ctx), run.id, spent(10, 2), ...charge);
       expect((await getRun(ctx, run)).usage).toBeNull();
     });
   });

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPolicy } from '../../src/engine/egress/policy';
 import { startEgressProxy, type EgressDenial, type EgressProxy } from '../../src/engine/egress/proxy';
 import { createModelGateway, type ExecutionGateway, type ModelGateway } from '../../src/engine/gateway/gateway';
-import type { TokenUsage, UsageRecorder } from '../../src/engine/runner';
+import type { TokenUsage } from '../../src/runs/contract';
+import type { UsageRecorder } from '../../src/budgets/usage-recorder';
 import { loadSettings } from '../../src/settings';
 import { FAKE_USAGE, FakeProviders } from './fake-providers';
 

@@ -1,11 +1,11 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { SIGNATURE_SCHEME_NAMES, signatureSchemes } from '../../src/webhooks/schemes';
+import { isUrlSafeSecret } from '../../src/secrets/url-safe';
 import {
   generateSignatureSecret,
   generateTokenSecret,
   generateWebhookSecret,
-  isUrlSafeSecret,
 } from '../../src/webhooks/secrets';
 
 describe('generateTokenSecret', () => {

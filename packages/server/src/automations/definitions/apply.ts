@@ -26,7 +26,7 @@ import type { Database } from '../../db/tables';
 import type { components } from '@agent-runs/contract';
 import { InvalidConfigError } from '../../engine/runners/model-config';
 import { conflict, resourceNotFound, validationFailed } from '../../problems';
-import { isUrlSafeSecret } from '../../webhooks/secrets';
+import { isUrlSafeSecret } from '../../secrets/url-safe';
 import {
   deleteAutomationRow,
   insertAutomation,

@@ -18,7 +18,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { ModelProviderName, Settings } from '../../settings';
-import type { UsageRecorder } from '../runner';
+import type { UsageRecorder } from '../../budgets/usage-recorder';
 import { GatewayKeys } from './credentials';
 import { UsageMeter } from './metering';
 import { downstreamHeaders, gatewayError, matchRoute, presentedKey, upstreamHeaders, type GatewayRoute } from './protocols';

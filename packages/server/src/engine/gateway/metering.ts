@@ -8,7 +8,7 @@
  * Only events that mention usage are parsed, after their bytes were already forwarded.
  */
 import { StringDecoder } from 'node:string_decoder';
-import type { TokenUsage } from '../runner';
+import type { TokenUsage } from '../../runs/contract';
 import type { Protocol } from './protocols';
 
 /** A JSON answer bigger than this is forwarded but not read (no real usage-bearing answer comes close). */

@@ -7,7 +7,7 @@
 import type { ServerContext } from '../../context';
 import { findTeamSecret } from '../../secrets/repository';
 import type { ModelProviderName } from '../../settings';
-import type { ResolvedAgentConfig, RunStatusMessage } from '../runner';
+import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage } from '../../runs/contract';
 import type { TeamProviderKeys } from './gateway';
 
 export const HARNESS_AUTH_SECRET_FIELDS = {
@@ -17,13 +17,10 @@ export const HARNESS_AUTH_SECRET_FIELDS = {
 } as const satisfies Record<string, ModelProviderName>;
 
 /** Thrown when a named secret is missing: the worker FAILS the run with the status message. */
-export class HarnessAuthSecretError extends Error {
-  readonly statusMessage: RunStatusMessage;
+export class HarnessAuthSecretError extends RunFailureError {
+  override readonly name = 'HarnessAuthSecretError';
   constructor(field: string, name: string) {
-    const message = `config.harness_auth_secrets.${field} names the secret ${name}, which the team does not have.`;
-    super(message);
-    this.name = 'HarnessAuthSecretError';
-    this.statusMessage = { message, error_code: 'harness_auth_secret_not_found', retryable: false };
+    super(`config.harness_auth_secrets.${field} names the secret ${name}, which the team does not have.`, 'harness_auth_secret_not_found');
   }
 }
 

@@ -4,7 +4,7 @@
  * it (argv, environment, config files) and what each line of its JSON event stream means; the runner
  * does the rest (sandbox, gateway, conversation, outcome). One file per CLI: ./codex.ts, ./claude.ts, …
  */
-import type { ContentBlock, McpServerConfig, RunRole, TokenUsage } from '../runner';
+import type { ContentBlock, McpServerConfig, RunRole, TokenUsage } from '../../runs/contract';
 
 /** The harness types a run names in `config.harness.type` (Oz's `claude`, `codex`, `gemini`; `opencode` an extension). */
 export const HARNESS_TYPES = ['codex', 'claude', 'gemini', 'opencode'] as const;

@@ -9,7 +9,7 @@
  *   `reasoning_level` as `--effort`; permission prompts off (the run's sandbox is the boundary).
  */
 import { actionCategory, actionInput, jsonLine, resultText, type HarnessAdapter, type HarnessEvent, type HarnessInput } from './adapter';
-import type { ContentBlock, McpServerConfig } from '../runner';
+import type { ContentBlock, McpServerConfig } from '../../runs/contract';
 
 function mcpConfig(servers: Record<string, McpServerConfig>): string {
   const mcpServers: Record<string, unknown> = {};

@@ -10,7 +10,7 @@
  *   `model_reasoning_effort`; Codex's own sandbox is off (the run's sandbox is the boundary).
  */
 import { actionCategory, actionInput, jsonLine, resultText, type HarnessAdapter, type HarnessEvent, type HarnessInput } from './adapter';
-import type { ContentBlock, McpServerConfig } from '../runner';
+import type { ContentBlock, McpServerConfig } from '../../runs/contract';
 
 /** Codex's `-c` values are TOML; a JSON string or array of strings is valid TOML too. */
 const toml = (value: unknown): string => JSON.stringify(value);

@@ -14,7 +14,7 @@
  * - It is JavaScript (Node.js ≥ 20): the package's own entry point is started, with `node` from the PATH.
  */
 import { actionCategory, actionInput, jsonLine, resultText, type ActionCategory, type HarnessAdapter, type HarnessEvent, type HarnessInput } from './adapter';
-import type { ContentBlock, McpServerConfig } from '../runner';
+import type { ContentBlock, McpServerConfig } from '../../runs/contract';
 
 /** The CLI's entry point inside its npm install: the same file on every architecture. */
 const ENTRY_POINT = 'node_modules/@google/gemini-cli/bundle/gemini.js';

@@ -13,7 +13,7 @@
  *   names say where they come from), `reasoning_level` as the model's `reasoningEffort`.
  */
 import { actionCategory, actionInput, jsonLine, resultText, type HarnessAdapter, type HarnessEvent, type HarnessInput } from './adapter';
-import type { ContentBlock, McpServerConfig } from '../runner';
+import type { ContentBlock, McpServerConfig } from '../../runs/contract';
 
 /** The provider id the config declares for the gateway (`-m agent-runs/<model>`). */
 const PROVIDER_ID = 'agent-runs';

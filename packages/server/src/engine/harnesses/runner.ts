@@ -17,7 +17,8 @@
  */
 import type { Settings } from '../../settings';
 import { RunNotOwnedError } from '../../runs/repository';
-import type { ContentBlock, ConversationTurn, RunContext, RunOutcome, Runner, RunStatusMessage } from '../runner';
+import type { ContentBlock, ConversationTurn, RunStatusMessage } from '../../runs/contract';
+import type { RunContext, RunOutcome, Runner } from '../runner';
 import type { SandboxedProcess } from '../sandbox';
 import { commandEnvironment } from '../runners/command';
 import { modelLimits, timerMs } from '../runners/model-config';

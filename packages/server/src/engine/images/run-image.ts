@@ -11,7 +11,7 @@ import type { RunRow } from '../../runs/repository';
 import { recordRunProgress } from '../../runs/progress';
 import { findTeamSecret } from '../../secrets/repository';
 import { EnvironmentSetupError } from '../environment-setup';
-import type { ResolvedAgentConfig } from '../runner';
+import type { ResolvedAgentConfig } from '../../runs/contract';
 import type { RunSandbox } from '../sandbox';
 import { ImageUnavailableError, type PullProgress } from './cache';
 import { displayName, parseImageReference } from './reference';

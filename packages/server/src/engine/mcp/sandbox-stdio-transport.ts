@@ -7,7 +7,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { RunSandbox, SandboxedProcess } from '../sandbox';
-import type { McpStdioServerConfig } from '../runner';
+import type { McpStdioServerConfig } from '../../runs/contract';
 
 /** How long a server may take to exit after its stdin closes before the sandbox stops it. */
 const CLOSE_GRACE_MS = 2000;

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from 'pino';
-import type { McpServerConfig } from '../runner';
+import type { McpServerConfig } from '../../runs/contract';
 import type { RunSandbox } from '../sandbox';
 import { toolFunctionName, uniqueName } from './names';
 import { SandboxStdioTransport } from './sandbox-stdio-transport';

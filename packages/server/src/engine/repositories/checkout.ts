@@ -14,17 +14,15 @@ import path from 'node:path';
 import type { ServerContext } from '../../context';
 import type { EnvironmentForRun } from '../../environments/service';
 import { repositoryCheckouts, type RepositoryCheckout } from '../../environments/repositories';
-import type { RunStatusMessage } from '../runner';
+import { RunFailureError, type RunStatusMessage } from '../../runs/contract';
 import type { HostOwner, RunSandbox } from '../sandbox';
 import { openGitStep, type GitStep } from './git';
 import { gitTokenFor, readState, repositoryKey, runBranch, workspaceEntry, writeState, type CheckoutState } from './state';
 
-export class RepositoryUnavailableError extends Error {
-  readonly statusMessage: RunStatusMessage;
+export class RepositoryUnavailableError extends RunFailureError {
+  override readonly name = 'RepositoryUnavailableError';
   constructor(message: string) {
-    super(message);
-    this.name = 'RepositoryUnavailableError';
-    this.statusMessage = { message, error_code: 'repository_unavailable', retryable: false };
+    super(message, 'repository_unavailable');
   }
 }
 

@@ -17,7 +17,7 @@ import { repositoryCheckouts, type RepositoryCheckout } from '../../environments
 import { loadEnvironmentForRun } from '../../environments/service';
 import { RunNotOwnedError, type RunRow } from '../../runs/repository';
 import { egressDenialOf } from '../egress/fetch';
-import type { ResolvedAgentConfig, RunStatusMessage } from '../runner';
+import type { ResolvedAgentConfig, RunStatusMessage } from '../../runs/contract';
 import type { RunSandbox } from '../sandbox';
 import { compareUrl, githubApiBase, openGitHubPullRequest } from './forge';
 import { openGitStep, type GitStep } from './git';

@@ -21,7 +21,8 @@ import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { artifactEvent, artifactRejectedEvent, artifactTypeOfFile, parseArtifactRequest, type PublishOutcome } from '../../artifacts/service';
-import type { ContentBlock, RunContext } from '../runner';
+import type { ContentBlock } from '../../runs/contract';
+import type { RunContext } from '../runner';
 
 export const ARTIFACT_LINE_PREFIX = '::artifact::';
 /** Longest `::artifact::` line read (a link's fields are bounded far below it). */

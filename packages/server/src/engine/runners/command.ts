@@ -25,7 +25,8 @@ import { MAX_QUESTION_CHARS } from '../../runs/blocked';
 import { ASK_USER_LINE_PREFIX, blockedOutcome, parseQuestionJson } from './ask-user';
 import { ARTIFACT_LINE_PREFIX, publishArtifactDirectory, publishArtifactLine } from './command-artifacts';
 import { modelLimits, timerMs } from './model-config';
-import type { ContentBlock, RunContext, RunOutcome, Runner } from '../runner';
+import type { ContentBlock } from '../../runs/contract';
+import type { RunContext, RunOutcome, Runner } from '../runner';
 import { inSpan, type Span } from '../../telemetry/spans';
 
 export const OUTPUT_FLUSH_MS = 100;

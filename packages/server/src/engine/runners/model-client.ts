@@ -23,7 +23,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { TokenUsage } from '../runner';
+import type { TokenUsage } from '../../runs/contract';
 
 export type ChatContentPart = ChatCompletionContentPartText;
 export type ChatMessage = ChatCompletionMessageParam;

@@ -11,7 +11,7 @@
  */
 import type { RunnerName } from '../../settings';
 import { parseSkillSpec, resolveSkillSpec, SkillError, skillNameFromSpec } from '../../skills/resolve';
-import type { ResolvedAgentConfig } from '../runner';
+import type { ResolvedAgentConfig } from '../../runs/contract';
 
 export interface LimitBounds {
   min: number;

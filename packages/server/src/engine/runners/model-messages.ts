@@ -11,7 +11,8 @@
  * - a resumed run: the recorded conversation, turned back into chat messages.
  */
 import path from 'node:path';
-import type { ConversationTurn, RunAttachment } from '../runner';
+import type { ConversationTurn } from '../../runs/contract';
+import type { RunAttachment } from '../runner';
 import type { LoadedSkill } from '../../skills/resolve';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './model-client';
 import { recordedArguments, recordedOutputText, truncate } from './model-tools';

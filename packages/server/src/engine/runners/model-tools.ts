@@ -10,7 +10,7 @@
  * that goes back to the model.
  */
 import { artifactEvent, artifactRejectedEvent, parseArtifactRequest, type ArtifactPublisher } from '../../artifacts/service';
-import type { ContentBlock } from '../runner';
+import type { ContentBlock } from '../../runs/contract';
 import type { McpSession } from '../mcp/session';
 import { findBundledSkill, isBundledSkillAvailable } from '../../skills/catalog';
 import { loadBundledSkill, readSkillActionInput, resolveSkillSpec, SkillError, type LoadedSkill } from '../../skills/resolve';

@@ -10,19 +10,9 @@ import pino from 'pino';
 import type { ArtifactCandidate, ArtifactItem, ArtifactPublisher, PublishOutcome } from '../../../src/artifacts/service';
 import { createSandbox } from '../../../src/engine/sandbox';
 import { loadSettings } from '../../../src/settings';
-import type {
-  ContentBlock,
-  ConversationTurn,
-  ConversationWriter,
-  FollowupInbox,
-  ResolvedAgentConfig,
-  RunAttachment,
-  RunContext,
-  RunInput,
-  RunRole,
-  TokenUsage,
-  UsageRecorder,
-} from '../../../src/engine/runner';
+import type { ContentBlock, ConversationTurn, ConversationWriter, FollowupInbox, ResolvedAgentConfig, RunInput, RunRole, TokenUsage } from '../../../src/runs/contract';
+import type { RunAttachment, RunContext } from '../../../src/engine/runner';
+import type { UsageRecorder } from '../../../src/budgets/usage-recorder';
 
 export interface RecordedMessage {
   turn: number;

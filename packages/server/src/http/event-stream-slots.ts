@@ -1,6 +1,6 @@
 /**
  * Open SSE streams per API key on one server (SSE_STREAMS_PER_KEY), the run streams and the team streams
- * together: each holds a connection and a loop. Lives on the server context (`ctx.eventStreamSlots`). It
+ * together: each holds a connection and a loop. Lives on the HTTP layer's context (`ctx.eventStreamSlots`, context.ts). It
  * also knows how to end a key's streams, so a revoked key stops receiving (http/revoked-key-streams.ts).
  */
 export class EventStreamSlots {

@@ -10,9 +10,9 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import { sha256Hex } from '../crypto/ids';
 import type { Database } from '../db/tables';
-import { createApiKey } from '../api-keys/service';
-import { countTeams } from './repository';
-import { ensureTeam } from './service';
+import { createApiKey } from './service';
+import { countTeams } from '../teams/repository';
+import { ensureTeam } from '../teams/service';
 
 export const DEFAULT_TEAM = 'default';
 
