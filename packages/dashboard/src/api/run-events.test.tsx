@@ -53,7 +53,7 @@ describe('useRunEventsIntoCache', () => {
     });
   });
   afterEach(async () => {
-    await act(() => root.unmount());
+    act(() => root.unmount());
     vi.useRealTimers();
   });
 

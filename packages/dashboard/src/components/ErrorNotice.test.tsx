@@ -26,7 +26,7 @@ it("shows a 422's detail and its messages at their paths", async () => {
   expect(container.querySelector('[role="alert"] strong')!.textContent).toBe('Not created: ');
   expect(container.querySelector('[role="alert"]')!.textContent).toContain('The factory is not valid.');
   expect([...container.querySelectorAll('.field-errors li')].map((li) => li.textContent)).toEqual(['$.name must not be empty', '(body) has an unknown property']);
-  await act(() => root.unmount());
+  act(() => root.unmount());
 });
 
 it('shows nothing without an error', async () => {
@@ -34,5 +34,5 @@ it('shows nothing without an error', async () => {
   const root = createRoot(container);
   await act(async () => root.render(<ErrorNotice error={null} />));
   expect(container.innerHTML).toBe('');
-  await act(() => root.unmount());
+  act(() => root.unmount());
 });

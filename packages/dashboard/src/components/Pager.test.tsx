@@ -35,7 +35,7 @@ it('pages forward by next_cursor and back through the cursors already seen', asy
   expect(button('Next page').disabled).toBe(true);
   await click(button('Previous page'));
   expect(shown()).toEqual(['c2', 'Page 2']);
-  await act(() => root.unmount());
+  act(() => root.unmount());
 });
 
 it('shows nothing when everything fits on one page', async () => {
@@ -43,5 +43,5 @@ it('shows nothing when everything fits on one page', async () => {
   const root = createRoot(container);
   await act(async () => root.render(<Pager pages={{ cursor: undefined, page: 1, next: () => {}, previous: () => {}, reset: () => {}, hasPrevious: false }} nextCursor={null} what="runs" />));
   expect(container.innerHTML).toBe('');
-  await act(() => root.unmount());
+  act(() => root.unmount());
 });

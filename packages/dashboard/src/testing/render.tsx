@@ -45,4 +45,6 @@ export function typeInto(element: Element, value: string) {
   });
 }
 
-export const click = (element: Element | null) => act(async () => void (element as HTMLElement).click());
+export const click = (element: Element | null) => act(async () => {
+  (element as HTMLElement).click();
+});

@@ -6,7 +6,7 @@
  * FAILED with (engine/worker.ts).
  */
 import type { ServerContext } from '../context';
-import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage, type TokenUsage } from '../runs/contract';
+import { RunFailureError, type ResolvedAgentConfig, type TokenUsage } from '../runs/contract';
 import type { UsageRecorder } from './usage-recorder';
 import { addRunUsage } from '../runs/executions';
 import { findRunUsage, type RunsDeps, type StoredUsage } from '../runs/repository';

@@ -20,7 +20,7 @@ import { toTimestamp } from '../clock';
 import { loadEnvironmentForRun, type EnvironmentForRun } from '../environments/service';
 import type { RunRow } from '../runs/repository';
 import { appendSetupLogEntry, type SetupLogRecord } from '../runs/setup-log';
-import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage } from '../runs/contract';
+import { RunFailureError, type ResolvedAgentConfig } from '../runs/contract';
 import type { RunSandbox, SandboxExit } from './sandbox';
 
 export const DEFAULT_SETUP_COMMAND_TIMEOUT_MS = 10 * 60_000;

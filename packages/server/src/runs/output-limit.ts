@@ -4,7 +4,7 @@
  * appends a message, so it holds across executions, runners and processes. A message that would take the
  * run past it is not stored, and the run ends FAILED `output_limit`; what was stored stays readable.
  */
-import { RunFailureError, type ContentBlock, type RunStatusMessage } from './contract';
+import { RunFailureError, type ContentBlock } from './contract';
 import type { Db } from './repository';
 
 /** What a message adds to its run's stored output: its blocks as JSON, in bytes. */

@@ -7,7 +7,7 @@
 import type { ServerContext } from '../../context';
 import { findTeamSecret } from '../../secrets/repository';
 import type { ModelProviderName } from '../../settings';
-import { RunFailureError, type ResolvedAgentConfig, type RunStatusMessage } from '../../runs/contract';
+import { RunFailureError, type ResolvedAgentConfig } from '../../runs/contract';
 import type { TeamProviderKeys } from './gateway';
 
 export const HARNESS_AUTH_SECRET_FIELDS = {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { ServerContext } from '../../context';
 import type { EnvironmentForRun } from '../../environments/service';
 import { repositoryCheckouts, type RepositoryCheckout } from '../../environments/repositories';
-import { RunFailureError, type RunStatusMessage } from '../../runs/contract';
+import { RunFailureError } from '../../runs/contract';
 import type { HostOwner, RunSandbox } from '../sandbox';
 import { openGitStep, type GitStep } from './git';
 import { gitTokenFor, readState, repositoryKey, runBranch, workspaceEntry, writeState, type CheckoutState } from './state';
