@@ -97,7 +97,7 @@ export class NotificationOutbox {
         });
       }
     }
-    await insertMessages(tx, rows);
+    await insertMessages(tx, run.team_id, rows);
     await this.runSignals.announceInTransaction(tx, 'notifications', run.team_id, run.id);
   }
 

@@ -15,6 +15,7 @@ import { monthOf } from '../budgets/money';
 import { lockExecutingRun, lockRun, RunNotOwnedError, runUsage, type ExpiredLease, type RunRow, type RunsDeps, type StoredUsage } from './repository';
 import { claimNextQueuedRun, requeuedNotice, transition, transitionInTransaction, type TransitionResult } from './transitions';
 import { isFollowupResumeState, LEASED_STATES, type ExecutionOutcomeState } from './states';
+import { teamScope } from '../db/scoped';
 
 /** When a lease taken or extended now runs out (settings.windows.leaseSeconds). */
 export const leaseExpiry = (ctx: Pick<ServerContext, 'settings'>, now: Date): Timestamp =>
@@ -37,10 +38,9 @@ export function startExecution(deps: RunsDeps, run: RunRow, leaseOwner: string, 
 
 /** Extends the lease; false when this worker no longer holds it (cancelled, swept, finished). */
 export async function extendLease(deps: RunsDeps, run: { id: string; team_id: string }, leaseOwner: string, leaseExpiresAt: Timestamp): Promise<boolean> {
-  const row = await deps.db
+  const row = await teamScope(deps.db, run.team_id)
     .updateTable('runs')
     .set({ lease_expires_at: leaseExpiresAt })
-    .where('team_id', '=', run.team_id)
     .where('id', '=', run.id)
     .where('lease_owner', '=', leaseOwner)
     .where('state', 'in', [...LEASED_STATES])
@@ -130,7 +130,7 @@ export async function addRunUsage(
     };
     // A run's cost is kept once the server prices models (and from then on).
     if (charge.costMicros !== undefined || before?.cost_micros !== undefined) usage.cost_micros = (before?.cost_micros ?? 0) + (charge.costMicros ?? 0);
-    await tx.updateTable('runs').set({ usage: JSON.stringify(usage) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
+    await teamScope(tx, teamId).updateTable('runs').set({ usage: JSON.stringify(usage) }).where('id', '=', runId).execute();
     await addTeamMonthlyUsage(tx, { teamId, month, modelId: charge.modelId, spent, costMicros: charge.costMicros ?? 0 });
     return usage;
   });
