@@ -20,7 +20,7 @@ function parse(file: string): ts.SourceFile {
 }
 
 /** The tables of `interface Database` whose row interface has a `team_id` member. */
-export function teamOwnedTables(tablesFile: string): Set<string> {
+function teamOwnedTables(tablesFile: string): Set<string> {
   const interfaces = new Map<string, ts.InterfaceDeclaration>();
   for (const statement of parse(tablesFile).statements) {
     if (ts.isInterfaceDeclaration(statement)) interfaces.set(statement.name.text, statement);
@@ -94,7 +94,7 @@ function isCorrelatedByTeam(call: ts.CallExpression): boolean {
 }
 
 /** Every query on a team-owned table outside db/scoped.ts that is neither scoped nor in a `…ServiceWide` function. */
-export function unscopedQueries(files: string[], teamTables: Set<string>): string[] {
+function unscopedQueries(files: string[], teamTables: Set<string>): string[] {
   const found: string[] = [];
   for (const fileName of files) {
     if (path.relative(src, fileName) === path.join('db', 'scoped.ts')) continue;
