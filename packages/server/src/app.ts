@@ -53,7 +53,7 @@ export function createApp(ctx: HttpContext, options: AppOptions = {}): AppHandle
   app.set('trust proxy', trustedProxies(ctx.settings.trustProxy));
 
   const { roles } = ctx.settings;
-  const metrics = new ServerMetrics(() => runsByState(ctx), roles);
+  const metrics = new ServerMetrics(() => runsByStateServiceWide(ctx), roles);
 
   if (ctx.settings.tracing) app.use(traceRequests(REST_BASE_PATH));
   app.use(requestId(ctx.log));
@@ -157,7 +157,7 @@ async function readinessChecks(ctx: ServerContext): Promise<{ database: Check; m
 }
 
 /** Service-wide gauge (not tenant data: counts only). */
-async function runsByState(ctx: ServerContext): Promise<Array<{ state: string; count: number }>> {
+async function runsByStateServiceWide(ctx: ServerContext): Promise<Array<{ state: string; count: number }>> {
   const rows = await ctx.db
     .selectFrom('runs')
     .select(['state', (eb) => eb.fn.countAll().as('n')])

@@ -18,11 +18,7 @@ export const DEFAULT_TEAM = 'default';
 
 export async function applyBootstrapAdminKey(db: Kysely<Database>, clock: Clock, bootstrapAdminKey: string): Promise<{ teamId: string }> {
   const team = await ensureTeam(db, clock, DEFAULT_TEAM);
-  const existing = await db
-    .selectFrom('api_keys')
-    .select(['id', 'team_id', 'role', 'revoked_at'])
-    .where('key_hash', '=', sha256Hex(bootstrapAdminKey))
-    .executeTakeFirst();
+  const existing = await findKeyByValueServiceWide(db, bootstrapAdminKey);
   if (!existing) {
     await createApiKey(db, clock, {
       teamId: team.id,
@@ -33,13 +29,18 @@ export async function applyBootstrapAdminKey(db: Kysely<Database>, clock: Clock,
     });
   } else if (existing.revoked_at !== null || existing.role !== 'admin' || existing.team_id !== team.id) {
     // The operator asked for exactly this key to work as the default team's admin key: make it so.
-    await db
-      .updateTable('api_keys')
-      .set({ revoked_at: null, role: 'admin', team_id: team.id })
-      .where('id', '=', existing.id)
-      .execute();
+    await makeAdminKeyOfServiceWide(db, existing.id, team.id);
   }
   return { teamId: team.id };
+}
+
+// The operator's key is looked up by its value alone, whichever team holds it, and may move to `default`.
+function findKeyByValueServiceWide(db: Kysely<Database>, value: string) {
+  return db.selectFrom('api_keys').select(['id', 'team_id', 'role', 'revoked_at']).where('key_hash', '=', sha256Hex(value)).executeTakeFirst();
+}
+
+async function makeAdminKeyOfServiceWide(db: Kysely<Database>, keyId: string, teamId: string): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: null, role: 'admin', team_id: teamId }).where('id', '=', keyId).execute();
 }
 
 /** On a database without any team: team `default` and its first admin key, whose value is returned (print it once). */

@@ -5,27 +5,28 @@ import { toCount } from '../db/dialect';
 import { newestFirstPage } from '../db/keyset';
 import type { ApiKeysTable, Database } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export async function insertApiKey(db: Kysely<Database>, row: ApiKeyRow): Promise<void> {
-  await db.insertInto('api_keys').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('api_keys', row).execute();
 }
 
 /**
  * Authentication lookup: the only unscoped query here — the caller does not know its team before this.
  * Compiled once (db/compiled-query.ts): it runs for every REST request.
  */
-const selectActiveKeyByHash = compiledQuery((db: Kysely<Database>, keyHash: string) =>
+const selectActiveKeyByHashServiceWide = compiledQuery((db: Kysely<Database>, keyHash: string) =>
   db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null),
 );
 
-export async function findActiveKeyByHash(db: Kysely<Database>, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return (await selectActiveKeyByHash(db, keyHash)).rows[0];
+export async function findActiveKeyByHashServiceWide(db: Kysely<Database>, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return (await selectActiveKeyByHashServiceWide(db, keyHash)).rows[0];
 }
 
 export async function touchApiKey(db: Kysely<Database>, teamId: string, keyId: string, at: string): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used_at: at }).where('team_id', '=', teamId).where('id', '=', keyId).execute();
+  await teamScope(db, teamId).updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
 }
 
 export async function listActiveApiKeys(
@@ -33,15 +34,14 @@ export async function listActiveApiKeys(
   teamId: string,
   page: { limit: number; after?: KeysetAfter | undefined }, // newest first
 ): Promise<ApiKeyRow[]> {
-  const query = db.selectFrom('api_keys').selectAll().where('team_id', '=', teamId).where('revoked_at', 'is', null);
+  const query = teamScope(db, teamId).selectFrom('api_keys').selectAll().where('revoked_at', 'is', null);
   return newestFirstPage(query, 'created_at', page).execute();
 }
 
 export async function findActiveApiKey(db: Kysely<Database>, teamId: string, keyId: string): Promise<ApiKeyRow | undefined> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('api_keys')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
@@ -63,10 +63,9 @@ export async function countActiveAdminKeys(db: Kysely<Database>, teamId: string)
 
 /** Active (unrevoked) keys of the team, of one role or all. */
 export async function countActiveKeys(db: Kysely<Database>, teamId: string, role?: ApiKeyRow['role']): Promise<number> {
-  let query = db
+  let query = teamScope(db, teamId)
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('team_id', '=', teamId)
     .where('revoked_at', 'is', null);
   if (role) query = query.where('role', '=', role);
   const row = await query.executeTakeFirstOrThrow();
@@ -75,10 +74,9 @@ export async function countActiveKeys(db: Kysely<Database>, teamId: string, role
 
 /** Revokes (keeps the row: runs name the key as their creator). Returns false when no active key matched. */
 export async function revokeApiKey(db: Kysely<Database>, teamId: string, keyId: string, at: string): Promise<boolean> {
-  const result = await db
+  const result = await teamScope(db, teamId)
     .updateTable('api_keys')
     .set({ revoked_at: at })
-    .where('team_id', '=', teamId)
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -15,7 +15,7 @@ import {
   countActiveAdminKeys,
   countActiveKeys,
   findActiveApiKey,
-  findActiveKeyByHash,
+  findActiveKeyByHashServiceWide,
   insertApiKey,
   listActiveApiKeys,
   revokeApiKey,
@@ -87,7 +87,7 @@ export async function createApiKey(
 /** The principal of a presented key, or undefined for an unknown or revoked key. */
 export async function authenticateApiKey(db: Kysely<Database>, clock: Clock, presented: string): Promise<Principal | undefined> {
   const hash = sha256Hex(presented);
-  const row = await findActiveKeyByHash(db, hash);
+  const row = await findActiveKeyByHashServiceWide(db, hash);
   // The lookup is by hash already; the constant-time compare makes the final decision independent of timing.
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
   const now = clock.now();

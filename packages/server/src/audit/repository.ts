@@ -3,6 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { AuditEventsTable, Database, Timestamp } from '../db/tables';
 import { newestFirstPage } from '../db/keyset';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
 
 export type AuditEventRow = AuditEventsTable;
 
@@ -17,7 +18,7 @@ export interface AuditEventFilters {
 }
 
 export async function insertAuditEvent(db: Kysely<Database>, row: Insertable<AuditEventsTable>): Promise<void> {
-  await db.insertInto('audit_events').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('audit_events', row).execute();
 }
 
 export async function listTeamAuditEvents(
@@ -26,7 +27,7 @@ export async function listTeamAuditEvents(
   filters: AuditEventFilters,
   page: { limit: number; after?: KeysetAfter | undefined }, // newest first
 ): Promise<AuditEventRow[]> {
-  let query = db.selectFrom('audit_events').selectAll().where('team_id', '=', teamId);
+  let query = teamScope(db, teamId).selectFrom('audit_events').selectAll();
   if (filters.resourceType !== undefined) query = query.where('resource_type', '=', filters.resourceType as AuditEventRow['resource_type']);
   if (filters.resourceId !== undefined) query = query.where('resource_id', '=', filters.resourceId);
   if (filters.actorKeyId !== undefined) query = query.where('actor_key_id', '=', filters.actorKeyId);

@@ -7,11 +7,13 @@ import { compiledQuery } from '../db/compiled-query';
 import { newestFirstPage } from '../db/keyset';
 import type { AutomationsTable, Database, WebhookDeliveriesTable, WebhooksTable } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
+import { deleteRow, isNameTaken, updateRow } from '../db/team-rows';
 
 export type AutomationRow = Selectable<AutomationsTable>;
 
 export async function insertAutomation(db: Kysely<Database>, row: AutomationRow): Promise<void> {
-  await db.insertInto('automations').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('automations', row).execute();
 }
 
 export async function findAutomation(
@@ -20,10 +22,9 @@ export async function findAutomation(
   factoryId: string,
   automationId: string,
 ): Promise<AutomationRow | undefined> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('automations')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('id', '=', automationId)
     .executeTakeFirst();
@@ -31,7 +32,7 @@ export async function findAutomation(
 
 /** The team's automation of whichever factory (a notification subscription's filter names it alone). */
 export function findTeamAutomation(db: Kysely<Database>, teamId: string, automationId: string): Promise<AutomationRow | undefined> {
-  return db.selectFrom('automations').selectAll().where('team_id', '=', teamId).where('id', '=', automationId).executeTakeFirst();
+  return teamScope(db, teamId).selectFrom('automations').selectAll().where('id', '=', automationId).executeTakeFirst();
 }
 
 /** Newest first, after `page.after` (the previous page's last row). Fetches limit + 1. */
@@ -41,59 +42,34 @@ export async function listAutomationRows(
   factoryId: string,
   page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<AutomationRow[]> {
-  const query = db.selectFrom('automations').selectAll().where('team_id', '=', teamId).where('factory_id', '=', factoryId);
+  const query = teamScope(db, teamId).selectFrom('automations').selectAll().where('factory_id', '=', factoryId);
   return newestFirstPage(query, 'created_at', page).execute();
 }
 
 /** Every automation of a factory (definition apply diffs against them). */
 export async function listAllAutomationRows(db: Kysely<Database>, teamId: string, factoryId: string): Promise<AutomationRow[]> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('automations')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
 }
 
-export async function isAutomationNameTaken(
-  db: Kysely<Database>,
-  teamId: string,
-  factoryId: string,
-  name: string,
-  exceptId?: string,
-): Promise<boolean> {
-  let query = db
-    .selectFrom('automations')
-    .select('id')
-    .where('team_id', '=', teamId)
-    .where('factory_id', '=', factoryId)
-    .where('name', '=', name);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+export function isAutomationNameTaken(db: Kysely<Database>, teamId: string, factoryId: string, name: string, exceptId?: string): Promise<boolean> {
+  return isNameTaken(db, teamId, 'automations', name, { within: { factory_id: factoryId }, exceptId });
 }
 
-export async function updateAutomationRow(
-  db: Kysely<Database>,
-  teamId: string,
-  automationId: string,
-  changes: Updateable<AutomationsTable>,
-): Promise<AutomationRow | undefined> {
-  return db
-    .updateTable('automations')
-    .set(changes)
-    .where('team_id', '=', teamId)
-    .where('id', '=', automationId)
-    .returningAll()
-    .executeTakeFirst();
+export function updateAutomationRow(db: Kysely<Database>, teamId: string, automationId: string, changes: Updateable<AutomationsTable>): Promise<AutomationRow | undefined> {
+  return updateRow(db, teamId, 'automations', automationId, changes);
 }
 
 export async function deleteAutomationRow(db: Kysely<Database>, teamId: string, automationId: string): Promise<boolean> {
   // The index rows go first: SQLite only cascades with foreign_keys on, and this must not depend on it.
-  await db.deleteFrom('automation_webhooks').where('team_id', '=', teamId).where('automation_id', '=', automationId).execute();
-  const result = await db.deleteFrom('automations').where('team_id', '=', teamId).where('id', '=', automationId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const team = teamScope(db, teamId);
+  await team.deleteFrom('automation_webhooks').where('automation_id', '=', automationId).execute();
+  return deleteRow(db, teamId, 'automations', automationId);
 }
 
 /** Rewrites the automation's webhook index to exactly `webhookIds`. */
@@ -103,10 +79,11 @@ export async function replaceAutomationWebhooks(
   automationId: string,
   webhookIds: readonly string[],
 ): Promise<void> {
-  await db.deleteFrom('automation_webhooks').where('team_id', '=', teamId).where('automation_id', '=', automationId).execute();
+  const team = teamScope(db, teamId);
+  await team.deleteFrom('automation_webhooks').where('automation_id', '=', automationId).execute();
   // One row per insert: SQLite and large multi-row inserts do not mix well; an automation names few webhooks.
   for (const webhookId of new Set(webhookIds)) {
-    await db.insertInto('automation_webhooks').values({ automation_id: automationId, webhook_id: webhookId, team_id: teamId }).execute();
+    await team.insertInto('automation_webhooks', { automation_id: automationId, webhook_id: webhookId }).execute();
   }
 }
 
@@ -120,10 +97,9 @@ export async function findWebhookStates(
   webhookIds: readonly string[],
 ): Promise<WebhookStateRow[]> {
   if (webhookIds.length === 0) return [];
-  return db
+  return teamScope(db, teamId)
     .selectFrom('webhooks')
     .select(['id', 'name', 'enabled', 'deleted_at', 'definition_file'])
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('id', 'in', [...new Set(webhookIds)])
     .execute();
@@ -131,20 +107,18 @@ export async function findWebhookStates(
 
 /** Every webhook of the factory, deleted ones included (what `webhook_ids` may refer to). */
 export async function listFactoryWebhookRefs(db: Kysely<Database>, teamId: string, factoryId: string): Promise<WebhookStateRow[]> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('webhooks')
     .select(['id', 'name', 'enabled', 'deleted_at', 'definition_file'])
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .execute();
 }
 
 /** The factory's live webhooks, whole rows (definition apply diffs against them). */
 export async function listLiveFactoryWebhooks(db: Kysely<Database>, teamId: string, factoryId: string): Promise<Array<Selectable<WebhooksTable>>> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('webhooks')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('deleted_at', 'is', null)
     .orderBy('created_at')
@@ -173,12 +147,11 @@ export async function listEnabledCandidates(
 
 /** Compiled once (db/compiled-query.ts): it runs for every accepted delivery. */
 const selectEnabledCandidates = compiledQuery((db, teamId: string, factoryId: string, webhookId: string) =>
-  db
+  teamScope(db, teamId)
     .selectFrom('automation_webhooks as aw')
     .innerJoin('automations as a', 'a.id', 'aw.automation_id')
     .select(['a.id', 'a.updated_at'])
     .where('aw.webhook_id', '=', webhookId)
-    .where('aw.team_id', '=', teamId)
     .where('a.team_id', '=', teamId)
     .where('a.factory_id', '=', factoryId)
     .where('a.enabled', '=', 1)
@@ -193,10 +166,9 @@ export async function findTriggers(
   automationIds: readonly string[],
 ): Promise<Array<Pick<AutomationRow, 'id' | 'updated_at' | 'triggers'>>> {
   if (automationIds.length === 0) return [];
-  return db
+  return teamScope(db, teamId)
     .selectFrom('automations')
     .select(['id', 'updated_at', 'triggers'])
-    .where('team_id', '=', teamId)
     .where('id', 'in', [...automationIds])
     .execute();
 }
@@ -208,10 +180,9 @@ export async function findRunTemplates(
   automationIds: readonly string[],
 ): Promise<Array<Pick<AutomationRow, 'id' | 'name' | 'prompt' | 'config'>>> {
   if (automationIds.length === 0) return [];
-  return db
+  return teamScope(db, teamId)
     .selectFrom('automations')
     .select(['id', 'name', 'prompt', 'config'])
-    .where('team_id', '=', teamId)
     .where('id', 'in', [...automationIds])
     .execute();
 }
@@ -226,10 +197,9 @@ export async function findFactoryDelivery(
   factoryId: string,
   deliveryId: string,
 ): Promise<Pick<Selectable<WebhookDeliveriesTable>, 'id' | 'webhook_id' | 'label' | 'payload'> | undefined> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('webhook_deliveries')
     .select(['id', 'webhook_id', 'label', 'payload'])
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('id', '=', deliveryId)
     .executeTakeFirst();

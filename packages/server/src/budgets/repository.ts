@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { toCount } from '../db/dialect';
 import type { Database, Timestamp } from '../db/tables';
 import type { SpentTokens } from './money';
+import { teamScope } from '../db/scoped';
 
 type Db = Kysely<Database>;
 
@@ -28,10 +29,8 @@ export async function addTeamMonthlyUsage(
   entry: { teamId: string; month: string; modelId: string; spent: SpentTokens; costMicros: number },
 ): Promise<void> {
   const { teamId, month, modelId, spent, costMicros } = entry;
-  await tx
-    .insertInto('team_monthly_usage')
-    .values({
-      team_id: teamId,
+  await teamScope(tx, teamId)
+    .insertInto('team_monthly_usage', {
       month,
       model_id: modelId,
       prompt_tokens: spent.prompt_tokens,
@@ -52,10 +51,9 @@ export async function addTeamMonthlyUsage(
 
 /** The team's counters of one month, one per model, most tokens first. */
 export async function listTeamMonthlyUsage(db: Db, teamId: string, month: string): Promise<MonthlyCounter[]> {
-  const rows = await db
+  const rows = await teamScope(db, teamId)
     .selectFrom('team_monthly_usage')
     .select(['model_id', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cost_micros'])
-    .where('team_id', '=', teamId)
     .where('month', '=', month)
     .orderBy('total_tokens', 'desc')
     .orderBy('model_id')
@@ -70,10 +68,9 @@ export async function listTeamMonthlyUsage(db: Db, teamId: string, month: string
 }
 
 export async function findTeamBudget(db: Db, teamId: string): Promise<TeamBudgetRow | undefined> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .selectFrom('team_budgets')
     .select(['max_tokens_per_month', 'max_cost_micros_per_month', 'updated_at'])
-    .where('team_id', '=', teamId)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -89,9 +86,8 @@ export async function upsertTeamBudget(
   budget: { maxTokensPerMonth: number | null; maxCostMicrosPerMonth: number | null; updatedAt: Timestamp },
 ): Promise<void> {
   const values = { max_tokens_per_month: budget.maxTokensPerMonth, max_cost_micros_per_month: budget.maxCostMicrosPerMonth, updated_at: budget.updatedAt };
-  await db
-    .insertInto('team_budgets')
-    .values({ team_id: teamId, ...values })
+  await teamScope(db, teamId)
+    .insertInto('team_budgets', values)
     .onConflict((oc) => oc.column('team_id').doUpdateSet(values))
     .execute();
 }

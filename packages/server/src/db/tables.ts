@@ -7,8 +7,8 @@
  * - JSON: text holding JSON (`JsonText`), parsed in repositories;
  * - binary: `Buffer` (SQLite BLOB, PostgreSQL BYTEA);
  * - secret values: `EncryptedText` from crypto/secret-box.ts, never plaintext.
- * Every table with tenant data carries `team_id`; repositories never query without it
- * (except the ingress lookup by webhook id, the worker claim and retention).
+ * Every table with tenant data carries `team_id`; queries on it go through db/scoped.ts, which adds the team's
+ * condition (service-wide queries are named `…ServiceWide`; test/architecture/tenancy.test.ts).
  */
 import type { components } from '@agent-runs/contract';
 import type { Generated } from 'kysely';

@@ -2,6 +2,8 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, EnvironmentsTable } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
+import { deleteRow, updateRow } from '../db/team-rows';
 
 export type EnvironmentRow = Selectable<EnvironmentsTable>;
 
@@ -11,17 +13,17 @@ export const ENVIRONMENT_SORT_COLUMN = { last_updated: 'updated_at', name: 'name
 export const ENVIRONMENT_SORT_ORDER = { last_updated: 'desc', name: 'asc' } as const satisfies Record<EnvironmentSort, 'asc' | 'desc'>;
 
 export async function insertEnvironment(db: Kysely<Database>, row: EnvironmentRow): Promise<void> {
-  await db.insertInto('environments').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('environments', row).execute();
 }
 
 export async function findEnvironment(db: Kysely<Database>, teamId: string, id: string): Promise<EnvironmentRow | undefined> {
-  return db.selectFrom('environments').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+  return teamScope(db, teamId).selectFrom('environments').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Several environments of the team by id (those that exist). */
 export async function findEnvironments(db: Kysely<Database>, teamId: string, ids: readonly string[]): Promise<EnvironmentRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('environments').selectAll().where('team_id', '=', teamId).where('id', 'in', [...ids]).execute();
+  return teamScope(db, teamId).selectFrom('environments').selectAll().where('id', 'in', [...ids]).execute();
 }
 
 /**
@@ -35,7 +37,7 @@ export async function listEnvironmentRows(
 ): Promise<EnvironmentRow[]> {
   const column = ENVIRONMENT_SORT_COLUMN[page.sort];
   const order = ENVIRONMENT_SORT_ORDER[page.sort];
-  let query = db.selectFrom('environments').selectAll().where('team_id', '=', teamId);
+  let query = teamScope(db, teamId).selectFrom('environments').selectAll();
   if (page.after) {
     const { value, id } = page.after;
     query = query.where(sql<boolean>`(${sql.ref(column)}, id) ${sql.raw(order === 'desc' ? '<' : '>')} (${value}, ${id})`);
@@ -45,27 +47,15 @@ export async function listEnvironmentRows(
 
 /** Every environment of the team, by name: what GET /agent names as the environments a skill runs in. */
 export async function listEnvironmentNames(db: Kysely<Database>, teamId: string): Promise<Array<{ uid: string; name: string }>> {
-  const rows = await db.selectFrom('environments').select(['id', 'name']).where('team_id', '=', teamId).orderBy('name').orderBy('id').execute();
+  const rows = await teamScope(db, teamId).selectFrom('environments').select(['id', 'name']).orderBy('name').orderBy('id').execute();
   return rows.map((row) => ({ uid: row.id, name: row.name }));
 }
 
 /** Returns the updated row, or undefined when no environment of the team has this id. */
-export async function updateEnvironmentRow(
-  db: Kysely<Database>,
-  teamId: string,
-  id: string,
-  changes: Updateable<EnvironmentsTable>,
-): Promise<EnvironmentRow | undefined> {
-  return db
-    .updateTable('environments')
-    .set(changes)
-    .where('team_id', '=', teamId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+export function updateEnvironmentRow(db: Kysely<Database>, teamId: string, id: string, changes: Updateable<EnvironmentsTable>): Promise<EnvironmentRow | undefined> {
+  return updateRow(db, teamId, 'environments', id, changes);
 }
 
-export async function deleteEnvironmentRow(db: Kysely<Database>, teamId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('environments').where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteEnvironmentRow(db: Kysely<Database>, teamId: string, id: string): Promise<boolean> {
+  return deleteRow(db, teamId, 'environments', id);
 }

@@ -3,15 +3,16 @@ import type { Kysely, Selectable } from 'kysely';
 import { newestFirstPage } from '../db/keyset';
 import type { Database, FactoriesTable } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
 
 export type FactoryRow = Selectable<FactoriesTable>;
 
 export async function insertFactory(db: Kysely<Database>, row: FactoryRow): Promise<void> {
-  await db.insertInto('factories').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('factories', row).execute();
 }
 
 export async function findFactory(db: Kysely<Database>, teamId: string, factoryId: string): Promise<FactoryRow | undefined> {
-  return db.selectFrom('factories').selectAll().where('team_id', '=', teamId).where('id', '=', factoryId).executeTakeFirst();
+  return teamScope(db, teamId).selectFrom('factories').selectAll().where('id', '=', factoryId).executeTakeFirst();
 }
 
 /** Newest first, after `page.after` (the previous page's last row). Fetches limit + 1. */
@@ -20,7 +21,7 @@ export async function listFactoryRows(
   teamId: string,
   page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<FactoryRow[]> {
-  return newestFirstPage(db.selectFrom('factories').selectAll().where('team_id', '=', teamId), 'created_at', page).execute();
+  return newestFirstPage(teamScope(db, teamId).selectFrom('factories').selectAll(), 'created_at', page).execute();
 }
 
 /**
@@ -29,10 +30,9 @@ export async function listFactoryRows(
  * so the per-factory limit holds under races. Returns false when the factory is not the team's.
  */
 export async function lockFactory(db: Kysely<Database>, teamId: string, factoryId: string, now: string): Promise<boolean> {
-  const result = await db
+  const result = await teamScope(db, teamId)
     .updateTable('factories')
     .set({ updated_at: now })
-    .where('team_id', '=', teamId)
     .where('id', '=', factoryId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -19,6 +19,7 @@ import { isUniqueViolation } from '../db/dialect';
 import type { Database } from '../db/tables';
 import { principalOf } from './auth';
 import { conflict, invalidRequest } from '../problems';
+import { teamScope } from '../db/scoped';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -96,24 +97,22 @@ async function claimKey(
 ): Promise<{ kind: 'claimed' } | { kind: 'existing'; row: IdempotencyRow }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     // Expired answers and abandoned in-flight markers (a crashed process) free the key.
-    await db
+    await teamScope(db, row.team_id)
       .deleteFrom('idempotency_keys')
-      .where('team_id', '=', row.team_id)
       .where('key', '=', row.key)
       .where((eb) =>
         eb.or([eb('expires_at', '<=', nowTs), eb.and([eb('status_code', 'is', null), eb('created_at', '<', abandonedBefore)])]),
       )
       .execute();
     try {
-      await db.insertInto('idempotency_keys').values(row).execute();
+      await teamScope(db, row.team_id).insertInto('idempotency_keys', row).execute();
       return { kind: 'claimed' };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
-    const existing = await db
+    const existing = await teamScope(db, row.team_id)
       .selectFrom('idempotency_keys')
       .selectAll()
-      .where('team_id', '=', row.team_id)
       .where('key', '=', row.key)
       .executeTakeFirst();
     if (existing) return { kind: 'existing', row: existing };
@@ -146,18 +145,17 @@ function captureAnswer(ctx: ServerContext, res: Response, teamId: string, key: s
     const encoding = typeof args[1] === 'string' ? (args[1] as BufferEncoding) : 'utf8';
     const body = chunk === undefined || chunk === null ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : Buffer.from(chunk as string, encoding).toString('utf8');
     const status = res.statusCode;
-    const scope = ctx.db.deleteFrom('idempotency_keys').where('team_id', '=', teamId).where('key', '=', key);
+    const scope = teamScope(ctx.db, teamId).deleteFrom('idempotency_keys').where('key', '=', key);
     const store =
       status >= 500 || status === 429
         ? scope.execute()
-        : ctx.db
+        : teamScope(ctx.db, teamId)
             .updateTable('idempotency_keys')
             .set({
               status_code: status,
               response_headers: JSON.stringify(pickHeaders(res)),
               response_body: ctx.secrets.encrypt(body),
             })
-            .where('team_id', '=', teamId)
             .where('key', '=', key)
             .execute();
     store
@@ -177,7 +175,7 @@ function pickHeaders(res: Response): Record<string, string> {
 }
 
 /** Retention: drops at most `limit` answers whose window has passed, oldest first (http/retention.ts runs it). */
-export async function deleteExpiredIdempotencyKeys(db: Kysely<Database>, now: Date, limit = 1000): Promise<number> {
+export async function deleteExpiredIdempotencyKeysServiceWide(db: Kysely<Database>, now: Date, limit = 1000): Promise<number> {
   const result = await db
     .deleteFrom('idempotency_keys')
     .where((eb) =>

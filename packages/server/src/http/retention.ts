@@ -9,7 +9,7 @@
 import type { ServerContext } from '../context';
 import { deleteInBatches } from '../db/batched-delete';
 import { startRetentionJob, type PeriodicJob } from '../periodic-job';
-import { deleteExpiredIdempotencyKeys } from './idempotency';
+import { deleteExpiredIdempotencyKeysServiceWide } from './idempotency';
 import { deletePastRateWindows } from './rate-limit';
 
 /** Deletes the expired keys in batches (db/batched-delete.ts). */
@@ -18,7 +18,7 @@ export async function pruneIdempotencyKeys(
   { batchSize = 1000 }: { batchSize?: number } = {},
 ): Promise<number> {
   const now = ctx.clock.now();
-  return deleteInBatches((size) => deleteExpiredIdempotencyKeys(ctx.db, now, size), batchSize);
+  return deleteInBatches((size) => deleteExpiredIdempotencyKeysServiceWide(ctx.db, now, size), batchSize);
 }
 
 /** Runs `pruneIdempotencyKeys` and drops past rate windows at start and every RETENTION_INTERVAL_SECONDS until stopped. */

@@ -30,6 +30,7 @@ import type { DeliveryIdentity } from './identify';
 import type { ResolvedWebhook } from './resolve';
 import type { Context } from '@opentelemetry/api';
 import { activeTraceContext, withTraceContext } from '../telemetry/spans';
+import { teamScope } from '../db/scoped';
 
 export type RejectedLabel = Extract<WebhookDeliveriesTable['label'], `Rejected${string}`>;
 
@@ -128,10 +129,9 @@ export async function logAcceptedOrDuplicates(
 
 /** The Accepted entry a delivery duplicates: the one with its identity, else the one with its body digest. */
 async function findAccepted(db: Kysely<Database>, webhook: ResolvedWebhook, identity: string, bodyDigest: string | null): Promise<string | undefined> {
-  const rows = await db
+  const rows = await teamScope(db, webhook.teamId)
     .selectFrom('webhook_deliveries')
     .select(['id', 'accepted_identity'])
-    .where('team_id', '=', webhook.teamId)
     .where('webhook_id', '=', webhook.id)
     .where((eb) => eb.or([eb('accepted_identity', '=', identity), ...(bodyDigest === null ? [] : [eb('accepted_body_digest', '=', bodyDigest)])]))
     .execute();
@@ -191,15 +191,18 @@ const DELIVERY_COLUMNS = [
  * written: an Accepted row whose identity or body digest was already accepted is not (ON CONFLICT DO NOTHING).
  */
 async function insertDeliveryRows(db: Kysely<Database>, rows: readonly WebhookDeliveriesTable[]): Promise<Set<string>> {
-  const { rows: written } = await insertDeliveryRowsStatement(
+  const { rows: written } = await insertDeliveryRowsServiceWide(
     db,
     rows.flatMap((row) => DELIVERY_COLUMNS.map((column) => row[column])),
   );
   return new Set(written.map((row) => row.id));
 }
 
-/** Compiled once per row count (compiled-query.ts): it runs for every batch of deliveries. */
-const insertDeliveryRowsStatement = compiledQuery((db, values: ReadonlyArray<string | number | Buffer | null>) =>
+/**
+ * Compiled once per row count (compiled-query.ts): it runs for every batch of deliveries. Service-wide: a
+ * group commit's batch holds the deliveries of several teams, each row carrying its own team_id.
+ */
+const insertDeliveryRowsServiceWide = compiledQuery((db, values: ReadonlyArray<string | number | Buffer | null>) =>
   db
     .insertInto('webhook_deliveries')
     .values(

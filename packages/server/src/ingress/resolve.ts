@@ -27,7 +27,7 @@ export interface ResolvedWebhook {
 }
 
 /** The lookup, compiled once (compiled-query.ts): it runs for every delivery. */
-const selectWebhookWithCounters = compiledQuery(
+const selectWebhookWithCountersServiceWide = compiledQuery(
   (db, webhookId: string, keys: readonly string[], windows: readonly number[]) =>
     db
       .selectFrom('webhooks as w')
@@ -56,7 +56,7 @@ export async function resolveWebhook(
   counters: { keys: [string, string]; position: WindowPosition },
 ): Promise<{ webhook: ResolvedWebhook; counters: CounterSnapshot } | undefined> {
   const { keys, position } = counters;
-  const { rows } = await selectWebhookWithCounters(db, webhookId, keys, [position.previousStart, position.currentStart]);
+  const { rows } = await selectWebhookWithCountersServiceWide(db, webhookId, keys, [position.previousStart, position.currentStart]);
   const row = rows[0];
   if (!row) return undefined;
   return {

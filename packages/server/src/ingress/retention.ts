@@ -11,8 +11,10 @@
  * SERVICE-WIDE QUERIES (one of those named in docs/wire.md §Tenancy): retention acts for every team.
  */
 import { setImmediate } from 'node:timers/promises';
+import type { DeleteResult, Kysely } from 'kysely';
 import { toTimestamp } from '../clock';
 import type { ServerContext } from '../context';
+import type { Database, Timestamp } from '../db/tables';
 import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 
 // A type, not an interface: the retention job logs it as counts by name (periodic-job.ts startRetentionJob).
@@ -40,30 +42,7 @@ export async function pruneDeliveryLog(
   // of at most `keep` entries on (webhook_id, received_at, id), so the cost does not grow with the log.
   let deliveriesDeleted = 0;
   for (;;) {
-    const batch = await db
-      .deleteFrom('webhook_deliveries')
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('webhook_deliveries as old')
-          .select('old.id')
-          .where('old.received_at', '<', cutoff)
-          .where((inner) =>
-            inner(
-              'old.id',
-              'not in',
-              inner
-                .selectFrom('webhook_deliveries as newest')
-                .select('newest.id')
-                .whereRef('newest.webhook_id', '=', 'old.webhook_id')
-                .orderBy('newest.received_at', 'desc')
-                .orderBy('newest.id', 'desc')
-                .limit(keep),
-            ),
-          )
-          .orderBy('old.received_at')
-          .limit(batchSize),
-      )
-      .executeTakeFirst();
+    const batch = await deleteOldDeliveriesServiceWide(db, cutoff, keep, batchSize);
     const deleted = Number(batch.numDeletedRows);
     deliveriesDeleted += deleted;
     if (deleted < batchSize) break;
@@ -74,6 +53,34 @@ export async function pruneDeliveryLog(
   const counters = await db.deleteFrom('rate_limit_counters').where('window_start', '<', oldestLiveWindow).executeTakeFirst();
 
   return { deliveriesDeleted, countersDeleted: Number(counters.numDeletedRows) };
+}
+
+/** One batch: the oldest rows received before `cutoff` that are not among the newest `keep` of their webhook. */
+function deleteOldDeliveriesServiceWide(db: Kysely<Database>, cutoff: Timestamp, keep: number, batchSize: number): Promise<DeleteResult> {
+return db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as old')
+        .select('old.id')
+        .where('old.received_at', '<', cutoff)
+        .where((inner) =>
+          inner(
+            'old.id',
+            'not in',
+            inner
+              .selectFrom('webhook_deliveries as newest')
+              .select('newest.id')
+              .whereRef('newest.webhook_id', '=', 'old.webhook_id')
+              .orderBy('newest.received_at', 'desc')
+              .orderBy('newest.id', 'desc')
+              .limit(keep),
+          ),
+        )
+        .orderBy('old.received_at')
+        .limit(batchSize),
+    )
+    .executeTakeFirst();
 }
 
 /** Runs `pruneDeliveryLog` at start and every RETENTION_INTERVAL_SECONDS until stopped. */

@@ -79,7 +79,7 @@ export class NotificationOutbox implements RunStateChangeRecorder {
         });
       }
     }
-    await insertMessages(tx, rows);
+    await insertMessages(tx, run.team_id, rows);
     await this.runSignals.announceInTransaction(tx, 'notifications', run.team_id, run.id);
   }
 

@@ -9,6 +9,8 @@ import { dialectOfDb, forUpdateSkipLocked } from '../db/dialect';
 import { newestFirstPage } from '../db/keyset';
 import type { Database, NotificationAttemptsTable, NotificationMessagesTable, NotificationSubscriptionsTable, Timestamp } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
+import { deleteRow, updateRow } from '../db/team-rows';
 
 type Db = Kysely<Database>;
 export type SubscriptionRow = Selectable<NotificationSubscriptionsTable>;
@@ -28,12 +30,12 @@ const normalizeMessage = (row: MessageRow): MessageRow => ({
 // Subscriptions
 
 export async function insertSubscription(db: Db, row: SubscriptionRow): Promise<void> {
-  await db.insertInto('notification_subscriptions').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('notification_subscriptions', row).execute();
 }
 
 // Every delivery attempt reads its subscription: compiled once (db/compiled-query.ts).
 const selectSubscription = compiledQuery((db, teamId: string, subscriptionId: string) =>
-  db.selectFrom('notification_subscriptions').selectAll().where('team_id', '=', teamId).where('id', '=', subscriptionId),
+  teamScope(db, teamId).selectFrom('notification_subscriptions').selectAll().where('id', '=', subscriptionId),
 );
 
 export async function findSubscription(db: Db, teamId: string, subscriptionId: string): Promise<SubscriptionRow | undefined> {
@@ -41,44 +43,31 @@ export async function findSubscription(db: Db, teamId: string, subscriptionId: s
 }
 
 export function listSubscriptionRows(db: Db, teamId: string, page: Page): Promise<SubscriptionRow[]> {
-  return newestFirstPage(db.selectFrom('notification_subscriptions').selectAll().where('team_id', '=', teamId), 'created_at', page).execute();
+  return newestFirstPage(teamScope(db, teamId).selectFrom('notification_subscriptions').selectAll(), 'created_at', page).execute();
 }
 
 export async function countSubscriptions(db: Db, teamId: string): Promise<number> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .selectFrom('notification_subscriptions')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('team_id', '=', teamId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export function updateSubscriptionRow(
-  db: Db,
-  teamId: string,
-  subscriptionId: string,
-  changes: Updateable<NotificationSubscriptionsTable>,
-): Promise<SubscriptionRow | undefined> {
-  return db
-    .updateTable('notification_subscriptions')
-    .set(changes)
-    .where('team_id', '=', teamId)
-    .where('id', '=', subscriptionId)
-    .returningAll()
-    .executeTakeFirst();
+export function updateSubscriptionRow(db: Db, teamId: string, subscriptionId: string, changes: Updateable<NotificationSubscriptionsTable>): Promise<SubscriptionRow | undefined> {
+  return updateRow(db, teamId, 'notification_subscriptions', subscriptionId, changes);
 }
 
 /** Deletes the subscription; its messages and attempts go with it (foreign keys ON DELETE CASCADE). */
-export async function deleteSubscriptionRow(db: Db, teamId: string, subscriptionId: string): Promise<boolean> {
-  const result = await db.deleteFrom('notification_subscriptions').where('team_id', '=', teamId).where('id', '=', subscriptionId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteSubscriptionRow(db: Db, teamId: string, subscriptionId: string): Promise<boolean> {
+  return deleteRow(db, teamId, 'notification_subscriptions', subscriptionId);
 }
 
 export type SubscriptionMatchRow = Pick<SubscriptionRow, 'id' | 'event_types' | 'factory_id' | 'automation_id'>;
 
 // Run on every state change of every team: compiled once.
 const selectEnabledSubscriptionFilters = compiledQuery((db, teamId: string) =>
-  db.selectFrom('notification_subscriptions').select(['id', 'event_types', 'factory_id', 'automation_id']).where('team_id', '=', teamId).where('enabled', '=', 1),
+  teamScope(db, teamId).selectFrom('notification_subscriptions').select(['id', 'event_types', 'factory_id', 'automation_id']).where('enabled', '=', 1),
 );
 
 /** What a state change matches against: the team's enabled subscriptions (none for most teams; at most the per-team limit). */
@@ -88,10 +77,9 @@ export async function findEnabledSubscriptionFilters(db: Db, teamId: string): Pr
 
 /** Success after failures: the subscription is healthy again (not a change of the resource: updated_at stays). */
 export async function clearSubscriptionFailing(db: Db, teamId: string, subscriptionId: string): Promise<void> {
-  await db
+  await teamScope(db, teamId)
     .updateTable('notification_subscriptions')
     .set({ failing_since: null })
-    .where('team_id', '=', teamId)
     .where('id', '=', subscriptionId)
     .where('failing_since', 'is not', null)
     .execute();
@@ -99,10 +87,9 @@ export async function clearSubscriptionFailing(db: Db, teamId: string, subscript
 
 /** A failed attempt: starts the failing period unless one is running; answers its start. */
 export async function markSubscriptionFailing(db: Db, teamId: string, subscriptionId: string, now: Timestamp): Promise<Timestamp | undefined> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .updateTable('notification_subscriptions')
     .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(now)) }))
-    .where('team_id', '=', teamId)
     .where('id', '=', subscriptionId)
     .returning('failing_since')
     .executeTakeFirst();
@@ -111,10 +98,9 @@ export async function markSubscriptionFailing(db: Db, teamId: string, subscripti
 
 /** Disables an enabled subscription whose failing period started at or before `failingSinceBy`. */
 export async function disableFailingSubscription(db: Db, teamId: string, subscriptionId: string, failingSinceBy: Timestamp, now: Timestamp): Promise<boolean> {
-  const result = await db
+  const result = await teamScope(db, teamId)
     .updateTable('notification_subscriptions')
     .set({ enabled: 0, disabled_reason: 'failing', disabled_at: now, updated_at: now })
-    .where('team_id', '=', teamId)
     .where('id', '=', subscriptionId)
     .where('enabled', '=', 1)
     .where('failing_since', '<=', failingSinceBy)
@@ -146,23 +132,24 @@ const MESSAGE_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof MessageRow>;
 
 // Written in the transaction of every state change a subscription matches: compiled once per row count.
-const insertMessagesStatement = compiledQuery((db, values: ReadonlyArray<string | number | null>) =>
-  db.insertInto('notification_messages').values(
+const insertMessagesStatement = compiledQuery((db, teamId: string, values: ReadonlyArray<string | number | null>) =>
+  teamScope(db, teamId).insertInto(
+    'notification_messages',
     Array.from({ length: values.length / MESSAGE_COLUMNS.length }, (_, row) =>
       Object.fromEntries(MESSAGE_COLUMNS.map((column, j) => [column, values[row * MESSAGE_COLUMNS.length + j]])),
     ) as unknown as MessageRow[],
   ),
 );
 
-export async function insertMessages(db: Db, rows: readonly MessageRow[]): Promise<void> {
-  if (rows.length > 0) await insertMessagesStatement(db, rows.flatMap((row) => MESSAGE_COLUMNS.map((column) => row[column])));
+/** The messages of one state change of a run of `teamId`. */
+export async function insertMessages(db: Db, teamId: string, rows: readonly MessageRow[]): Promise<void> {
+  if (rows.length > 0) await insertMessagesStatement(db, teamId, rows.flatMap((row) => MESSAGE_COLUMNS.map((column) => row[column])));
 }
 
 export async function findMessage(db: Db, teamId: string, subscriptionId: string, eventId: string): Promise<MessageRow | undefined> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .selectFrom('notification_messages')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('subscription_id', '=', subscriptionId)
     .where('event_id', '=', eventId)
     .executeTakeFirst();
@@ -171,10 +158,9 @@ export async function findMessage(db: Db, teamId: string, subscriptionId: string
 
 /** Replay: the message is pending again, due `now`, with a new retry window and backoff (an attempt in flight keeps its lease). */
 export async function requeueMessage(db: Db, teamId: string, messageId: string, now: Timestamp): Promise<boolean> {
-  const result = await db
+  const result = await teamScope(db, teamId)
     .updateTable('notification_messages')
     .set({ status: 'pending', next_attempt_at: now, window_start: now, window_attempts: 0, updated_at: now })
-    .where('team_id', '=', teamId)
     .where('id', '=', messageId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -182,10 +168,9 @@ export async function requeueMessage(db: Db, teamId: string, messageId: string, 
 
 const updateFinishedAttempt = compiledQuery(
   (db, status: string, nextAttemptAt: string | null, updatedAt: string, teamId: string, messageId: string, leaseOwner: string, attempts: number) =>
-    db
+    teamScope(db, teamId)
       .updateTable('notification_messages')
       .set({ status: status as MessageRow['status'], next_attempt_at: nextAttemptAt, updated_at: updatedAt, lease_owner: null, lease_expires_at: null })
-      .where('team_id', '=', teamId)
       .where('id', '=', messageId)
       .where('lease_owner', '=', leaseOwner)
       .where('attempts', '=', attempts),
@@ -207,7 +192,7 @@ export async function finishMessageAttempt(
 
 const claimNextOfRunStatement = compiledQuery(
   (db, workerId: string, leaseExpiresAt: string, teamId: string, subscriptionId: string, runId: string, now: string) =>
-    db
+    teamScope(db, teamId)
       .updateTable('notification_messages')
       .set((eb) => ({
         lease_owner: workerId,
@@ -216,17 +201,15 @@ const claimNextOfRunStatement = compiledQuery(
         window_attempts: eb('window_attempts', '+', 1),
       }))
       .where('id', '=', (eb) =>
-        eb
-          .selectFrom('notification_messages as m')
+        teamScope(db, teamId)
+          .subqueryFrom(eb, 'notification_messages as m')
           .select('m.id')
-          .where('m.team_id', '=', teamId)
           .where('m.subscription_id', '=', subscriptionId)
           .where('m.run_id', '=', runId)
           .where('m.status', '=', 'pending')
           .orderBy('m.order_key')
           .limit(1),
       )
-      .where('team_id', '=', teamId)
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((w) => w.or([w('lease_expires_at', 'is', null), w('lease_expires_at', '<=', now)]))
@@ -266,12 +249,12 @@ const ATTEMPT_COLUMNS = [
   'next_attempt_at',
 ] as const satisfies ReadonlyArray<keyof AttemptRow>;
 
-const insertAttemptStatement = compiledQuery((db, values: ReadonlyArray<string | number | null>) =>
-  db.insertInto('notification_attempts').values(Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as AttemptRow),
+const insertAttemptStatement = compiledQuery((db, teamId: string, values: ReadonlyArray<string | number | null>) =>
+  teamScope(db, teamId).insertInto('notification_attempts', Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as AttemptRow),
 );
 
 export async function insertAttempt(db: Db, row: AttemptRow): Promise<void> {
-  await insertAttemptStatement(db, ATTEMPT_COLUMNS.map((column) => row[column]));
+  await insertAttemptStatement(db, row.team_id, ATTEMPT_COLUMNS.map((column) => row[column]));
 }
 
 export function listAttemptRows(
@@ -281,7 +264,7 @@ export function listAttemptRows(
   filters: { eventId?: string | undefined; runId?: string | undefined },
   page: Page,
 ): Promise<AttemptRow[]> {
-  let query = db.selectFrom('notification_attempts').selectAll().where('team_id', '=', teamId).where('subscription_id', '=', subscriptionId);
+  let query = teamScope(db, teamId).selectFrom('notification_attempts').selectAll().where('subscription_id', '=', subscriptionId);
   if (filters.eventId !== undefined) query = query.where('event_id', '=', filters.eventId);
   if (filters.runId !== undefined) query = query.where('run_id', '=', filters.runId);
   return newestFirstPage(query, 'attempted_at', page).execute();
@@ -302,12 +285,12 @@ export async function claimDueMessagesServiceWide(
   db: Db,
   claim: { workerId: string; now: Timestamp; leaseExpiresAt: Timestamp; limit: number },
 ): Promise<MessageRow[]> {
-  const { rows } = await claimStatement(db, claim.workerId, claim.leaseExpiresAt, claim.now, claim.limit);
+  const { rows } = await claimDueStatementServiceWide(db, claim.workerId, claim.leaseExpiresAt, claim.now, claim.limit);
   return rows.map(normalizeMessage);
 }
 
 // Run by every delivery worker for every batch: compiled once per dialect.
-const claimStatement = compiledQuery((db, workerId: string, leaseExpiresAt: string, now: string, limit: number) =>
+const claimDueStatementServiceWide = compiledQuery((db, workerId: string, leaseExpiresAt: string, now: string, limit: number) =>
   db
     .updateTable('notification_messages')
     .set((eb) => ({

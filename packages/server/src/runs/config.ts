@@ -9,6 +9,7 @@ import { InvalidConfigError, modelLimits, resolveRunnerConfig } from '../engine/
 import { validateRunBudget } from '../budgets/run-budget';
 import { harnessRefusal } from '../engine/harnesses/catalog';
 import { teamHasEnvironment } from './repository';
+import { teamScope } from '../db/scoped';
 
 /** AmbientAgentConfig as a client sends it: the same fields as the resolved one, none filled in yet (unknown fields are dropped). */
 export type AgentConfigInput = ResolvedAgentConfig;
@@ -85,7 +86,7 @@ async function refuseUnavailableHarness(ctx: Pick<ServerContext, 'db' | 'setting
   if (type === undefined || type === 'oz') return;
   const environmentId = requested?.environment_id;
   const environment = environmentId
-    ? await ctx.db.selectFrom('environments').select('docker_image').where('team_id', '=', teamId).where('id', '=', environmentId).executeTakeFirst()
+    ? await teamScope(ctx.db, teamId).selectFrom('environments').select('docker_image').where('id', '=', environmentId).executeTakeFirst()
     : undefined;
   const refusal = harnessRefusal(ctx.settings.harnessesDir, type, Boolean(environment?.docker_image));
   if (refusal) throw new InvalidConfigError(refusal, [{ path: '$.config.harness.type', message: `harness ${type} is not available` }]);

@@ -11,6 +11,7 @@
 import type { ContentEventData } from './events';
 import { conversationIdFor, loadSteps, type ConversationResponse, type StepRow } from './conversation';
 import { findRun, type Db, type RunsDeps } from './repository';
+import { teamScope } from '../db/scoped';
 
 /** Rows per page: few at first, then as many as make about PAGE_CHARS (at most PAGE_ROWS). */
 const FIRST_PAGE_ROWS = 8;
@@ -58,10 +59,9 @@ async function* contentEvents(db: Db, at: Snapshot, stepId?: string): AsyncGener
   let afterSeq = 0;
   let limit = FIRST_PAGE_ROWS;
   for (;;) {
-    let query = db
+    let query = teamScope(db, at.teamId)
       .selectFrom('run_events')
       .select(['seq', 'data'])
-      .where('team_id', '=', at.teamId)
       .where('run_id', '=', at.runId)
       .where('seq', '>', afterSeq)
       .where('seq', '<=', at.lastSeq);

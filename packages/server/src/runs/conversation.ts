@@ -11,6 +11,7 @@ import type { ContentBlock, ConversationWriter, FollowupInbox, RunRole } from '.
 import { appendEvents, inRunTransaction, readEventsOfKind, type ContentEventData } from './events';
 import { addStoredOutput, OutputLimitError, storedBytesOf } from './output-limit';
 import { lockExecutingRun, RunNotOwnedError, type Db, type RunRow, type RunsDeps } from './repository';
+import { teamScope } from '../db/scoped';
 
 type RunKey = { id: string; team_id: string };
 
@@ -50,10 +51,9 @@ export interface StepRow {
 }
 
 export async function loadSteps(tx: Db, teamId: string, runId: string): Promise<StepRow[]> {
-  const rows = await tx
+  const rows = await teamScope(tx, teamId)
     .selectFrom('run_steps')
     .select(['id', 'position', 'description', 'summary', 'started_at', 'completed_at'])
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .orderBy('position')
     .execute();
@@ -90,17 +90,15 @@ export function groupMessages(events: Array<{ seq: number; data: ContentEventDat
 
 /** Opens the run's next step (position = last + 1). Caller holds the run's row lock. */
 async function openStep(tx: Db, run: RunKey, at: Date, description: string | null): Promise<string> {
-  const last = await tx
+  const last = await teamScope(tx, run.team_id)
     .selectFrom('run_steps')
     .select((eb) => eb.fn.max('position').as('position'))
-    .where('team_id', '=', run.team_id)
     .where('run_id', '=', run.id)
     .executeTakeFirst();
   const position = Number(last?.position ?? 0) + 1;
   const id = newSortableId('step', at);
-  await tx
-    .insertInto('run_steps')
-    .values({ id, run_id: run.id, team_id: run.team_id, position, description, summary: null, started_at: toTimestamp(at), completed_at: null })
+  await teamScope(tx, run.team_id)
+    .insertInto('run_steps', { id, run_id: run.id, position, description, summary: null, started_at: toTimestamp(at), completed_at: null })
     .execute();
   return id;
 }
@@ -110,10 +108,9 @@ async function openStep(tx: Db, run: RunKey, at: Date, description: string | nul
  * starts, those before it.
  */
 export async function closeOpenTurns(tx: Db, run: RunKey, at: Timestamp, startingTurn?: { id: string; position: number }): Promise<void> {
-  let q = tx
+  let q = teamScope(tx, run.team_id)
     .updateTable('run_steps')
     .set({ completed_at: at })
-    .where('team_id', '=', run.team_id)
     .where('run_id', '=', run.id)
     .where('completed_at', 'is', null);
   if (startingTurn) q = q.where('position', '<', startingTurn.position).where('id', '!=', startingTurn.id);
@@ -192,7 +189,7 @@ export function createConversationWriter(
         if (latest && current && latest.position > current.position) {
           next = latest.id;
           if (description !== undefined && latest.description === null) {
-            await tx.updateTable('run_steps').set({ description }).where('team_id', '=', run.team_id).where('id', '=', next).execute();
+            await teamScope(tx, run.team_id).updateTable('run_steps').set({ description }).where('id', '=', next).execute();
           }
         } else {
           next = await openStep(tx, run, now, description ?? null);
@@ -214,9 +211,8 @@ export function createConversationWriter(
  */
 export async function addFollowup(tx: Db, run: RunKey, message: string, at: Date): Promise<string> {
   const followupId = newSortableId('fup', at);
-  await tx
-    .insertInto('run_followups')
-    .values({ id: followupId, run_id: run.id, team_id: run.team_id, message, created_at: toTimestamp(at), delivered_at: null })
+  await teamScope(tx, run.team_id)
+    .insertInto('run_followups', { id: followupId, run_id: run.id, message, created_at: toTimestamp(at), delivered_at: null })
     .execute();
   const stepId = await openStep(tx, run, at, null);
   await appendMessage(tx, run, stepId, 'user', [{ type: 'text', text: message }], at, followupId);
@@ -225,10 +221,9 @@ export async function addFollowup(tx: Db, run: RunKey, message: string, at: Date
 
 /** The run's follow-ups, oldest first. */
 export function listFollowups(tx: Db, run: RunKey): Promise<Array<{ id: string; message: string; delivered_at: Timestamp | null }>> {
-  return tx
+  return teamScope(tx, run.team_id)
     .selectFrom('run_followups')
     .select(['id', 'message', 'delivered_at'])
-    .where('team_id', '=', run.team_id)
     .where('run_id', '=', run.id)
     .orderBy('created_at')
     .orderBy('id')
@@ -238,14 +233,13 @@ export function listFollowups(tx: Db, run: RunKey): Promise<Array<{ id: string; 
 /** Marks follow-ups delivered at `at`, or (null) undelivered again. */
 export async function setFollowupsDelivered(tx: Db, run: RunKey, ids: string[], at: Timestamp | null): Promise<void> {
   if (ids.length === 0) return;
-  await tx.updateTable('run_followups').set({ delivered_at: at }).where('team_id', '=', run.team_id).where('id', 'in', ids).execute();
+  await teamScope(tx, run.team_id).updateTable('run_followups').set({ delivered_at: at }).where('id', 'in', ids).execute();
 }
 
 export async function hasUndeliveredFollowup(tx: Db, run: RunKey): Promise<boolean> {
-  const row = await tx
+  const row = await teamScope(tx, run.team_id)
     .selectFrom('run_followups')
     .select('id')
-    .where('team_id', '=', run.team_id)
     .where('run_id', '=', run.id)
     .where('delivered_at', 'is', null)
     .limit(1)
@@ -258,10 +252,9 @@ export function createFollowupInbox(deps: RunsDeps, run: RunKey): FollowupInbox 
   return {
     async take() {
       // One statement (no read-then-write transaction, which a second SQLite connection could invalidate).
-      const rows = await deps.db
+      const rows = await teamScope(deps.db, run.team_id)
         .updateTable('run_followups')
         .set({ delivered_at: toTimestamp(deps.clock.now()) })
-        .where('team_id', '=', run.team_id)
         .where('run_id', '=', run.id)
         .where('delivered_at', 'is', null)
         .returning(['id', 'message', 'created_at'])

@@ -11,6 +11,7 @@ import type { ContentBlock, RunRole, RunStatusMessage } from './contract';
 import type { Db, RunsDeps } from './repository';
 import type { RunNoticeKind } from './signals';
 import type { RunState } from './states';
+import { teamScope } from '../db/scoped';
 
 export interface StateEventData {
   run_id: string;
@@ -66,12 +67,10 @@ export async function inRunTransaction<T>(
 export async function insertEvents(tx: Db, run: RunKey, lastSeq: number, events: EventInput[]): Promise<void> {
   if (events.length === 0) return;
   const first = lastSeq - events.length + 1;
-  await tx
-    .insertInto('run_events')
-    .values(
+  await teamScope(tx, run.team_id)
+    .insertInto('run_events',
       events.map((e, i) => ({
         run_id: run.id,
-        team_id: run.team_id,
         seq: first + i,
         kind: e.kind,
         data: JSON.stringify(e.data),
@@ -92,10 +91,9 @@ export async function appendEvents(
   events: EventInput[],
   guard: { leaseOwner?: string; states?: readonly RunState[] } = {},
 ): Promise<number | undefined> {
-  let q = tx
+  let q = teamScope(tx, run.team_id)
     .updateTable('runs')
     .set((eb) => ({ event_seq: eb('event_seq', '+', events.length) }))
-    .where('team_id', '=', run.team_id)
     .where('id', '=', run.id);
   if (guard.leaseOwner !== undefined) q = q.where('lease_owner', '=', guard.leaseOwner);
   if (guard.states) q = q.where('state', 'in', [...guard.states]);
@@ -118,10 +116,9 @@ export async function appendEvent(tx: Db, run: RunKey, kind: 'state' | 'content'
 
 /** Events after `afterSeq` in order (SSE, Last-Event-ID). */
 export async function readEvents(deps: Pick<RunsDeps, 'db'>, teamId: string, runId: string, afterSeq = 0, limit = 500): Promise<RunEvent[]> {
-  const rows = await deps.db
+  const rows = await teamScope(deps.db, teamId)
     .selectFrom('run_events')
     .select(['seq', 'kind', 'data', 'created_at'])
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .where('seq', '>', afterSeq)
     .orderBy('seq')
@@ -132,10 +129,9 @@ export async function readEvents(deps: Pick<RunsDeps, 'db'>, teamId: string, run
 
 /** The run's latest `state` event with its data as stored (what a new SSE stream starts with). */
 export async function findLatestStateEvent(deps: Pick<RunsDeps, 'db'>, teamId: string, runId: string): Promise<{ seq: number; data: string } | undefined> {
-  const row = await deps.db
+  const row = await teamScope(deps.db, teamId)
     .selectFrom('run_events')
     .select(['seq', 'data'])
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .where('kind', '=', 'state')
     .orderBy('seq', 'desc')
@@ -155,10 +151,9 @@ export async function readStateEventsSince(
   afterSeq: number,
   since: Timestamp,
 ): Promise<Array<{ seq: number; data: string }>> {
-  const rows = await deps.db
+  const rows = await teamScope(deps.db, teamId)
     .selectFrom('run_events')
     .select(['seq', 'data'])
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .where('seq', '>', afterSeq)
     .where('kind', '=', 'state')
@@ -170,10 +165,9 @@ export async function readStateEventsSince(
 
 /** The state the run was in before its event `seq`: the data of its latest `state` event before it (null: none). */
 export async function findStateBefore(tx: Db, run: RunKey, seq: number): Promise<RunState | null> {
-  const row = await tx
+  const row = await teamScope(tx, run.team_id)
     .selectFrom('run_events')
     .select('data')
-    .where('team_id', '=', run.team_id)
     .where('run_id', '=', run.id)
     .where('seq', '<', seq)
     .where('kind', '=', 'state')
@@ -190,10 +184,9 @@ export async function readEventsOfKind<K extends RunEvent['kind']>(
   runId: string,
   kind: K,
 ): Promise<Array<{ seq: number; data: Extract<RunEvent, { kind: K }>['data'] }>> {
-  const rows = await tx
+  const rows = await teamScope(tx, teamId)
     .selectFrom('run_events')
     .select(['seq', 'data'])
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .where('kind', '=', kind)
     .orderBy('seq')

@@ -13,6 +13,7 @@ import { inRunTransaction, readEventsOfKind } from './events';
 import { lockExecutingRun, lockRun, RunNotOwnedError, runUsage, type Db, type ExpiredLease, type RunRow, type RunsDeps, type StoredUsage } from './repository';
 import { claimNextQueuedRun, requeuedNotice, transition, transitionInTransaction, type TransitionResult } from './transitions';
 import { isFollowupResumeState, LEASED_STATES, type ExecutionOutcomeState } from './states';
+import { teamScope } from '../db/scoped';
 
 /** When a lease taken or extended now runs out (settings.windows.leaseSeconds). */
 export const leaseExpiry = (ctx: Pick<ServerContext, 'settings'>, now: Date): Timestamp =>
@@ -35,10 +36,9 @@ export function startExecution(deps: RunsDeps, run: RunRow, leaseOwner: string, 
 
 /** Extends the lease; false when this worker no longer holds it (cancelled, swept, finished). */
 export async function extendLease(deps: RunsDeps, run: { id: string; team_id: string }, leaseOwner: string, leaseExpiresAt: Timestamp): Promise<boolean> {
-  const row = await deps.db
+  const row = await teamScope(deps.db, run.team_id)
     .updateTable('runs')
     .set({ lease_expires_at: leaseExpiresAt })
-    .where('team_id', '=', run.team_id)
     .where('id', '=', run.id)
     .where('lease_owner', '=', leaseOwner)
     .where('state', 'in', [...LEASED_STATES])
@@ -129,7 +129,7 @@ export async function addRunUsage(
     };
     // A run's cost is kept once the server prices models (and from then on).
     if (costMicros !== undefined || before?.cost_micros !== undefined) usage.cost_micros = (before?.cost_micros ?? 0) + (costMicros ?? 0);
-    await tx.updateTable('runs').set({ usage: JSON.stringify(usage) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
+    await teamScope(tx, teamId).updateTable('runs').set({ usage: JSON.stringify(usage) }).where('id', '=', runId).execute();
     await alsoInTransaction(tx);
     return usage;
   });

@@ -6,6 +6,7 @@
  */
 import { RunFailureError, type ContentBlock } from './contract';
 import type { Db } from './repository';
+import { teamScope } from '../db/scoped';
 
 /** What a message adds to its run's stored output: its blocks as JSON, in bytes. */
 export const storedBytesOf = (blocks: ContentBlock[]): number => blocks.reduce((sum, block) => sum + Buffer.byteLength(JSON.stringify(block)), 0);
@@ -33,10 +34,9 @@ export async function addStoredOutput(
   bytes: number,
   limit: number,
 ): Promise<{ status: 'added' } | { status: 'not_owned' } | { status: 'over_limit'; stored: number }> {
-  const added = await tx
+  const added = await teamScope(tx, run.team_id)
     .updateTable('runs')
     .set((eb) => ({ output_bytes: eb('output_bytes', '+', bytes) }))
-    .where('team_id', '=', run.team_id)
     .where('id', '=', run.id)
     .where('lease_owner', '=', leaseOwner)
     .where('state', '=', 'INPROGRESS')
@@ -44,10 +44,9 @@ export async function addStoredOutput(
     .returning('output_bytes')
     .executeTakeFirst();
   if (added) return { status: 'added' };
-  const current = await tx
+  const current = await teamScope(tx, run.team_id)
     .selectFrom('runs')
     .select(['output_bytes', 'lease_owner', 'state'])
-    .where('team_id', '=', run.team_id)
     .where('id', '=', run.id)
     .executeTakeFirst();
   if (!current || current.lease_owner !== leaseOwner || current.state !== 'INPROGRESS') return { status: 'not_owned' };

@@ -7,6 +7,7 @@ import { toTimestamp } from '../clock';
 import type { RunStatusMessage } from './contract';
 import { appendEvents, inRunTransaction } from './events';
 import type { RunRow, RunsDeps } from './repository';
+import { teamScope } from '../db/scoped';
 
 export async function recordRunProgress(
   deps: Pick<RunsDeps, 'db' | 'runSignals' | 'clock'>,
@@ -23,10 +24,9 @@ export async function recordRunProgress(
       states: ['INPROGRESS'],
     });
     if (seq === undefined) return false;
-    await tx
+    await teamScope(tx, run.team_id)
       .updateTable('runs')
       .set({ status_message: JSON.stringify(statusMessage), updated_at: at, ...(imageDigest ? { image_digest: imageDigest } : {}) })
-      .where('team_id', '=', run.team_id)
       .where('id', '=', run.id)
       .execute();
     return true;

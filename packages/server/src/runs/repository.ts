@@ -15,6 +15,7 @@ import type { RunSignals } from './signals';
 import type { RunStateChangeRecorder } from './state-changes';
 import type { SortOrder } from '../pagination';
 import { LEASED_STATES, TERMINAL_STATES, type RunState } from './states';
+import { teamScope } from '../db/scoped';
 
 /** A Kysely instance or a transaction of one (a Transaction<Database> is a Kysely<Database>). */
 export type Db = Kysely<Database>;
@@ -91,36 +92,36 @@ export const runUsage = (run: Pick<RunRow, 'usage'>): StoredUsage | null => pars
 
 /** The run's usage now (undefined: no such run of the team; null: nothing spent yet). */
 export async function findRunUsage(db: Db, teamId: string, runId: string): Promise<StoredUsage | null | undefined> {
-  const row = await db.selectFrom('runs').select('usage').where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  const row = await teamScope(db, teamId).selectFrom('runs').select('usage').where('id', '=', runId).executeTakeFirst();
   return row ? runUsage(row) : undefined;
 }
 /** The run's page in the dashboard (RunItem.session_link, and the notifications' data.session_link). */
 export const sessionLinkOf = (publicBaseUrl: string, run: Pick<RunRow, 'session_id'>): string => `${publicBaseUrl}/sessions/${run.session_id}`;
 
 export async function insertRun(db: Db, run: Insertable<RunsTable>): Promise<void> {
-  await db.insertInto('runs').values(run).execute();
+  await teamScope(db, run.team_id).insertInto('runs', run).execute();
 }
 
 /** The run's metadata, one row per key (what `metadata[key]=value` filters read); runs.metadata keeps the whole object. */
 export async function insertRunMetadata(db: Db, run: { id: string; team_id: string }, metadata: Record<string, string>): Promise<void> {
-  const rows = Object.entries(metadata).map(([key, value]) => ({ team_id: run.team_id, run_id: run.id, key, value }));
-  if (rows.length > 0) await db.insertInto('run_metadata').values(rows).execute();
+  const rows = Object.entries(metadata).map(([key, value]) => ({ run_id: run.id, key, value }));
+  if (rows.length > 0) await teamScope(db, run.team_id).insertInto('run_metadata', rows).execute();
 }
 
 export async function insertAttachments(db: Db, rows: Array<Insertable<RunAttachmentsTable>>): Promise<void> {
   // One insert per row: SQLite multi-row inserts and large BLOBs do not mix well, and there are at most five.
-  for (const row of rows) await db.insertInto('run_attachments').values(row).execute();
+  for (const row of rows) await teamScope(db, row.team_id).insertInto('run_attachments', row).execute();
 }
 
 /** The run of the team, or undefined. Inside a transaction pass `{ db: tx }`. */
 export async function findRun(ctx: { db: Db }, teamId: string, runId: string): Promise<RunRow | undefined> {
-  const row = await ctx.db.selectFrom('runs').selectAll().where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  const row = await teamScope(ctx.db, teamId).selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
   return row ? normalizeRun(row) : undefined;
 }
 
 /** The state of the run of the team, or undefined (a narrow read: the row's prompt may be 256 KiB). */
 export async function findRunState(db: Db, teamId: string, runId: string): Promise<RunState | undefined> {
-  const row = await db.selectFrom('runs').select('state').where('team_id', '=', teamId).where('id', '=', runId).executeTakeFirst();
+  const row = await teamScope(db, teamId).selectFrom('runs').select('state').where('id', '=', runId).executeTakeFirst();
   return row?.state as RunState | undefined;
 }
 
@@ -134,10 +135,9 @@ export async function lockRun(
   runId: string,
   guard: { leaseOwner?: string; states?: readonly RunState[] } = {},
 ): Promise<RunRow | undefined> {
-  let q = tx
+  let q = teamScope(tx, teamId)
     .updateTable('runs')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('team_id', '=', teamId)
     .where('id', '=', runId);
   if (guard.leaseOwner !== undefined) q = q.where('lease_owner', '=', guard.leaseOwner);
   if (guard.states) q = q.where('state', 'in', [...guard.states]);
@@ -281,9 +281,7 @@ const METADATA_DRIVER_MAX_RUNS = 1000;
 
 const countMetadataRuns = compiledQuery((db: Db, teamId: string, key: string, value: string, max: number) =>
   db
-    .selectFrom((eb) =>
-      eb.selectFrom('run_metadata').select('run_metadata.run_id').where('team_id', '=', teamId).where('key', '=', key).where('value', '=', value).limit(max).as('named'),
-    )
+    .selectFrom(teamScope(db, teamId).selectFrom('run_metadata').select('run_metadata.run_id').where('key', '=', key).where('value', '=', value).limit(max).as('named'))
     .select((eb) => eb.fn.countAll().as('runs')),
 );
 
@@ -336,8 +334,11 @@ function selectRunsPage(
 ) {
   const dialect = dialectOfDb(db);
   const sortKey = sortExpression(dialect, page.sortBy);
-  let q = db
-    .selectFrom('runs')
+  const team = teamScope(db, teamId);
+  // Driven by a rare metadata pair (SQLite), the team's condition hides the team's indexes from the planner, which
+  // then reads the pair's runs by id (the IN below) and sorts them, instead of walking the whole team in order.
+  let q = team
+    .selectFrom('runs', { teamIndex: !page.metadataDriven })
     .select(RUN_ITEM_COLUMNS)
     .select(sortKey.as('sort_key'))
     .select((eb) =>
@@ -355,10 +356,7 @@ function selectRunsPage(
       eb
         .exists(eb.selectFrom('run_artifacts').select('run_artifacts.run_id').whereRef('run_artifacts.run_id', '=', 'runs.id').whereRef('run_artifacts.team_id', '=', 'runs.team_id'))
         .as('has_artifacts'),
-    )
-    // Driven by a rare metadata pair (SQLite), the unary + hides the team's indexes from the planner, which then
-    // reads the pair's runs by id (the IN below) and sorts them, instead of walking the whole team in order.
-    .where(page.metadataDriven ? sql<string>`+runs.team_id` : sql.ref('runs.team_id'), '=', teamId);
+    );
   if (filters.states?.length) q = q.where('state', 'in', filters.states);
   if (filters.name !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'name'), '=', filters.name);
   if (filters.modelId !== undefined) q = q.where(jsonTextField(dialect, 'resolved_config', 'model_id'), '=', filters.modelId);
@@ -394,10 +392,9 @@ function selectRunsPage(
   // not a parse of every run's metadata JSON.
   filters.metadataKeys?.forEach((metadataKey, i) => {
     q = q.where('runs.id', 'in', (eb) =>
-      eb
-        .selectFrom('run_metadata')
+      team
+        .subqueryFrom(eb, 'run_metadata')
         .select('run_metadata.run_id')
-        .where('run_metadata.team_id', '=', teamId)
         .where('run_metadata.key', '=', metadataKey)
         .where('run_metadata.value', '=', filters.metadataValues![i]!),
     );
@@ -407,7 +404,7 @@ function selectRunsPage(
     // an EXISTS probe per run scanned the team's runs when few (or none) match.
     const artifactType = filters.artifactType;
     q = q.where('runs.id', 'in', (eb) =>
-      eb.selectFrom('run_artifacts').select('run_artifacts.run_id').where('run_artifacts.team_id', '=', teamId).where('run_artifacts.artifact_type', '=', artifactType),
+      team.subqueryFrom(eb, 'run_artifacts').select('run_artifacts.run_id').where('run_artifacts.artifact_type', '=', artifactType),
     );
   }
   if (filters.scheduleId !== undefined) q = q.where('schedule_id', '=', filters.scheduleId);
@@ -440,10 +437,9 @@ function containsText(dialect: Dialect, text: Expression<string | null>, pattern
 /** Attachment metadata of some runs of the team (no bytes). */
 export async function listAttachmentMeta(db: Db, teamId: string, runIds: string[]): Promise<AttachmentMeta[]> {
   if (runIds.length === 0) return [];
-  const rows = await db
+  const rows = await teamScope(db, teamId)
     .selectFrom('run_attachments')
     .select(['run_id', 'file_name', 'mime_type', 'size'])
-    .where('team_id', '=', teamId)
     .where('run_id', 'in', runIds)
     .orderBy('run_id')
     .orderBy('file_name')
@@ -457,10 +453,9 @@ export async function findAttachment(
   runId: string,
   fileName: string,
 ): Promise<AttachmentRow | undefined> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .selectFrom('run_attachments')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .where('file_name', '=', fileName)
     .executeTakeFirst();
@@ -477,10 +472,9 @@ export async function lastRunCreatedAtBySkillSpec(db: Db, teamId: string, skillS
   const found = new Map<string, Timestamp>();
   // Bounded IN lists: both drivers limit the parameters of one statement.
   for (let i = 0; i < skillSpecs.length; i += 500) {
-    const rows = await db
+    const rows = await teamScope(db, teamId)
       .selectFrom('runs')
       .select([skill.as('skill_spec'), (eb) => eb.fn.max('created_at').as('last')])
-      .where('team_id', '=', teamId)
       .where(skill, 'in', skillSpecs.slice(i, i + 500))
       .groupBy(skill)
       .execute();
@@ -499,10 +493,9 @@ export async function newestRunByEnvironment(
   const newest = new Map<string, Pick<RunRow, 'id' | 'title' | 'state' | 'status_message' | 'created_at' | 'updated_at' | 'started_at'>>();
   // One short index walk per environment (a page holds at most 500).
   for (const environmentId of environmentIds) {
-    const row = await db
+    const row = await teamScope(db, teamId)
       .selectFrom('runs')
       .select(['id', 'title', 'state', 'status_message', 'created_at', 'updated_at', 'started_at'])
-      .where('team_id', '=', teamId)
       .where(environment, '=', environmentId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -514,10 +507,9 @@ export async function newestRunByEnvironment(
 }
 
 export async function teamHasEnvironment(db: Db, teamId: string, environmentId: string): Promise<boolean> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .selectFrom('environments')
     .select('id')
-    .where('team_id', '=', teamId)
     .where('id', '=', environmentId)
     .executeTakeFirst();
   return row !== undefined;
@@ -525,10 +517,9 @@ export async function teamHasEnvironment(db: Db, teamId: string, environmentId: 
 
 /** The run's attachments with their bytes, in the order they were given (the worker writes them as files). */
 export async function listAttachments(db: Db, teamId: string, runId: string): Promise<Array<Pick<AttachmentRow, 'file_name' | 'mime_type' | 'data'>>> {
-  const rows = await db
+  const rows = await teamScope(db, teamId)
     .selectFrom('run_attachments')
     .select(['file_name', 'mime_type', 'data'])
-    .where('team_id', '=', teamId)
     .where('run_id', '=', runId)
     .orderBy('created_at')
     .orderBy('file_name')

@@ -9,6 +9,7 @@ import type { components } from '@agent-runs/contract';
 import type { RunSetupLogsTable } from '../db/tables';
 import { resourceNotFound } from '../problems';
 import { findRunState, type Db } from './repository';
+import { teamScope } from '../db/scoped';
 
 type RunSetupLog = components['schemas']['RunSetupLog'];
 type SetupLogEntry = components['schemas']['SetupLogEntry'];
@@ -17,21 +18,18 @@ export type SetupLogRecord = Omit<Insertable<RunSetupLogsTable>, 'position'>;
 
 /** Appends one command's entry after the run's last one. A run is executed by one worker at a time. */
 export async function appendSetupLogEntry(db: Db, record: SetupLogRecord): Promise<void> {
-  const last = await db
+  const team = teamScope(db, record.team_id);
+  const last = await team
     .selectFrom('run_setup_logs')
     .select((eb) => eb.fn.max('position').as('position'))
-    .where('team_id', '=', record.team_id)
     .where('run_id', '=', record.run_id)
     .executeTakeFirst();
-  await db
-    .insertInto('run_setup_logs')
-    .values({ ...record, position: Number(last?.position ?? 0) + 1 })
-    .execute();
+  await team.insertInto('run_setup_logs', { ...record, position: Number(last?.position ?? 0) + 1 }).execute();
 }
 
 export async function getRunSetupLog(db: Db, teamId: string, runId: string): Promise<RunSetupLog> {
   if (!(await findRunState(db, teamId, runId))) throw resourceNotFound(`Run ${runId} not found.`);
-  const rows = await db.selectFrom('run_setup_logs').selectAll().where('team_id', '=', teamId).where('run_id', '=', runId).orderBy('position').execute();
+  const rows = await teamScope(db, teamId).selectFrom('run_setup_logs').selectAll().where('run_id', '=', runId).orderBy('position').execute();
   return { run_id: runId, entries: rows.map(toEntry) };
 }
 

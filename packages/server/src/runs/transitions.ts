@@ -20,6 +20,7 @@ import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } f
 import type { RunNoticeKind } from './signals';
 import type { NotifiedRun, RunStateChangeRecorder } from './state-changes';
 import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
+import { teamScope } from '../db/scoped';
 
 export interface TransitionRequest {
   from: readonly RunState[];
@@ -61,13 +62,14 @@ async function changeState(
   tx: Db,
   outbox: RunStateChangeRecorder,
   now: Date,
+  teamId: string,
   req: TransitionRequest,
   target: (q: RunsUpdate) => RunsUpdate,
 ): Promise<RunRow | undefined> {
   const ts = toTimestamp(now);
   const terminal = isTerminalState(req.to);
   let q = target(
-    tx.updateTable('runs').set((eb) => ({
+    teamScope(tx, teamId).updateTable('runs').set((eb) => ({
       state: req.to,
       updated_at: ts,
       event_seq: eb('event_seq', '+', 1),
@@ -120,7 +122,7 @@ export async function transitionInTransaction(
   runId: string,
   req: TransitionRequest,
 ): Promise<TransitionResult> {
-  const run = await changeState(tx, outbox, now, req, (q) => q.where('team_id', '=', teamId).where('id', '=', runId));
+  const run = await changeState(tx, outbox, now, teamId, req, (q) => q.where('id', '=', runId));
   if (run) return { ok: true, run };
   const current = await findRun({ db: tx }, teamId, runId);
   return current ? { ok: false, reason: 'unexpected_state', run: current } : { ok: false, reason: 'not_found' };
@@ -174,11 +176,11 @@ export async function claimNextQueuedRun(
         if (teamId === undefined) return undefined;
         const team = teamId;
         const claim: TransitionRequest = { from: ['QUEUED'], to: 'CLAIMED', newLeaseOwner: workerId, leaseExpiresAt, claimCount: { add: 1 } };
-        const run = await changeState(tx, deps.notificationOutbox, now, claim, (q) =>
+        const run = await changeState(tx, deps.notificationOutbox, now, team, claim, (q) =>
           q
             .where('id', '=', (eb) =>
               forUpdateSkipLocked(
-                eb.selectFrom('runs').select('id').where('state', '=', 'QUEUED').where('team_id', '=', team).orderBy('created_at').orderBy('id').limit(1),
+                teamScope(tx, team).subqueryFrom(eb, 'runs').select('id').where('state', '=', 'QUEUED').orderBy('created_at').orderBy('id').limit(1),
                 deps.dialect,
               ),
             )
@@ -265,7 +267,7 @@ export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: stri
       if (!requeued.ok) throw new Error(`run ${runId} changed state while locked`);
       return { ok: true, run: requeued.run, followupId, requeued: true };
     }
-    await tx.updateTable('runs').set({ updated_at: toTimestamp(now) }).where('team_id', '=', teamId).where('id', '=', runId).execute();
+    await teamScope(tx, teamId).updateTable('runs').set({ updated_at: toTimestamp(now) }).where('id', '=', runId).execute();
     const run = await findRun({ db: tx }, teamId, runId);
     return { ok: true, run: run!, followupId, requeued: false };
   }, requeuedNotice);

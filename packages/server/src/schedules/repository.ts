@@ -6,6 +6,8 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, SchedulesTable, Timestamp } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
+import { deleteRow } from '../db/team-rows';
 
 type Db = Kysely<Database>;
 export type ScheduleRow = Selectable<SchedulesTable>;
@@ -14,21 +16,21 @@ export type ScheduleRow = Selectable<SchedulesTable>;
 export const parseJsonColumn = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
 
 export async function insertSchedule(db: Db, row: ScheduleRow): Promise<void> {
-  await db.insertInto('schedules').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('schedules', row).execute();
 }
 
 export async function findSchedule(db: Db, teamId: string, id: string): Promise<ScheduleRow | undefined> {
-  return db.selectFrom('schedules').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+  return teamScope(db, teamId).selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function countSchedules(db: Db, teamId: string): Promise<number> {
-  const row = await db.selectFrom('schedules').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', teamId).executeTakeFirstOrThrow();
+  const row = await teamScope(db, teamId).selectFrom('schedules').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** By name, then id (the Oz API's order); `after` is the previous page's last row. Fetches limit + 1. */
 export async function listScheduleRows(db: Db, teamId: string, page: { limit: number; after?: KeysetAfter | undefined }): Promise<ScheduleRow[]> {
-  let q = db.selectFrom('schedules').selectAll().where('team_id', '=', teamId);
+  let q = teamScope(db, teamId).selectFrom('schedules').selectAll();
   if (page.after) q = q.where(sql<boolean>`(name, id) > (${page.after.value}, ${page.after.id})`);
   return q.orderBy('name').orderBy('id').limit(page.limit + 1).execute();
 }
@@ -40,18 +42,16 @@ export async function updateScheduleDefinition(
   id: string,
   changes: Updateable<SchedulesTable>,
 ): Promise<ScheduleRow | undefined> {
-  return db
+  return teamScope(db, teamId)
     .updateTable('schedules')
     .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
-    .where('team_id', '=', teamId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function deleteScheduleRow(db: Db, teamId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('schedules').where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteScheduleRow(db: Db, teamId: string, id: string): Promise<boolean> {
+  return deleteRow(db, teamId, 'schedules', id);
 }
 
 /** What a firing needs to know about a due slot (read outside its transaction, checked again by the claim). */
@@ -65,10 +65,9 @@ export type DueSlot = Pick<ScheduleRow, 'id' | 'team_id' | 'next_run_at' | 'vers
  * Call it first in the transaction that starts the run.
  */
 export async function claimSlot(tx: Db, due: DueSlot, nextRunAt: Timestamp | null, firedAt: Timestamp): Promise<ScheduleRow | undefined> {
-  return tx
+  return teamScope(tx, due.team_id)
     .updateTable('schedules')
     .set({ next_run_at: nextRunAt, last_slot: due.next_run_at, last_fired_at: firedAt })
-    .where('team_id', '=', due.team_id)
     .where('id', '=', due.id)
     .where('enabled', '=', 1)
     .where('next_run_at', '=', due.next_run_at)
@@ -87,7 +86,7 @@ export async function recordFiringOutcome(
     | { kind: 'skipped_overlap' }
     | { kind: 'spawn_failed'; error: string },
 ): Promise<void> {
-  const q = tx.updateTable('schedules').where('team_id', '=', teamId).where('id', '=', id);
+  const q = teamScope(tx, teamId).updateTable('schedules').where('id', '=', id);
   switch (outcome.kind) {
     case 'run_created':
       await q.set({ last_outcome: 'run_created', last_run_id: outcome.runId, last_ran_at: outcome.at, last_spawn_error: null }).execute();

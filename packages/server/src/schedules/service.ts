@@ -30,6 +30,7 @@ import {
   updateScheduleDefinition,
   type ScheduleRow,
 } from './repository';
+import { teamScope } from '../db/scoped';
 
 type Schemas = components['schemas'];
 export type ScheduledAgentItem = Schemas['ScheduledAgentItem'];
@@ -195,7 +196,7 @@ export async function getScheduledAgent(deps: Pick<Deps, 'db'>, teamId: string, 
 
 /** The schedule's row, locked until the transaction ends (PostgreSQL; SQLite's transactions are serial). */
 async function lockSchedule(tx: Kysely<Database>, teamId: string, id: string): Promise<ScheduleRow> {
-  const row = await forUpdate(tx.selectFrom('schedules').selectAll().where('team_id', '=', teamId).where('id', '=', id), dialectOfDb(tx)).executeTakeFirst();
+  const row = await forUpdate(teamScope(tx, teamId).selectFrom('schedules').selectAll().where('id', '=', id), dialectOfDb(tx)).executeTakeFirst();
   if (!row) throw notFound(id);
   return row;
 }

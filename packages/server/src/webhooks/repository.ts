@@ -3,11 +3,13 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import { newestFirstPage } from '../db/keyset';
 import type { Database, WebhooksTable } from '../db/tables';
 import type { KeysetAfter } from '../pagination';
+import { teamScope } from '../db/scoped';
+import { isNameTaken, updateRow } from '../db/team-rows';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
 export async function insertWebhook(db: Kysely<Database>, row: WebhookRow): Promise<void> {
-  await db.insertInto('webhooks').values(row).execute();
+  await teamScope(db, row.team_id).insertInto('webhooks', row).execute();
 }
 
 /** The webhook of this team and factory; deleted ones only when asked (their delivery log stays readable). */
@@ -18,10 +20,9 @@ export async function findWebhook(
   webhookId: string,
   options: { includeDeleted?: boolean } = {},
 ): Promise<WebhookRow | undefined> {
-  let query = db
+  let query = teamScope(db, teamId)
     .selectFrom('webhooks')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('id', '=', webhookId);
   if (!options.includeDeleted) query = query.where('deleted_at', 'is', null);
@@ -35,56 +36,30 @@ export async function listWebhookRows(
   factoryId: string,
   page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<WebhookRow[]> {
-  const query = db
+  const query = teamScope(db, teamId)
     .selectFrom('webhooks')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('deleted_at', 'is', null);
   return newestFirstPage(query, 'created_at', page).execute();
 }
 
 export async function countLiveWebhooks(db: Kysely<Database>, teamId: string, factoryId: string): Promise<number> {
-  const row = await db
+  const row = await teamScope(db, teamId)
     .selectFrom('webhooks')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('team_id', '=', teamId)
     .where('factory_id', '=', factoryId)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function isWebhookNameTaken(
-  db: Kysely<Database>,
-  teamId: string,
-  factoryId: string,
-  name: string,
-  exceptId?: string,
-): Promise<boolean> {
-  let query = db
-    .selectFrom('webhooks')
-    .select('id')
-    .where('team_id', '=', teamId)
-    .where('factory_id', '=', factoryId)
-    .where('name', '=', name)
-    .where('deleted_at', 'is', null);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+/** Among the factory's live webhooks (a deleted webhook's name is free again). */
+export function isWebhookNameTaken(db: Kysely<Database>, teamId: string, factoryId: string, name: string, exceptId?: string): Promise<boolean> {
+  return isNameTaken(db, teamId, 'webhooks', name, { within: { factory_id: factoryId, deleted_at: null }, exceptId });
 }
 
-export async function updateWebhookRow(
-  db: Kysely<Database>,
-  teamId: string,
-  webhookId: string,
-  changes: Updateable<WebhooksTable>,
-): Promise<WebhookRow | undefined> {
-  return db
-    .updateTable('webhooks')
-    .set(changes)
-    .where('team_id', '=', teamId)
-    .where('id', '=', webhookId)
-    .where('deleted_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+/** A live webhook only: a deleted one is never changed again. */
+export function updateWebhookRow(db: Kysely<Database>, teamId: string, webhookId: string, changes: Updateable<WebhooksTable>): Promise<WebhookRow | undefined> {
+  return updateRow(db, teamId, 'webhooks', webhookId, changes, { deleted_at: null });
 }

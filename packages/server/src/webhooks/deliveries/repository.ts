@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { newestFirstPage } from '../../db/keyset';
 import type { Database, WebhookDeliveriesTable } from '../../db/tables';
 import type { KeysetAfter } from '../../pagination';
+import { teamScope } from '../../db/scoped';
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type DeliveryListRow = Omit<DeliveryRow, 'payload' | 'accepted_identity' | 'accepted_body_digest'>;
@@ -28,7 +29,7 @@ export async function listDeliveryRows(
   webhookId: string,
   page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<DeliveryListRow[]> {
-  const query = db.selectFrom('webhook_deliveries').select(LIST_COLUMNS).where('team_id', '=', teamId).where('webhook_id', '=', webhookId);
+  const query = teamScope(db, teamId).selectFrom('webhook_deliveries').select(LIST_COLUMNS).where('webhook_id', '=', webhookId);
   return newestFirstPage(query, 'received_at', page).execute();
 }
 
@@ -38,10 +39,9 @@ export async function findDeliveryRow(
   webhookId: string,
   deliveryId: string,
 ): Promise<DeliveryRow | undefined> {
-  return db
+  return teamScope(db, teamId)
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('team_id', '=', teamId)
     .where('webhook_id', '=', webhookId)
     .where('id', '=', deliveryId)
     .executeTakeFirst();
