@@ -18,6 +18,8 @@ const SLOW = [
   'test/build/**', // the compiled server
   'test/bench/**', // paced load, seconds of real time per case
   'test/admin/startup.test.ts', // the server as a tsx child process
+  'test/admin/admin-commands.test.ts', // the admin commands as tsx child processes
+  'test/notifications/durability.test.ts', // servers killed and restarted as child processes
   'test/agent/fix-cloned-repository.test.ts',
   'test/agent/workspace-tools.test.ts',
   'test/http/storage-full.test.ts', // mounts a full disk
