@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { AgentRuns } from '@agent-runs/sdk';
+import { AgentRuns, DEFAULT_BASE_URL } from '@agent-runs/sdk';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from './errors';
+import type { Invocation } from './io';
 import { Output } from './output';
 
 export const CLI_VERSION: string = (
@@ -15,29 +16,58 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
-/** What a command action needs: an SDK client and the output (table or JSON). Built per invocation. */
+/** What a command action needs: an SDK client, the output (table or JSON) and its invocation. */
 export interface CliContext {
   client: AgentRuns;
   out: Output;
+  invocation: Invocation;
+}
+
+/** The invocation each program was built for (main.ts), found from any of its commands. */
+const invocations = new WeakMap<Command, Invocation>();
+
+export function bindInvocation(program: Command, invocation: Invocation): void {
+  invocations.set(program, invocation);
+}
+
+function invocationOf(command: Command): Invocation {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const invocation = invocations.get(root);
+  if (!invocation) throw new Error('the program was not built by buildProgram');
+  return invocation;
 }
 
 /**
- * The context of the command being run. Flags win over the environment (commander fills
- * `--api-key`/`--base-url` from AGENT_RUNS_API_KEY/AGENT_RUNS_BASE_URL when absent).
+ * The global options with the environment filled in: a flag wins over AGENT_RUNS_API_KEY and
+ * AGENT_RUNS_BASE_URL, read from the invocation's environment (not commander's `.env()`, which reads
+ * `process.env`).
  */
-export function contextOf(command: Command): CliContext {
+export function globalOptionsOf(command: Command, invocation: Invocation): GlobalOptions & { baseUrl: string } {
   const options = command.optsWithGlobals<GlobalOptions>();
-  const out = new Output(options.json === true);
+  const { env } = invocation.io;
+  return {
+    ...options,
+    apiKey: options.apiKey ?? env['AGENT_RUNS_API_KEY'],
+    baseUrl: options.baseUrl || env['AGENT_RUNS_BASE_URL'] || DEFAULT_BASE_URL,
+  };
+}
+
+/** The context of the command being run. */
+export function contextOf(command: Command): CliContext {
+  const invocation = invocationOf(command);
+  const options = globalOptionsOf(command, invocation);
+  const out = new Output(options.json === true, invocation.io);
   if (!options.apiKey) {
     throw new UsageError('missing API key: pass --api-key or set AGENT_RUNS_API_KEY');
   }
   const client = new AgentRuns({
     apiKey: options.apiKey,
-    baseURL: options.baseUrl || undefined,
+    baseURL: options.baseUrl,
     // The SDK's User-Agent plus ours, so server logs can tell CLI traffic apart.
     defaultHeaders: { 'User-Agent': `AgentRuns/CLI ${CLI_VERSION}` },
   });
-  return { client, out };
+  return { client, out, invocation };
 }
 
 /** Parser of `--limit`-like options: an integer in [1, max]. */

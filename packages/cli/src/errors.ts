@@ -5,6 +5,7 @@ import {
   APIError,
   APIUserAbortError,
 } from '@agent-runs/sdk';
+import type { CliIo, Invocation } from './io';
 
 /**
  * Exit codes. Usage errors (unknown option, missing argument, missing API key) keep commander's own
@@ -28,7 +29,10 @@ export class UsageError extends Error {
  * Runs `task` with a signal that Ctrl-C aborts, and answers its result; after Ctrl-C, undefined with exit
  * code 130 and no message (stopping a watch or a wait is what the user asked for, not an error).
  */
-export async function interruptible<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+export async function interruptible<T>(
+  invocation: Invocation,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T | undefined> {
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
@@ -36,7 +40,7 @@ export async function interruptible<T>(task: (signal: AbortSignal) => Promise<T>
     return await task(interrupt.signal);
   } catch (err) {
     if (!interrupt.signal.aborted) throw err;
-    process.exitCode = EXIT_INTERRUPTED;
+    invocation.exitCode = EXIT_INTERRUPTED;
     return undefined;
   } finally {
     process.off('SIGINT', onSigint);
@@ -47,8 +51,8 @@ export async function interruptible<T>(task: (signal: AbortSignal) => Promise<T>
  * Prints `err` to stderr and answers the exit code. An API error prints
  * `error: <status> <code>: <detail>`, then the trace id and any per-field or per-file problems.
  */
-export function reportError(err: unknown, baseURL: string): number {
-  const write = (line: string) => process.stderr.write(`${line}\n`);
+export function reportError(err: unknown, baseURL: string, io: CliIo): number {
+  const write = (line: string) => io.stderr.write(`${line}\n`);
   if (err instanceof APIUserAbortError) {
     write('error: interrupted');
     return EXIT_INTERRUPTED;
@@ -77,7 +81,7 @@ export function reportError(err: unknown, baseURL: string): number {
     return EXIT_API_ERROR;
   }
   write(`error: ${err instanceof Error ? err.message : String(err)}`);
-  if (process.env['AGENT_RUNS_DEBUG'] && err instanceof Error && err.stack) write(err.stack);
+  if (io.env['AGENT_RUNS_DEBUG'] && err instanceof Error && err.stack) write(err.stack);
   return EXIT_API_ERROR;
 }
 

@@ -3,6 +3,7 @@
  * JSON as received, for scripts. Results go to stdout; warnings and notes go to stderr so that stdout
  * stays parseable.
  */
+import type { CliIo } from './io';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -14,7 +15,10 @@ export interface Column<T> {
 }
 
 export class Output {
-  constructor(readonly json: boolean) {}
+  constructor(
+    readonly json: boolean,
+    private readonly io: Pick<CliIo, 'stdout' | 'stderr'>,
+  ) {}
 
   /** Prints `data` as JSON with `--json`, else what `human()` renders. */
   result(data: unknown, human: () => string): void {
@@ -23,21 +27,21 @@ export class Output {
 
   /** One line on stdout. */
   line(text: string): void {
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
   /** One compact JSON line on stdout (event streams print one per event). */
   jsonLine(data: unknown): void {
-    process.stdout.write(`${JSON.stringify(data)}\n`);
+    this.io.stdout.write(`${JSON.stringify(data)}\n`);
   }
 
   /** A note for people on stderr (never mixed into the JSON on stdout). */
   note(text: string): void {
-    process.stderr.write(`${text}\n`);
+    this.io.stderr.write(`${text}\n`);
   }
 
   warn(text: string): void {
-    process.stderr.write(`warning: ${text}\n`);
+    this.io.stderr.write(`warning: ${text}\n`);
   }
 }
 

@@ -87,7 +87,7 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
   };
   const open = (): Promise<LoadConnection> =>
     new Promise((resolve, reject) => {
-      const connection = new LoadConnection(target, request, settle, onFree, onClosed);
+      const connection = new LoadConnection(target, request, settle, dispatch, onFree, onClosed);
       connection.socket.once('connect', () => {
         live++;
         resolve(connection);
@@ -230,12 +230,16 @@ const CHUNKED = -1;
  * every read (`onread`) and without keeping the body: buffers allocated per read (25 KB list pages, 500 per
  * second) made this process run full garbage collections every second or two, up to 20 ms each, and its
  * own stalls counted as server latency. A connection that fails or closes (a failed request, the server's
- * keep-alive timeout) settles its request as an error, if it had one, and is replaced.
+ * keep-alive timeout) settles its request as an error, if it had one, and is replaced — except a request
+ * that got no byte of an answer on a connection that had answered before: the server's idle timeout closed
+ * it as the request went out (a race no client can see coming), so it is sent again on another connection,
+ * still timed from its due time, as HTTP clients retry an idempotent request then.
  */
 class LoadConnection {
   readonly socket: net.Socket;
   private due: number | undefined;
   private connected = false;
+  private answers = 0;
   /** The head read so far (latin1), until its blank line; a few hundred bytes. */
   private head = '';
   private status = 0;
@@ -248,6 +252,7 @@ class LoadConnection {
     target: URL,
     private readonly request: Buffer,
     private readonly settle: (due: number, outcome: 'ok' | 'non2xx' | 'error') => void,
+    private readonly resend: (due: number) => void,
     private readonly onFree: (connection: LoadConnection) => void,
     private readonly onClosed: (connection: LoadConnection) => void,
   ) {
@@ -260,8 +265,11 @@ class LoadConnection {
     this.socket.setNoDelay(true);
     this.socket.on('error', () => undefined); // 'close' follows
     this.socket.on('close', () => {
-      if (this.due !== undefined) this.settle(this.due, 'error');
+      const due = this.due;
       this.due = undefined;
+      const unanswered = this.head === '' && this.bodyLeft === undefined;
+      if (due !== undefined && this.answers > 0 && unanswered) this.resend(due);
+      else if (due !== undefined) this.settle(due, 'error');
       if (this.connected) this.onClosed(this);
     });
     this.socket.once('connect', () => (this.connected = true));
@@ -329,6 +337,7 @@ class LoadConnection {
   private answered(): void {
     const due = this.due!;
     this.due = undefined;
+    this.answers++;
     this.settle(due, this.status >= 200 && this.status < 300 ? 'ok' : 'non2xx');
     this.onFree(this);
   }

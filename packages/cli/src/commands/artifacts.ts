@@ -30,19 +30,21 @@ export function registerArtifactsCommands(program: Command): void {
     .option('-o, --output <file>', "where to write it ('-' for stdout; default: its file name in the current directory)")
     .option('--force', 'overwrite an existing file')
     .action(async (artifactUid: string, options: { output?: string; force?: boolean }, command: Command) => {
-      const { client, out } = contextOf(command);
+      const { client, out, invocation } = contextOf(command);
       const response = await client.agent.downloadArtifact(artifactUid);
-      const target = options.output ?? fileNameOf(response.headers.get('content-disposition')) ?? artifactUid;
-      if (target === '-') {
-        await pipeline(Readable.fromWeb(response.body! as never), process.stdout);
+      const name = options.output ?? fileNameOf(response.headers.get('content-disposition')) ?? artifactUid;
+      if (name === '-') {
+        // `end: false`: stdout outlives the command (the process's own must never be ended).
+        await pipeline(Readable.fromWeb(response.body! as never), invocation.io.stdout, { end: false });
         return;
       }
+      const target = path.resolve(invocation.io.cwd, name);
       if (!options.force && (await access(target).then(() => true, () => false))) {
         await response.body?.cancel();
-        throw new UsageError(`${target} exists: pass --force to overwrite it, or --output another path`);
+        throw new UsageError(`${name} exists: pass --force to overwrite it, or --output another path`);
       }
       await pipeline(Readable.fromWeb(response.body! as never), createWriteStream(target));
-      out.note(`wrote ${target}`);
+      out.note(`wrote ${name}`);
     });
 }
 

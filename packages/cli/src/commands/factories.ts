@@ -71,8 +71,8 @@ export function registerFactoriesCommands(program: Command): void {
     .addOption(factoryOption())
     .argument('<dir>', 'the directory holding webhooks/ and automations/')
     .action(async (dir: string, options: { factory: string }, command: Command) => {
-      const { client, out } = contextOf(command);
-      const files = await readDefinitionFiles(dir);
+      const { client, out, invocation } = contextOf(command);
+      const files = await readDefinitionFiles(dir, invocation.io.cwd);
       const applied = await client.factories.applyDefinitions(options.factory, { files });
       out.result(applied, () => formatApplied(applied));
     });
@@ -97,14 +97,16 @@ function formatFactory(factory: Factory): string {
 /**
  * `{path, content}` of every `<dir>/webhooks/*.yaml` and `<dir>/automations/*.md`, paths relative to
  * `dir` with `/` separators, sorted so the request is the same on every machine. An empty set would
- * delete every definition of the factory, so it is refused as a likely mistake (wrong directory).
+ * delete every definition of the factory, so it is refused as a likely mistake (wrong directory). A
+ * relative `dir` is relative to `cwd`; messages name it as given.
  */
-export async function readDefinitionFiles(dir: string): Promise<DefinitionFile[]> {
-  const info = await stat(dir).catch(() => undefined);
+export async function readDefinitionFiles(dir: string, cwd: string): Promise<DefinitionFile[]> {
+  const root = path.resolve(cwd, dir);
+  const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
   const files: DefinitionFile[] = [];
   for (const { folder, extension } of DEFINITION_KINDS) {
-    const names = await readdir(path.join(dir, folder), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    const names = await readdir(path.join(root, folder), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return [];
       throw err;
     });
@@ -113,7 +115,7 @@ export async function readDefinitionFiles(dir: string): Promise<DefinitionFile[]
       .map((entry) => entry.name)
       .sort();
     for (const name of definitionNames) {
-      files.push({ path: `${folder}/${name}`, content: await readFile(path.join(dir, folder, name), 'utf8') });
+      files.push({ path: `${folder}/${name}`, content: await readFile(path.join(root, folder, name), 'utf8') });
     }
   }
   if (files.length === 0) {

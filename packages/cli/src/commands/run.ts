@@ -93,10 +93,16 @@ async function createAndWait(cli: CliContext, body: RunAgentRequest): Promise<vo
  * BLOCKED run with its question and how to answer it. With `--json` stdout is the run's JSON alone, and
  * the progress shows only when stderr is a terminal (a script's stderr stays empty).
  */
-export async function waitForRun({ client, out }: CliContext, runId: string, state: string, startedAt: number): Promise<void> {
-  const progress = !out.json || process.stderr.isTTY ? new RunProgress(process.stderr, startedAt) : undefined;
+export async function waitForRun(
+  { client, out, invocation }: CliContext,
+  runId: string,
+  state: string,
+  startedAt: number,
+): Promise<void> {
+  const { stderr } = invocation.io;
+  const progress = !out.json || stderr.isTTY ? new RunProgress(stderr, startedAt) : undefined;
   progress?.start(runId, state);
-  const run = await interruptible((signal) => followRun(client, runId, (next) => progress?.update(next), signal));
+  const run = await interruptible(invocation, (signal) => followRun(client, runId, (next) => progress?.update(next), signal));
   if (run === undefined) {
     progress?.stop(`interrupted: the run goes on (stop it with \`agent-runs runs cancel ${runId}\`)`);
     return;
@@ -104,13 +110,13 @@ export async function waitForRun({ client, out }: CliContext, runId: string, sta
   progress?.stop();
   if (run.state === 'BLOCKED') {
     out.result(run, () => `${formatRun(run)}${answerHint(run)}`);
-    process.exitCode = EXIT_RUN_BLOCKED;
+    invocation.exitCode = EXIT_RUN_BLOCKED;
     return;
   }
   // The answer is for people; scripts read it with `runs conversation <id> --json`.
   const answer = out.json ? '' : answerText(await client.agent.runs.conversation(run.run_id));
   out.result(run, () => `${formatRun(run)}\n\nanswer:\n${answer || '(no assistant text)'}`);
-  if (run.state !== 'SUCCEEDED') process.exitCode = EXIT_RUN_UNSUCCESSFUL;
+  if (run.state !== 'SUCCEEDED') invocation.exitCode = EXIT_RUN_UNSUCCESSFUL;
 }
 
 /**

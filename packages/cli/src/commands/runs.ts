@@ -91,8 +91,8 @@ export function registerRunsCommands(program: Command): void {
     .argument('<runId>', 'the run id')
     .option('--after <eventId>', 'start after this event id (default: from the first event)')
     .action(async (runId: string, options: { after?: string }, command: Command) => {
-      const { client, out } = contextOf(command);
-      await interruptible(async (signal) => {
+      const { client, out, invocation } = contextOf(command);
+      await interruptible(invocation, async (signal) => {
         const stream = client.agent.runs.events(
           runId,
           options.after !== undefined ? { lastEventId: options.after } : {},

@@ -64,8 +64,8 @@ describe('pacedLoad', () => {
   });
 
   it('pools back-to-back runs into one: percentiles over all their requests, rate over their summed time', async () => {
-    // The second run's tail is slow: 3 of its 100 answers take SLOW_MS or more (far above what a loaded
-    // machine adds to an immediate answer, so the fast/slow split cannot blur).
+    // The second run's tail is slow: 3 of its 100 answers take SLOW_MS or more. Only lower bounds on real
+    // latencies are asserted (a timer never fires early); how fast the rest are depends on the machine.
     const SLOW_MS = 500;
     let n = 0;
     const url = await serve((req, res) => {
@@ -76,13 +76,16 @@ describe('pacedLoad', () => {
     const second = await run(url, 200, 0.5);
     const pooled = poolPacedLoads([first, second]);
     expect(second.p99).toBeGreaterThanOrEqual(SLOW_MS);
-    expect(first.p99).toBeLessThan(SLOW_MS);
-    // Averaging the two p99s would hide the tail; pooled, 3 slow answers in 200 are still above the 99th percentile.
+    // Percentiles of the union (3 slow answers in 200 are still above the 99th percentile), not an average of
+    // each run's.
+    const union = [...first.samples.latencies, ...second.samples.latencies].sort((a, b) => a - b);
+    expect(pooled.samples.latencies).toEqual(union);
+    expect(pooled.p99).toBe(Math.round(union[198]! * 10) / 10);
+    expect(pooled.p50).toBe(Math.round(union[100]! * 10) / 10);
     expect(pooled.p99).toBeGreaterThanOrEqual(SLOW_MS);
     expect(pooled.samples.latencies).toHaveLength(200);
     expect(pooled.samples.latencies[0]).toBeGreaterThanOrEqual(0); // timed from the send when it went early
     expect(pooled.max).toBe(Math.max(first.max, second.max));
-    expect(pooled.p50).toBeLessThan(SLOW_MS);
     expect(pooled.achieved).toBeCloseTo(200 / (first.samples.seconds + second.samples.seconds), 6);
     expect([pooled.errors, pooled.non2xx]).toEqual([0, 0]);
   });
@@ -115,9 +118,11 @@ describe('pacedLoad', () => {
     expect(result.stealPercent).toBe(9.1);
     expect(n).toBe(60);
     expect(result.windows[1]!.p99).toBeGreaterThanOrEqual(60);
+    // The pool is windows 1 and 3 exactly: what it leaves out is the voided window, whatever its latencies.
+    const counted = poolPacedLoads([result.windows[0]!, result.windows[2]!]);
     expect(result.samples.latencies).toHaveLength(40);
-    expect(result.p99).toBeLessThan(60);
-    expect(result.max).toBe(Math.max(result.windows[0]!.max, result.windows[2]!.max));
+    expect(result.samples.latencies).toEqual(counted.samples.latencies);
+    expect([result.p50, result.p99, result.max]).toEqual([counted.p50, counted.p99, counted.max]);
   });
 
   it('keeps a slow window the host did not steal from: the choice looks at steal, never at latency', async () => {

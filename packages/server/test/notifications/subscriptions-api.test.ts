@@ -83,7 +83,12 @@ describe.each(testDatabases())('notification subscriptions API (%s)', (kind) => 
     const rest = await world.admin.get(`${PATH}?limit=2&cursor=${first.body.page_info.next_cursor}`);
     expect(rest.body).toEqual({ subscriptions: [expect.objectContaining({ uid: uids[0] })], page_info: { has_next_page: false, next_cursor: null } });
 
-    const runs = [await createRun(world.admin), await createRun(world.admin)];
+    // One run's attempt logged before the next run starts, a second apart: the two runs' messages are
+    // delivered independently, so made together their attempts could be logged in either order.
+    const runs = [await createRun(world.admin)];
+    await world.waitForAttempts(uids[0]!, 1);
+    world.clock.advance(1000);
+    runs.push(await createRun(world.admin));
     await world.waitForAttempts(uids[0]!, 2);
     const page = await world.admin.get(`${PATH}/${uids[0]}/attempts?limit=1`);
     expect(page.body.attempts).toHaveLength(1);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runner } from '../../src/engine/runner';
+import { EchoRunner } from '../../src/engine/runners/echo';
 import { testDatabases } from '../support/databases';
 import { apiClient, expectProblem, waitForRunState, type ApiClient } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
@@ -68,8 +70,20 @@ describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
   describe('runs being executed', () => {
     let server: TestServer;
     let api: ApiClient;
+    // The echo runner, held INPROGRESS until the test opens the gate: the follow-up finds the run executing
+    // however slow the machine is (a delay would let a loaded machine finish the run first).
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const echo = new EchoRunner(0);
+    const gatedEcho: Runner = {
+      name: 'echo',
+      run: async (ctx) => {
+        await gate;
+        return echo.run(ctx);
+      },
+    };
     beforeAll(async () => {
-      server = await startTestServer({ database, env: { ECHO_DELAY_MS: '300' } });
+      server = await startTestServer({ database, engine: { runner: gatedEcho } });
       api = apiClient(server.apiUrl, (await server.createTeamWithKey('live-steerers', 'member')).apiKey);
     });
     afterAll(() => server?.close());
@@ -80,6 +94,7 @@ describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
       const live = await api.post(`/agent/runs/${run_id}/followups`, { message: 'steer' });
       expect(live.status).toBe(200);
       expect(live.body.state).toBe('INPROGRESS');
+      openGate();
       await waitForRunState(api, run_id, ['SUCCEEDED']);
 
       const resumed = await api.post(`/agent/runs/${run_id}/followups`, { message: 'continue please' });

@@ -88,8 +88,9 @@ export async function defaultTeamMemberKey(server: TestServer): Promise<string> 
 
 export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
   const { sharing } = overrides;
-  // The server migrates on start, exactly as in production.
-  const database = sharing ? sharing.database : await (overrides.database ?? sqliteKind).create({ migrate: false });
+  // A copy of the migrated template (support/databases.ts): the server's start-up migration, as in
+  // production, then finds every migration applied.
+  const database = sharing ? sharing.database : await (overrides.database ?? sqliteKind).create();
   const closeDatabase = sharing ? async () => {} : () => database.close();
   const adminKey = sharing ? sharing.adminKey : newApiKeyValue();
   const env: Record<string, string> = {
