@@ -4,9 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FACTORY, RUN_ID, runCli, startCliTestServer, stubApiForFile, webhook } from './support/cli';
+import { FACTORY, RUN_ID, runCli, startCliTestServer, stubApiForFile } from './support/cli';
 
 describe('agent-runs against a stub API', () => {
   const stub = stubApiForFile();
@@ -34,8 +33,21 @@ describe('agent-runs against a stub API', () => {
 
       const result = await runCli(
         [
-          'notifications', 'create', '--url', 'https://ops.example.com/agent-runs', '--event', 'run.failed', '--event', 'run.error,run.cancelled',
-          '--factory', FACTORY, '--automation', 'aut_1', '--description', 'Ops', '--disabled',
+          'notifications',
+          'create',
+          '--url',
+          'https://ops.example.com/agent-runs',
+          '--event',
+          'run.failed',
+          '--event',
+          'run.error,run.cancelled',
+          '--factory',
+          FACTORY,
+          '--automation',
+          'aut_1',
+          '--description',
+          'Ops',
+          '--disabled',
         ],
         stub.env,
       );
@@ -73,7 +85,14 @@ describe('agent-runs against a stub API', () => {
         json: {
           subscriptions: [
             subscription(),
-            subscription({ uid: 'sub_2', filter: { factory_uid: null, automation_id: null }, event_types: ['run.state_changed'], enabled: false, disabled_reason: 'failing', failing_since: '2026-04-26T08:00:00Z' }),
+            subscription({
+              uid: 'sub_2',
+              filter: { factory_uid: null, automation_id: null },
+              event_types: ['run.state_changed'],
+              enabled: false,
+              disabled_reason: 'failing',
+              failing_since: '2026-04-26T08:00:00Z',
+            }),
           ],
           page_info: { has_next_page: false, next_cursor: null },
         },
@@ -91,14 +110,21 @@ describe('agent-runs against a stub API', () => {
     it('update sends only what is given: --no-description is null, --no-filter is {}; nothing is a usage error', async () => {
       stub.handler = () => ({ json: subscription() });
 
-      const changed = await runCli(['notifications', 'update', SUB, '--url', 'https://new.example.com/', '--event', 'run.succeeded', '--automation', 'aut_9'], stub.env);
+      const changed = await runCli(
+        ['notifications', 'update', SUB, '--url', 'https://new.example.com/', '--event', 'run.succeeded', '--automation', 'aut_9'],
+        stub.env,
+      );
       const cleared = await runCli(['notifications', 'update', SUB, '--no-description', '--no-filter'], stub.env);
       const empty = await runCli(['notifications', 'update', SUB], stub.env);
 
       expect(changed.code).toBe(0);
       expect(cleared.code).toBe(0);
       expect(stub.requests.map((r) => [r.method, r.path, r.body])).toEqual([
-        ['PATCH', `/notifications/subscriptions/${SUB}`, { url: 'https://new.example.com/', event_types: ['run.succeeded'], filter: { automation_id: 'aut_9' } }],
+        [
+          'PATCH',
+          `/notifications/subscriptions/${SUB}`,
+          { url: 'https://new.example.com/', event_types: ['run.succeeded'], filter: { automation_id: 'aut_9' } },
+        ],
         ['PATCH', `/notifications/subscriptions/${SUB}`, { description: null, filter: {} }],
       ]);
       expect(empty.code).toBe(1);
@@ -108,13 +134,28 @@ describe('agent-runs against a stub API', () => {
     it('enable, disable, rotate, delete, attempts (with --event, --run, --limit) and replay send their requests', async () => {
       stub.handler = (request) => {
         if (request.method === 'DELETE') return { status: 204 };
-        if (request.path.endsWith('/rotate-secret')) return { json: { ...subscription({ previous_secret_expires_at: '2026-05-02T12:00:00Z' }), secret: 'whsec_bmV3' } };
-        if (request.path.endsWith('/replay')) return { status: 202, json: { event_id: 'evt_1', subscription_uid: SUB, next_attempt_at: '2026-05-01T12:00:00Z' } };
+        if (request.path.endsWith('/rotate-secret'))
+          return { json: { ...subscription({ previous_secret_expires_at: '2026-05-02T12:00:00Z' }), secret: 'whsec_bmV3' } };
+        if (request.path.endsWith('/replay'))
+          return { status: 202, json: { event_id: 'evt_1', subscription_uid: SUB, next_attempt_at: '2026-05-01T12:00:00Z' } };
         if (request.path.endsWith('/attempts')) {
           return {
             json: {
               attempts: [
-                { uid: 'att_1', event_id: 'evt_1', event_type: 'run.failed', run_id: RUN_ID, attempt: 2, attempted_at: '2026-05-01T12:00:07Z', outcome: 'retrying', status_code: 503, latency_ms: 41, error: null, response_excerpt: 'upstream down', next_attempt_at: '2026-05-01T12:00:20Z' },
+                {
+                  uid: 'att_1',
+                  event_id: 'evt_1',
+                  event_type: 'run.failed',
+                  run_id: RUN_ID,
+                  attempt: 2,
+                  attempted_at: '2026-05-01T12:00:07Z',
+                  outcome: 'retrying',
+                  status_code: 503,
+                  latency_ms: 41,
+                  error: null,
+                  response_excerpt: 'upstream down',
+                  next_attempt_at: '2026-05-01T12:00:20Z',
+                },
               ],
               page_info: { has_next_page: true, next_cursor: 'c2' },
             },
@@ -182,7 +223,7 @@ describe('agent-runs notifications against the real server', () => {
     }
   }
 
-  it('create prints the secret once; a run\'s events arrive signed with it; attempts, replay, rotate, get and delete', async () => {
+  it("create prints the secret once; a run's events arrive signed with it; attempts, replay, rotate, get and delete", async () => {
     const { verifyNotification } = await import('@agent-runs/sdk');
     const created = await runCli(['notifications', 'create', '--url', receiverUrl, '--event', 'run.succeeded', '--json'], live.env);
     expect(created.code).toBe(0);

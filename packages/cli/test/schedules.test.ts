@@ -2,7 +2,6 @@
  * `schedules` in-process (support/cli.ts): against a stub API, and against the real server with a
  * clock the test moves.
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_ID, runCli, runItem, startCliTestServer, stubApiForFile } from './support/cli';
 
@@ -24,8 +23,13 @@ describe('agent-runs schedules', () => {
     created_by: creator,
     updated_by: creator,
     history: {
-      last_ran: null, next_run: '2026-05-02T00:30:00.000Z', last_run_id: null, last_slot: null, last_fired_at: null,
-      last_outcome: null, skipped_slots: 0,
+      last_ran: null,
+      next_run: '2026-05-02T00:30:00.000Z',
+      last_run_id: null,
+      last_slot: null,
+      last_fired_at: null,
+      last_outcome: null,
+      skipped_slots: 0,
     },
     scope: { type: 'Team', uid: 'team_1' },
     ...overrides,
@@ -38,8 +42,25 @@ describe('agent-runs schedules', () => {
       stub.handler = () => ({ status: 201, json: schedule({ enabled: false }) });
       const result = await runCli(
         [
-          'schedules', 'create', '--name', 'Nightly deps', '--cron', '30 2 * * *', '--time-zone', 'Europe/Paris', '--prompt', 'Check',
-          '--skill', 'acme/skills:deps', '--model', 'gpt-x', '--config-name', 'deps', '--metadata', 'team=platform,ticket=a=b', '--disabled',
+          'schedules',
+          'create',
+          '--name',
+          'Nightly deps',
+          '--cron',
+          '30 2 * * *',
+          '--time-zone',
+          'Europe/Paris',
+          '--prompt',
+          'Check',
+          '--skill',
+          'acme/skills:deps',
+          '--model',
+          'gpt-x',
+          '--config-name',
+          'deps',
+          '--metadata',
+          'team=platform,ticket=a=b',
+          '--disabled',
         ],
         stub.env,
       );
@@ -50,8 +71,13 @@ describe('agent-runs schedules', () => {
           'POST',
           '/agent/schedules',
           {
-            name: 'Nightly deps', cron_schedule: '30 2 * * *', time_zone: 'Europe/Paris', prompt: 'Check', enabled: false,
-            agent_config: { skill_spec: 'acme/skills:deps', model_id: 'gpt-x', name: 'deps' }, metadata: { team: 'platform', ticket: 'a=b' },
+            name: 'Nightly deps',
+            cron_schedule: '30 2 * * *',
+            time_zone: 'Europe/Paris',
+            prompt: 'Check',
+            enabled: false,
+            agent_config: { skill_spec: 'acme/skills:deps', model_id: 'gpt-x', name: 'deps' },
+            metadata: { team: 'platform', ticket: 'a=b' },
           },
         ],
       ]);
@@ -80,7 +106,11 @@ describe('agent-runs schedules', () => {
           'PUT',
           `/agent/schedules/${SCHEDULE}`,
           {
-            name: 'Nightly deps', cron_schedule: '0 3 * * *', enabled: true, time_zone: 'Europe/Paris', prompt: 'Check the dependencies',
+            name: 'Nightly deps',
+            cron_schedule: '0 3 * * *',
+            enabled: true,
+            time_zone: 'Europe/Paris',
+            prompt: 'Check the dependencies',
             agent_config: { model_id: 'gpt-y', max_turns: 20 },
           },
         ],
@@ -92,11 +122,21 @@ describe('agent-runs schedules', () => {
       expect(stub.requests).toHaveLength(0);
     });
 
-    it('update --skill of a skill-only schedule lets the server write the new skill\'s prompt', async () => {
-      const skillOnly = schedule({ prompt: 'Follow the instructions of the skill acme/skills:old.', agent_config: { skill_spec: 'acme/skills:old' }, metadata: undefined });
+    it("update --skill of a skill-only schedule lets the server write the new skill's prompt", async () => {
+      const skillOnly = schedule({
+        prompt: 'Follow the instructions of the skill acme/skills:old.',
+        agent_config: { skill_spec: 'acme/skills:old' },
+        metadata: undefined,
+      });
       stub.handler = () => ({ json: skillOnly });
       expect((await runCli(['schedules', 'update', SCHEDULE, '--skill', 'acme/skills:new'], stub.env)).code).toBe(0);
-      expect(stub.requests[1]!.body).toEqual({ name: 'Nightly deps', cron_schedule: '30 2 * * *', enabled: true, time_zone: 'Europe/Paris', agent_config: { skill_spec: 'acme/skills:new' } });
+      expect(stub.requests[1]!.body).toEqual({
+        name: 'Nightly deps',
+        cron_schedule: '30 2 * * *',
+        enabled: true,
+        time_zone: 'Europe/Paris',
+        agent_config: { skill_spec: 'acme/skills:new' },
+      });
     });
 
     it('list, get, pause, resume, delete and runs send their requests and print for people', async () => {
@@ -104,7 +144,8 @@ describe('agent-runs schedules', () => {
         if (request.path === '/agent/schedules') return { json: { schedules: [schedule()], page_info: { has_next_page: false, next_cursor: null } } };
         if (request.path.endsWith('/pause')) return { json: schedule({ enabled: false, history: { ...(schedule().history as object), next_run: null } }) };
         if (request.path.endsWith('/resume')) return { json: schedule() };
-        if (request.path === '/agent/runs') return { json: { runs: [runItem({ source: 'SCHEDULED_AGENT' })], page_info: { has_next_page: false, next_cursor: null } } };
+        if (request.path === '/agent/runs')
+          return { json: { runs: [runItem({ source: 'SCHEDULED_AGENT' })], page_info: { has_next_page: false, next_cursor: null } } };
         if (request.method === 'DELETE') return { json: { success: true } };
         return { json: schedule({ last_spawn_error: 'config.environment_id names no environment of this team.' }) };
       };
@@ -137,10 +178,15 @@ describe('agent-runs schedules', () => {
     let id = '';
 
     it('create, list, update, pause and resume', async () => {
-      const created = await runCli(['schedules', 'create', '--name', 'cli nightly', '--cron', '0 9 * * *', '--time-zone', 'europe/paris', '--prompt', 'Good morning', '--json'], live.env);
+      const created = await runCli(
+        ['schedules', 'create', '--name', 'cli nightly', '--cron', '0 9 * * *', '--time-zone', 'europe/paris', '--prompt', 'Good morning', '--json'],
+        live.env,
+      );
       expect(created.stderr).toBe('');
       ({ id } = JSON.parse(created.stdout) as { id: string });
-      expect((await runCli(['schedules', 'list'], live.env)).stdout).toMatch(new RegExp(`^${id}\\s+cli nightly\\s+0 9 \\* \\* \\*\\s+Europe/Paris\\s+yes\\s+2026-11-28 08:00:00Z`, 'm'));
+      expect((await runCli(['schedules', 'list'], live.env)).stdout).toMatch(
+        new RegExp(`^${id}\\s+cli nightly\\s+0 9 \\* \\* \\*\\s+Europe/Paris\\s+yes\\s+2026-11-28 08:00:00Z`, 'm'),
+      );
       const updated = await runCli(['schedules', 'update', id, '--cron', '30 9 * * *', '--metadata', 'from=cli'], live.env);
       expect(updated.code).toBe(0);
       expect(updated.stdout).toMatch(/^next_run:\s+2026-11-27 08:30:00Z$/m);
@@ -161,7 +207,10 @@ describe('agent-runs schedules', () => {
       const gone = await runCli(['schedules', 'get', id], live.env);
       expect(gone.code).toBe(1);
       expect(gone.stderr).toMatch(/^error: 404 resource_not_found: /m);
-      const refused = await runCli(['schedules', 'create', '--name', 'x', '--cron', '0 9 * * *', '--time-zone', 'Mars/Olympus_Mons', '--prompt', 'p'], live.env);
+      const refused = await runCli(
+        ['schedules', 'create', '--name', 'x', '--cron', '0 9 * * *', '--time-zone', 'Mars/Olympus_Mons', '--prompt', 'p'],
+        live.env,
+      );
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/^error: 400 invalid_request: time_zone "Mars\/Olympus_Mons" is not an IANA time zone/m);
     });
