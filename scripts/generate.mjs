@@ -22,8 +22,7 @@ const skipPython = args.includes('--skip-python');
 
 const specPath = path.join(root, 'openapi/v1.yaml');
 const typesTarget = 'packages/contract/src/generated/api.ts';
-const header =
-  '/**\n * Generated from openapi/v1.yaml by `pnpm generate` (openapi-typescript). Do not edit by hand.\n */\n\n';
+const header = '/**\n * Generated from openapi/v1.yaml by `pnpm generate` (openapi-typescript). Do not edit by hand.\n */\n\n';
 
 async function generateTypes() {
   const ast = await openapiTS(new URL(`file://${specPath}`), {
@@ -44,7 +43,13 @@ async function generateTypes() {
  */
 function queryParametersWithDefaults() {
   const spec = YAML.parse(readFileSync(specPath, 'utf8'));
-  const resolve = (node) => (node?.$ref ? node.$ref.split('/').slice(1).reduce((at, key) => at[key], spec) : node);
+  const resolve = (node) =>
+    node?.$ref
+      ? node.$ref
+          .split('/')
+          .slice(1)
+          .reduce((at, key) => at[key], spec)
+      : node;
   const lines = [];
   for (const item of Object.values(spec.paths ?? {})) {
     for (const operation of ['get', 'put', 'post', 'delete', 'patch'].map((method) => item[method]).filter(Boolean)) {

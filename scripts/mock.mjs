@@ -142,7 +142,10 @@ function startProxy(prismPort) {
           // as the server's own redirects lead to itself.
           const location = answer.headers.location;
           if (location?.startsWith(CONTRACT_SERVER)) {
-            res.writeHead(status, { ...answer.headers, location: `http://${req.headers.host ?? `${host}:${port}`}${REST_BASE_PATH}${location.slice(CONTRACT_SERVER.length)}` });
+            res.writeHead(status, {
+              ...answer.headers,
+              location: `http://${req.headers.host ?? `${host}:${port}`}${REST_BASE_PATH}${location.slice(CONTRACT_SERVER.length)}`,
+            });
             answer.pipe(res);
             return;
           }

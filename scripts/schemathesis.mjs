@@ -133,14 +133,22 @@ async function fixtureArtifact(runId) {
 
 function schemathesis(env, url, selection, seconds) {
   const args = [
-    '--config-file', path.join(directory, 'schemathesis.toml'),
-    'run', path.join(repositoryRoot, 'openapi/v1.yaml'),
-    '--url', url,
-    '--header', `Authorization: Bearer ${server.adminKey}`,
-    '--checks', 'all',
-    '--seed', seed,
-    '--max-time', seconds,
-    '--workers', '1',
+    '--config-file',
+    path.join(directory, 'schemathesis.toml'),
+    'run',
+    path.join(repositoryRoot, 'openapi/v1.yaml'),
+    '--url',
+    url,
+    '--header',
+    `Authorization: Bearer ${server.adminKey}`,
+    '--checks',
+    'all',
+    '--seed',
+    seed,
+    '--max-time',
+    seconds,
+    '--workers',
+    '1',
     ...selection,
   ];
   console.log(`schemathesis run … --url ${url} ${selection.join(' ')} --max-time ${seconds} --seed ${seed}`);
@@ -154,14 +162,22 @@ function schemathesis(env, url, selection, seconds) {
 let status = 1;
 try {
   const env = await createFixtures();
-  const rest = schemathesis(env, server.apiUrl, [
-    // Deleting the fuzzer's own key ends the run's authentication; the ingress has its own tests.
-    '--exclude-operation-id', 'deleteApiKey',
-    '--exclude-tag', 'Ingress',
-    '--exclude-tag', 'Operations',
-    // Further options for this run, e.g. `pnpm test:fuzz --report har` or `--phases stateful`.
-    ...process.argv.slice(2),
-  ], maxTime);
+  const rest = schemathesis(
+    env,
+    server.apiUrl,
+    [
+      // Deleting the fuzzer's own key ends the run's authentication; the ingress has its own tests.
+      '--exclude-operation-id',
+      'deleteApiKey',
+      '--exclude-tag',
+      'Ingress',
+      '--exclude-tag',
+      'Operations',
+      // Further options for this run, e.g. `pnpm test:fuzz --report har` or `--phases stateful`.
+      ...process.argv.slice(2),
+    ],
+    maxTime,
+  );
   const operational = schemathesis(env, server.baseUrl, ['--include-tag', 'Operations'], OPERATIONAL_MAX_TIME);
   status = rest === 0 && operational === 0 ? 0 : 1;
 } finally {

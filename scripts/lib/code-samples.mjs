@@ -15,7 +15,13 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** `$ref`-free view of one object of the contract. */
 function resolver(spec) {
-  return (node) => (node?.$ref ? node.$ref.split('/').slice(1).reduce((acc, key) => acc[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec) : node);
+  return (node) =>
+    node?.$ref
+      ? node.$ref
+          .split('/')
+          .slice(1)
+          .reduce((acc, key) => acc[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec)
+      : node;
 }
 
 function exampleOf(node) {
@@ -93,7 +99,16 @@ export function typescriptMethods(apiMd) {
   const methods = new Map();
   const pattern = /<code title="[^"]*">client\.([\w.]*?)\.?<a [^>]*>(\w+)<\/a>\(([^)]*)\) -> (\w+)&lt;(\w+)&gt;<\/code> — `(\w+)`/g;
   for (const [, chain, method, args, promise, answer, operationId] of apiMd.matchAll(pattern)) {
-    methods.set(operationId, { chain: chain ? `${chain}.` : '', method, args: args.split(',').map((a) => a.trim()).filter((a) => a !== 'options?'), promise, answer });
+    methods.set(operationId, {
+      chain: chain ? `${chain}.` : '',
+      method,
+      args: args
+        .split(',')
+        .map((a) => a.trim())
+        .filter((a) => a !== 'options?'),
+      promise,
+      answer,
+    });
   }
   return methods;
 }
@@ -139,7 +154,10 @@ export function pythonMethods(resourcesDir, operationIds) {
       const named = [...doc.matchAll(/\((\w+)\b/g)].map((m) => m[1]).find((id) => operationIds.has(id));
       if (!named || methods.has(named)) continue;
       const [positional, keywords = ''] = params.split(/(?:^|,)\s*\*\s*,/);
-      const names = (text) => splitTopLevel(text).map((p) => p.split(':')[0].trim()).filter(Boolean);
+      const names = (text) =>
+        splitTopLevel(text)
+          .map((p) => p.split(':')[0].trim())
+          .filter(Boolean);
       methods.set(named, { name, positional: names(positional), keywords: names(keywords) });
     }
   }

@@ -56,7 +56,10 @@ describe('faults in a cluster of 2 × api,ingress and 2 × worker', () => {
     return runIds.filter((id) => owners.get(id)?.state === 'INPROGRESS' && ownedBy(owners.get(id)?.lease_owner, worker) && executions.get(id) === 1);
   };
   const workspaceTimes = (runId: string, kind: 'start' | 'end') =>
-    cluster.workspaceExecutions(runId).filter((line) => line.startsWith(`${kind} `)).map((line) => Number(BigInt(line.split(' ')[2]!) / 1_000_000n));
+    cluster
+      .workspaceExecutions(runId)
+      .filter((line) => line.startsWith(`${kind} `))
+      .map((line) => Number(BigInt(line.split(' ')[2]!) / 1_000_000n));
 
   it('SIGKILL of a worker mid-run: its runs go back to QUEUED once after the lease and the other worker executes them, never both at once', async () => {
     const [victim, survivor] = workers as [ClusterProcess, ClusterProcess];
@@ -72,7 +75,11 @@ describe('faults in a cluster of 2 × api,ingress and 2 × worker', () => {
     // Its sandboxes die with it (bubblewrap --die-with-parent): nothing of the lost runs keeps executing.
     if (sandboxed) await until(() => lost.every((id) => processesWithEnv('AGENT_RUN_ID', id).length === 0), 1000, 'the killed worker’s commands gone');
 
-    await until(async () => (await leaseOwners(runIds)).size === runIds.length && [...(await leaseOwners(runIds)).values()].every((r) => r.state === 'SUCCEEDED'), 30_000, 'every run SUCCEEDED');
+    await until(
+      async () => (await leaseOwners(runIds)).size === runIds.length && [...(await leaseOwners(runIds)).values()].every((r) => r.state === 'SUCCEEDED'),
+      30_000,
+      'every run SUCCEEDED',
+    );
     const histories = await stateHistories(db(), runIds);
     const executions = await witnessedExecutions(db(), runIds);
     for (const id of lost) {
@@ -93,11 +100,19 @@ describe('faults in a cluster of 2 × api,ingress and 2 × worker', () => {
       }
     }
     for (const id of runIds.filter((id) => !lost.includes(id))) {
-      expect(histories.get(id)!.map((c) => c.state).join(' ')).toBe('QUEUED CLAIMED INPROGRESS SUCCEEDED');
+      expect(
+        histories
+          .get(id)!
+          .map((c) => c.state)
+          .join(' '),
+      ).toBe('QUEUED CLAIMED INPROGRESS SUCCEEDED');
       expect(executions.get(id)).toBe(1);
     }
     const requeuedAfter = lost.map((id) => histories.get(id)![3]!.at - killedAt);
-    figure('SIGKILL of a worker', `${lost.length} lost run(s) re-queued ${Math.min(...requeuedAfter)}–${Math.max(...requeuedAfter)} ms after the kill (lease ${LEASE_SECONDS} s), each executed again by the other worker`);
+    figure(
+      'SIGKILL of a worker',
+      `${lost.length} lost run(s) re-queued ${Math.min(...requeuedAfter)}–${Math.max(...requeuedAfter)} ms after the kill (lease ${LEASE_SECONDS} s), each executed again by the other worker`,
+    );
     expect(survivor.running()).toBe(true);
     // The cluster gets its second worker back for what follows.
     workers.splice(0, 1, await cluster.start('worker-3', 'worker'));
@@ -126,11 +141,19 @@ describe('faults in a cluster of 2 × api,ingress and 2 × worker', () => {
       expect(states.slice(0, 4).join(' ')).toBe('QUEUED CLAIMED INPROGRESS QUEUED');
       expect(afterExit.get(id)![3]!.at).toBeLessThanOrEqual(signalled + exitedIn);
     }
-    await until(async () => [...(await leaseOwners(runIds)).values()].every((r) => r.state === 'SUCCEEDED'), 40_000, 'every run SUCCEEDED on the other worker', 250);
+    await until(
+      async () => [...(await leaseOwners(runIds)).values()].every((r) => r.state === 'SUCCEEDED'),
+      40_000,
+      'every run SUCCEEDED on the other worker',
+      250,
+    );
     const executions = await witnessedExecutions(db(), runIds);
     for (const id of inFlight) expect(executions.get(id)).toBe(2);
     expect(runIds.filter((id) => !inFlight.includes(id) && executions.get(id) !== 1)).toEqual([]);
-    figure('SIGTERM of a worker under load', `exited 0 in ${exitedIn} ms (grace ${SHUTDOWN_GRACE_MS} ms), ${inFlight.length} claim(s) released and executed by the other worker`);
+    figure(
+      'SIGTERM of a worker under load',
+      `exited 0 in ${exitedIn} ms (grace ${SHUTDOWN_GRACE_MS} ms), ${inFlight.length} claim(s) released and executed by the other worker`,
+    );
     expect(other.running()).toBe(true);
     workers.splice(0, 1, await cluster.start('worker-4', 'worker'));
   });
@@ -167,7 +190,10 @@ describe('faults in a cluster of 2 × api,ingress and 2 × worker', () => {
     const runsPerDelivery = new Map<string, number>();
     for (const run of runs) runsPerDelivery.set(run.delivery_id!, (runsPerDelivery.get(run.delivery_id!) ?? 0) + 1);
     expect(log.filter((row) => runsPerDelivery.get(row.id) !== 1)).toEqual([]);
-    figure('SIGKILL of an ingress mid-burst', `${accepted.length} × 202, ${cut} cut off; ${log.length} log rows (${log.length - accepted.length} committed whose answer was lost), one run each, no run without its row`);
+    figure(
+      'SIGKILL of an ingress mid-burst',
+      `${accepted.length} × 202, ${cut} cut off; ${log.length} log rows (${log.length - accepted.length} committed whose answer was lost), one run each, no run without its row`,
+    );
     expect(survivor.running() && isAlive(survivor.pid)).toBe(true);
   });
 });

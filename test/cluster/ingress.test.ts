@@ -53,7 +53,15 @@ describe('the ingress on 2 × ROLE=api,ingress', () => {
     expect(log.map((row) => row.label)).toEqual(Array(60).fill('Accepted'));
     expect(log.map((row) => row.id).sort()).toEqual(accepted.map((a) => a.body.delivery_id).sort());
     // …and each started its run.
-    const runs = await cluster.database.db.selectFrom('runs').select('delivery_id').where('delivery_id', 'in', log.map((row) => row.id)).execute();
+    const runs = await cluster.database.db
+      .selectFrom('runs')
+      .select('delivery_id')
+      .where(
+        'delivery_id',
+        'in',
+        log.map((row) => row.id),
+      )
+      .execute();
     expect(runs.map((run) => run.delivery_id).sort()).toEqual(log.map((row) => row.id).sort());
     figure('webhook rate over 2 ingresses', `100 deliveries in ${Date.now() - started} ms → 60 × 202 (logged, one run each), 40 × 429 (not logged)`);
   });

@@ -40,14 +40,19 @@ function pgCtl(...args: string[]): void {
 
 /** The server's own options as it was started (postmaster.opts: the binary, then quoted arguments), minus -D. */
 function serverOptions(): string {
-  const words = fs.readFileSync(path.join(dataDir, 'postmaster.opts'), 'utf8').trim().match(/"[^"]*"|\S+/g) ?? [];
+  const words =
+    fs
+      .readFileSync(path.join(dataDir, 'postmaster.opts'), 'utf8')
+      .trim()
+      .match(/"[^"]*"|\S+/g) ?? [];
   const args = words.slice(1);
   const at = args.indexOf('"-D"');
   if (at >= 0) args.splice(at, 2);
   return args.join(' ');
 }
 
-const isUp = () => spawnSync(path.join(pgBin!, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', new URL(process.env.TEST_POSTGRES_URL!).port || '5432']).status === 0;
+const isUp = () =>
+  spawnSync(path.join(pgBin!, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', new URL(process.env.TEST_POSTGRES_URL!).port || '5432']).status === 0;
 
 interface Answer {
   what: 'create' | 'deliver' | 'readyz';
@@ -65,9 +70,14 @@ describe.runIf(canRestart)('PostgreSQL restarted under load', () => {
   let options: string;
   beforeAll(async () => {
     options = serverOptions();
-    cluster = await startCluster({ env: { INGRESS_DELIVERIES_PER_MINUTE: '100000', RUN_LEASE_SECONDS: String(LEASE_SECONDS), RUN_HEARTBEAT_SECONDS: '1', RUN_SWEEP_INTERVAL_SECONDS: '1' } });
+    cluster = await startCluster({
+      env: { INGRESS_DELIVERIES_PER_MINUTE: '100000', RUN_LEASE_SECONDS: String(LEASE_SECONDS), RUN_HEARTBEAT_SECONDS: '1', RUN_SWEEP_INTERVAL_SECONDS: '1' },
+    });
     const first = await cluster.start('api-1', 'api,ingress');
-    processes = [first, ...(await Promise.all([cluster.start('api-2', 'api,ingress'), cluster.start('worker-1', 'worker'), cluster.start('worker-2', 'worker')]))];
+    processes = [
+      first,
+      ...(await Promise.all([cluster.start('api-2', 'api,ingress'), cluster.start('worker-1', 'worker'), cluster.start('worker-2', 'worker')])),
+    ];
   });
   afterAll(async () => {
     // Whatever happened: the database server is up again for whoever comes next.
@@ -83,13 +93,23 @@ describe.runIf(canRestart)('PostgreSQL restarted under load', () => {
     const timed = async (what: Answer['what'], member: ClusterProcess, call: () => Promise<{ status: number; headers: Headers; id?: string }>) => {
       const started = Date.now();
       const res = await call();
-      answers.push({ what, process: member.name, status: res.status, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started, at: started, ...(res.id ? { id: res.id } : {}) });
+      answers.push({
+        what,
+        process: member.name,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        ms: Date.now() - started,
+        at: started,
+        ...(res.id ? { id: res.id } : {}),
+      });
     };
     const creator = (member: ClusterProcess) => async () => {
       const api = cluster.client(member);
       while (loading) {
         await timed('create', member, async () => {
-          const res = await api.request('POST', '/agent/runs', { body: { prompt: 'sleep 0' } }).catch(() => ({ status: 0, headers: new Headers(), body: undefined }));
+          const res = await api
+            .request('POST', '/agent/runs', { body: { prompt: 'sleep 0' } })
+            .catch(() => ({ status: 0, headers: new Headers(), body: undefined }));
           return { status: res.status, headers: res.headers, ...(res.status === 200 ? { id: res.body.run_id as string } : {}) };
         });
         await delay(20);
@@ -115,16 +135,17 @@ describe.runIf(canRestart)('PostgreSQL restarted under load', () => {
         await delay(50);
       }
     };
-    const load = Promise.all([
-      ...[api1, api2].flatMap((member) => [creator(member)(), sender(member)()]),
-      ...processes.map((member) => prober(member)()),
-    ]);
+    const load = Promise.all([...[api1, api2].flatMap((member) => [creator(member)(), sender(member)()]), ...processes.map((member) => prober(member)())]);
 
     await delay(1000);
     const stoppedAt = Date.now();
     pgCtl('stop', '-m', 'fast');
     try {
-      await until(() => processes.every((member) => answers.some((a) => a.what === 'readyz' && a.process === member.name && a.at > stoppedAt && a.status === 503)), DOWN_MS, 'every /readyz 503');
+      await until(
+        () => processes.every((member) => answers.some((a) => a.what === 'readyz' && a.process === member.name && a.at > stoppedAt && a.status === 503)),
+        DOWN_MS,
+        'every /readyz 503',
+      );
       await delay(Math.max(0, DOWN_MS - (Date.now() - stoppedAt)));
     } finally {
       pgCtl('start', '-l', path.join(pgDir, 'server.log'), '-o', options);
@@ -144,7 +165,8 @@ describe.runIf(canRestart)('PostgreSQL restarted under load', () => {
     await load;
 
     for (const member of processes) expect(member.running(), `${member.name} died:\n${member.output()}`).toBe(true);
-    const byStatus = (what: Answer['what']) => answers.filter((a) => a.what === what).reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
+    const byStatus = (what: Answer['what']) =>
+      answers.filter((a) => a.what === what).reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
     const success = { create: 200, deliver: 202, readyz: 200 } as const;
     const unexpected = answers.filter((a) => a.status !== success[a.what] && a.status !== 503);
     expect(unexpected, `answers other than success or 503: ${JSON.stringify(unexpected.slice(0, 5))}`).toEqual([]);
@@ -171,10 +193,28 @@ describe.runIf(canRestart)('PostgreSQL restarted under load', () => {
     const histories = await stateHistories(db);
     // A run executing when the database stopped could not record its outcome: it stays leased until the lease
     // runs out, goes back to QUEUED once and executes again (at least once, docs/decisions.md §Several processes).
-    const statePath = (id: string) => histories.get(id)?.map((c) => c.state).join(' ');
-    const twice = runs.filter((run) => executions.get(run.id) === 2 && statePath(run.id) === 'QUEUED CLAIMED INPROGRESS QUEUED CLAIMED INPROGRESS SUCCEEDED' && histories.get(run.id)![2]!.at < stoppedAt + 100);
+    const statePath = (id: string) =>
+      histories
+        .get(id)
+        ?.map((c) => c.state)
+        .join(' ');
+    const twice = runs.filter(
+      (run) =>
+        executions.get(run.id) === 2 &&
+        statePath(run.id) === 'QUEUED CLAIMED INPROGRESS QUEUED CLAIMED INPROGRESS SUCCEEDED' &&
+        histories.get(run.id)![2]!.at < stoppedAt + 100,
+    );
     const neither = runs.filter((run) => !twice.includes(run) && (run.state !== 'SUCCEEDED' || executions.get(run.id) !== 1));
-    expect(neither.map((run) => ({ ...run, executions: executions.get(run.id), states: histories.get(run.id)?.map((c) => `${c.state}@${c.at - stoppedAt}`).join(' ') }))).toEqual([]);
+    expect(
+      neither.map((run) => ({
+        ...run,
+        executions: executions.get(run.id),
+        states: histories
+          .get(run.id)
+          ?.map((c) => `${c.state}@${c.at - stoppedAt}`)
+          .join(' '),
+      })),
+    ).toEqual([]);
 
     figure(
       `PostgreSQL stopped ${DOWN_MS} ms under load (${executionWitness.runner} runner)`,

@@ -65,7 +65,13 @@ describe('2 × ROLE=api,ingress and 2 × ROLE=worker on one PostgreSQL', () => {
     const histories = await stateHistories(db);
     const executions = await witnessedExecutions(db);
     expect(histories.size).toBe(RUNS);
-    const offPath = runIds.filter((id) => histories.get(id)?.map((change) => change.state).join(' ') !== 'QUEUED CLAIMED INPROGRESS SUCCEEDED');
+    const offPath = runIds.filter(
+      (id) =>
+        histories
+          .get(id)
+          ?.map((change) => change.state)
+          .join(' ') !== 'QUEUED CLAIMED INPROGRESS SUCCEEDED',
+    );
     expect(offPath, `runs whose states were not QUEUED CLAIMED INPROGRESS SUCCEEDED: ${offPath.slice(0, 5).join(', ')}`).toEqual([]);
     expect(runIds.filter((id) => executions.get(id) !== 1)).toEqual([]);
     if (executionWitness.runner === 'command') {
@@ -77,7 +83,10 @@ describe('2 × ROLE=api,ingress and 2 × ROLE=worker on one PostgreSQL', () => {
       return claimed!.at - queued!.at;
     });
     const finishedAt = Math.max(...runIds.map((id) => histories.get(id)!.at(-1)!.at));
-    figure(`${RUNS} runs over 2 APIs and 2 workers (${executionWitness.runner} runner)`, `created in ${(createdIn / 1000).toFixed(1)} s, all SUCCEEDED in ${(elapsed / 1000).toFixed(1)} s`);
+    figure(
+      `${RUNS} runs over 2 APIs and 2 workers (${executionWitness.runner} runner)`,
+      `created in ${(createdIn / 1000).toFixed(1)} s, all SUCCEEDED in ${(elapsed / 1000).toFixed(1)} s`,
+    );
     figure('throughput', `${(RUNS / ((finishedAt - started) / 1000)).toFixed(1)} runs/s (create of the first → the last SUCCEEDED)`);
     figure('create → CLAIMED', `p50 ${quantile(toClaimed, 0.5)} ms, p99 ${quantile(toClaimed, 0.99)} ms, max ${Math.max(...toClaimed)} ms`);
   });

@@ -22,7 +22,8 @@ interface Sample {
   source: string;
 }
 const { samples } = codeSamples(repositoryRoot) as { samples: Map<string, Sample[]> };
-const byLabel = (label: string) => [...samples].flatMap(([operationId, list]) => list.filter((s) => s.label === label).map((s) => [operationId, s.source] as const));
+const byLabel = (label: string) =>
+  [...samples].flatMap(([operationId, list]) => list.filter((s) => s.label === label).map((s) => [operationId, s.source] as const));
 
 /** Operations the SDKs have no method for (not called with an API key), and Oz's legacy alias, which only the TypeScript SDK keeps. */
 const NOT_EVERY_SDK: Record<string, string[]> = {

@@ -15,7 +15,9 @@ import { hasBrowser, launchBrowser } from '../../packages/dashboard/test/support
 
 const run = promisify(execFile);
 const repositoryRoot = path.resolve(__dirname, '../..');
-const spec = YAML.parse(readFileSync(path.join(repositoryRoot, 'openapi/v1.yaml'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+const spec = YAML.parse(readFileSync(path.join(repositoryRoot, 'openapi/v1.yaml'), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+};
 const operationIds = Object.values(spec.paths).flatMap((item) => Object.values(item).flatMap((op) => (op?.operationId ? [op.operationId] : [])));
 
 describe('pnpm docs:build', () => {
@@ -26,8 +28,7 @@ describe('pnpm docs:build', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'docs-build-'));
-    const script = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
-      .scripts['docs:build']!;
+    const script = (JSON.parse(readFileSync(path.join(repositoryRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['docs:build']!;
     expect(script).toBe('node scripts/docs-build.mjs');
     output = path.join(dir, 'index.html');
     const { stdout, stderr } = await run(process.execPath, ['scripts/docs-build.mjs', '--output', output], {

@@ -21,8 +21,7 @@ describe('generated-code drift check', () => {
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  const check = () =>
-    run(process.execPath, [path.join(repositoryRoot, 'scripts/generate.mjs'), '--check', '--skip-python', '--root', copy]);
+  const check = () => run(process.execPath, [path.join(repositoryRoot, 'scripts/generate.mjs'), '--check', '--skip-python', '--root', copy]);
 
   it('passes when the committed types match the contract', async () => {
     const { stdout } = await check();

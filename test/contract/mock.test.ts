@@ -56,7 +56,7 @@ describe('Prism mock of the contract', () => {
     expect(await response.json()).toMatchObject({ status: 400, error: expect.stringContaining('$.config.mcp_servers.both') });
   });
 
-  it('serves a run under /api/v1 as the contract\'s example', async () => {
+  it("serves a run under /api/v1 as the contract's example", async () => {
     const runId = '3f8c2a4e-9b1d-4c6e-8f2a-1d2e3f4a5b6c';
     const response = await fetch(`${mock.apiUrl}/agent/runs/${runId}`, { headers });
     expect(response.status).toBe(200);
@@ -64,9 +64,7 @@ describe('Prism mock of the contract', () => {
   });
 
   it('answers a wrong type as the server does: 400 invalid_request', async () => {
-    for (const [body, path, message] of [
-      ['{"prompt": 5}', '$.prompt', 'must be string'],
-    ] as const) {
+    for (const [body, path, message] of [['{"prompt": 5}', '$.prompt', 'must be string']] as const) {
       const response = await fetch(`${mock.apiUrl}/agent/runs`, { method: 'POST', headers, body });
       expect(response.status, body).toBe(400);
       expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');

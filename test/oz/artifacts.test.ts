@@ -59,7 +59,11 @@ describe('oz-agent-sdk reads run artifacts', () => {
     expect(file.data).toMatchObject({ filepath: 'coverage.txt', filename: 'coverage.txt', mime_type: 'text/plain' });
 
     const artifact = (await oz.get(`/agent/artifacts/${file.data.artifact_uid}`)) as OzFileArtifactResponse;
-    expect(artifact).toMatchObject({ artifact_uid: file.data.artifact_uid, artifact_type: 'FILE', data: { content_type: 'text/plain', filename: 'coverage.txt', size_bytes: 13 } });
+    expect(artifact).toMatchObject({
+      artifact_uid: file.data.artifact_uid,
+      artifact_type: 'FILE',
+      data: { content_type: 'text/plain', filename: 'coverage.txt', size_bytes: 13 },
+    });
     expect(Date.parse(artifact.data.expires_at)).toBeGreaterThan(Date.now());
     // The signed URL needs no API key: any HTTP client downloads it.
     const download = await fetch(artifact.data.download_url);

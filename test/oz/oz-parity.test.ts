@@ -43,7 +43,15 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     for (const created of [modern, legacy]) expect(created).toEqual({ run_id: expect.any(String), task_id: created.run_id, state: 'QUEUED' });
     const [a, b] = await Promise.all([oz.agent.runs.retrieve(modern.run_id), oz.agent.runs.retrieve(legacy.run_id)]);
     expect({ ...a, run_id: '', task_id: '', title: '', session_id: '', session_link: '', conversation_id: '', created_at: '', updated_at: '' }).toEqual({
-      ...b, run_id: '', task_id: '', title: '', session_id: '', session_link: '', conversation_id: '', created_at: '', updated_at: '',
+      ...b,
+      run_id: '',
+      task_id: '',
+      title: '',
+      session_id: '',
+      session_link: '',
+      conversation_id: '',
+      created_at: '',
+      updated_at: '',
     });
   });
 
@@ -51,10 +59,21 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     const { run_id } = await oz.agent.run({ prompt: 'Look at me', config: { model_id: 'echo' } });
     const run = (await oz.agent.runs.retrieve(run_id)) as unknown as Record<string, unknown>;
     expect(run).toMatchObject({
-      run_id, task_id: run_id, title: 'Look at me', state: 'QUEUED', prompt: 'Look at me', source: 'API',
-      execution_location: 'REMOTE', is_run_type_cancellable: true, is_sandbox_running: false, debug_agent_available: false,
-      artifacts: [], scope: { type: 'Team', uid: teamId }, conversation_id: `conv_${run_id}`,
-      creator: { type: 'service_account', uid: expect.any(String) }, session_link: expect.stringContaining('/sessions/'),
+      run_id,
+      task_id: run_id,
+      title: 'Look at me',
+      state: 'QUEUED',
+      prompt: 'Look at me',
+      source: 'API',
+      execution_location: 'REMOTE',
+      is_run_type_cancellable: true,
+      is_sandbox_running: false,
+      debug_agent_available: false,
+      artifacts: [],
+      scope: { type: 'Team', uid: teamId },
+      conversation_id: `conv_${run_id}`,
+      creator: { type: 'service_account', uid: expect.any(String) },
+      session_link: expect.stringContaining('/sessions/'),
     });
     expect(run.executor).toEqual(run.creator);
   });
@@ -71,8 +90,7 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     const c = await oz.agent.run({ prompt: 'gamma', config: { name: 'lister' }, ...({ parent_run_id: b.run_id, metadata: { team: 'ops' } } as object) });
     await setRun(a.run_id, { state: 'SUCCEEDED', updated_at: new Date(Date.now() + 1000).toISOString() });
     const after = (await oz.agent.runs.retrieve(b.run_id)).created_at;
-    const ids = async (query: Record<string, unknown>) =>
-      (await oz.agent.runs.list({}, { query: { limit: 50, ...query } })).runs.map((r) => r.run_id);
+    const ids = async (query: Record<string, unknown>) => (await oz.agent.runs.list({}, { query: { limit: 50, ...query } })).runs.map((r) => r.run_id);
     const sorted = (xs: string[]) => [...xs].sort();
     const me = (await oz.agent.runs.retrieve(a.run_id)).creator!.uid!;
 
@@ -127,7 +145,7 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     await expect(oz.agent.runs.list({}, { query: { sort_by: 'random' } })).rejects.toBeInstanceOf(BadRequestError);
   });
 
-  it("cancel answers as Oz: the id (200), 400 for a terminal run (CANCELLED too), 409 retryable for PENDING, 404 for an unknown run", async () => {
+  it('cancel answers as Oz: the id (200), 400 for a terminal run (CANCELLED too), 409 retryable for PENDING, 404 for an unknown run', async () => {
     const queued = await oz.agent.run({ prompt: 'cancel me' });
     expect(await oz.agent.runs.cancel(queued.run_id)).toBe(queued.run_id);
     expect((await oz.agent.runs.retrieve(queued.run_id)).state).toBe('CANCELLED');
@@ -177,14 +195,32 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     const at = new Date().toISOString();
     const recorded: Array<[string, string, object]> = [
       ['msg_a', 'assistant', { type: 'action', id: 'call_1', category: 'integration', name: 'search', input: { unparsed_arguments: '{"q": ' } }],
-      ['msg_t', 'tool', { type: 'action_result', action_id: 'call_1', category: 'integration', name: 'search', state: 'failed', output: { text: 'The tool arguments are not valid JSON.' } }],
+      [
+        'msg_t',
+        'tool',
+        {
+          type: 'action_result',
+          action_id: 'call_1',
+          category: 'integration',
+          name: 'search',
+          state: 'failed',
+          output: { text: 'The tool arguments are not valid JSON.' },
+        },
+      ],
     ];
     await db
       .insertInto('run_events')
-      .values(recorded.map(([message_id, role, block], i) => ({
-        run_id, team_id: teamId, seq: Number(event_seq) + i + 1, kind: 'content' as const, created_at: at, step_id: step.id,
-        data: JSON.stringify({ run_id, step_id: step.id, message_id, role, timestamp: at, block }),
-      })))
+      .values(
+        recorded.map(([message_id, role, block], i) => ({
+          run_id,
+          team_id: teamId,
+          seq: Number(event_seq) + i + 1,
+          kind: 'content' as const,
+          created_at: at,
+          step_id: step.id,
+          data: JSON.stringify({ run_id, step_id: step.id, message_id, role, timestamp: at, block }),
+        })),
+      )
       .execute();
     await setRun(run_id, { event_seq: Number(event_seq) + recorded.length });
     const conversation = (await oz.get(`/agent/runs/${run_id}/conversation`)) as {
@@ -197,14 +233,20 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     expect(blocks.find((b) => b.type === 'action_result')).toMatchObject({ output: { text: 'The tool arguments are not valid JSON.' } });
 
     const transcript = (await oz.get(`/agent/runs/${run_id}/transcript`)) as string;
-    const lines = transcript.trimEnd().split('\n').map((line) => JSON.parse(line) as { role: string; content: unknown[] });
+    const lines = transcript
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { role: string; content: unknown[] });
     expect(lines.map((l) => l.role)).toEqual(['user', 'assistant', 'tool']);
     expect(lines.map((l) => l.content)).toEqual(conversation.steps[0]!.messages.map((m) => m.content));
     await expect(oz.get('/agent/runs/00000000-0000-4000-8000-000000000000/transcript')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('environments in the Oz CloudEnvironment shape, both sorts; Oz fields it cannot honour refused by name', async () => {
-    const created = (await oz.post('/agent/environments', { body: { name: 'oz-env-b', description: 'B', setup_commands: ['true'] } })) as Record<string, unknown>;
+    const created = (await oz.post('/agent/environments', { body: { name: 'oz-env-b', description: 'B', setup_commands: ['true'] } })) as Record<
+      string,
+      unknown
+    >;
     await oz.post('/agent/environments', { body: { name: 'oz-env-a' } });
     const { environments } = (await oz.get('/agent/environments', { query: { sort_by: 'name' } })) as { environments: Array<Record<string, any>> };
     const names = environments.map((e) => e.config.name);
@@ -220,14 +262,19 @@ describe('oz-agent-sdk against this server: every Oz operation', () => {
     });
     const byDefault = (await oz.get('/agent/environments')) as { environments: Array<{ config: { name: string } }> };
     expect(byDefault.environments[0]!.config.name).toBe('oz-env-a'); // most recently updated first
-    const refused = await oz.post('/agent/environments', { body: { name: 'oz-env-img', docker_image: '10.1.2.3:5000/ubuntu:latest' } }).catch((e: unknown) => e);
+    const refused = await oz
+      .post('/agent/environments', { body: { name: 'oz-env-img', docker_image: '10.1.2.3:5000/ubuntu:latest' } })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BadRequestError);
     expect((refused as BadRequestError).error).toMatchObject({ errors: [{ path: '$.docker_image' }] });
   });
 
   it('models and agents: GET /agent/models and GET /agent (agent.list) with its parameters', async () => {
     const models = (await oz.get('/agent/models')) as { default_model_id: string; models: Array<{ id: string; provider: string; vision_supported: boolean }> };
-    expect(models).toEqual({ default_model_id: 'echo', models: [expect.objectContaining({ id: 'echo', display_name: 'echo', provider: 'UNKNOWN', vision_supported: false })] });
+    expect(models).toEqual({
+      default_model_id: 'echo',
+      models: [expect.objectContaining({ id: 'echo', display_name: 'echo', provider: 'UNKNOWN', vision_supported: false })],
+    });
 
     const { run_id } = await oz.agent.run({ skill: SKILL });
     const listed = await oz.agent.list({ repo: 'acme/skills', sort_by: 'last_run', refresh: true });

@@ -44,7 +44,12 @@ describe('oz-agent-sdk against this server', () => {
   });
 
   it('agent.run → runs.retrieve: the Oz RunItem fields, images as attachments, metadata and parent through extra body fields', async () => {
-    const parent = await oz.agent.run({ prompt: `Parent ${unique('p')}`, title: 'Oz parent', team: true, config: { name: 'oz-e2e', computer_use_enabled: true, worker_host: 'warp' } });
+    const parent = await oz.agent.run({
+      prompt: `Parent ${unique('p')}`,
+      title: 'Oz parent',
+      team: true,
+      config: { name: 'oz-e2e', computer_use_enabled: true, worker_host: 'warp' },
+    });
     expect(parent).toMatchObject({ run_id: expect.any(String), task_id: parent.run_id, state: 'QUEUED' });
 
     // alpha.8 has no metadata / parent_run_id parameters; Stainless clients send extra body fields as given.
@@ -62,14 +67,23 @@ describe('oz-agent-sdk against this server', () => {
       scope: { type: 'Team' },
     });
     const raw = run as unknown as Record<string, unknown>;
-    expect(raw).toMatchObject({ metadata: { ticket_id: 'VIS-238' }, parent_run_id: parent.run_id, is_run_type_cancellable: true, execution_location: 'REMOTE' });
+    expect(raw).toMatchObject({
+      metadata: { ticket_id: 'VIS-238' },
+      parent_run_id: parent.run_id,
+      is_run_type_cancellable: true,
+      execution_location: 'REMOTE',
+    });
     expect(raw.attachments).toEqual([{ file_name: 'image-1.png', mime_type: 'image/png', size: Buffer.from(PNG_1PX, 'base64').length }]);
     expect(raw.executor).toEqual(run.creator);
 
-    const done = await eventually(async () => {
-      const r = await oz.agent.runs.retrieve(parent.run_id);
-      return r.state === 'SUCCEEDED' ? r : undefined;
-    }, 20_000, 'the parent to succeed');
+    const done = await eventually(
+      async () => {
+        const r = await oz.agent.runs.retrieve(parent.run_id);
+        return r.state === 'SUCCEEDED' ? r : undefined;
+      },
+      20_000,
+      'the parent to succeed',
+    );
     expect((done as unknown as { run_time: string }).run_time).toMatch(/^PT(\d+H)?(\d+M)?(\d+S)?$/);
   });
 

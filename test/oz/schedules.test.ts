@@ -19,7 +19,7 @@ describe('oz-agent-sdk agent.schedules against this server', () => {
   });
   afterAll(() => server?.close());
 
-  it('create (201) → list → retrieve → update → pause → resume → delete, in Oz\'s shapes', async () => {
+  it("create (201) → list → retrieve → update → pause → resume → delete, in Oz's shapes", async () => {
     const created = await oz.agent.schedules.create({
       name: 'Daily Code Review',
       cron_schedule: '0 9 * * *',
@@ -46,7 +46,12 @@ describe('oz-agent-sdk agent.schedules against this server', () => {
     expect(schedules.map((s) => s.name)).toEqual([...schedules.map((s) => s.name)].sort());
     expect(await oz.agent.schedules.retrieve(created.id)).toEqual(created);
 
-    const updated = await oz.agent.schedules.update(created.id, { name: 'Weekly Report', cron_schedule: '0 10 * * 1', enabled: true, prompt: 'Generate weekly status report' });
+    const updated = await oz.agent.schedules.update(created.id, {
+      name: 'Weekly Report',
+      cron_schedule: '0 10 * * 1',
+      enabled: true,
+      prompt: 'Generate weekly status report',
+    });
     expect(updated).toMatchObject({ name: 'Weekly Report', cron_schedule: '0 10 * * 1', history: { next_run: '2026-11-30T10:00:00.000Z' } });
     // Oz's PUT replaces the definition: the agent_config the update left out is gone.
     expect(updated.agent_config).toBeUndefined();
@@ -61,7 +66,12 @@ describe('oz-agent-sdk agent.schedules against this server', () => {
 
   it('a firing starts a SCHEDULED_AGENT run that runs.list finds by schedule_id and runs.retrieve shows with its schedule', async () => {
     // alpha.8 has no `metadata` parameter; Stainless clients send extra body fields as given.
-    const schedule = await oz.agent.schedules.create({ name: 'Hourly triage', cron_schedule: '0 * * * *', prompt: 'Triage new issues', ...({ metadata: { ticket: 'VIS-238' } } as object) });
+    const schedule = await oz.agent.schedules.create({
+      name: 'Hourly triage',
+      cron_schedule: '0 * * * *',
+      prompt: 'Triage new issues',
+      ...({ metadata: { ticket: 'VIS-238' } } as object),
+    });
     now = Date.parse('2026-11-27T09:00:00Z');
     const { runs: fired } = await server.fireDueSchedules();
     expect(fired).toHaveLength(1);
@@ -77,7 +87,10 @@ describe('oz-agent-sdk agent.schedules against this server', () => {
     });
     expect((run as unknown as { metadata: unknown }).metadata).toEqual({ ticket: 'VIS-238' });
     expect(run.creator).toEqual(schedule.created_by);
-    expect((await oz.agent.schedules.retrieve(schedule.id)).history).toMatchObject({ last_ran: '2026-11-27T09:00:00.000Z', next_run: '2026-11-27T10:00:00.000Z' });
+    expect((await oz.agent.schedules.retrieve(schedule.id)).history).toMatchObject({
+      last_ran: '2026-11-27T09:00:00.000Z',
+      next_run: '2026-11-27T10:00:00.000Z',
+    });
     expect((await oz.agent.runs.list({ schedule_id: 'sch_of_nobody' })).runs).toEqual([]);
 
     await oz.agent.schedules.delete(schedule.id);
@@ -86,16 +99,22 @@ describe('oz-agent-sdk agent.schedules against this server', () => {
     expect((await oz.agent.runs.list({ schedule_id: schedule.id })).runs.map((r) => r.run_id)).toEqual(fired);
   });
 
-  it('refuses, naming the field, what would change the schedule\'s meaning; a bad expression is a 400', async () => {
+  it("refuses, naming the field, what would change the schedule's meaning; a bad expression is a 400", async () => {
     const refused = async (body: Parameters<OzAPI['agent']['schedules']['create']>[0], field: string) => {
       const err = await oz.agent.schedules.create(body).catch((e: unknown) => e);
       expect(err, field).toBeInstanceOf(BadRequestError);
       expect(JSON.stringify((err as BadRequestError).error), field).toContain(field);
     };
     await refused({ name: 'personal', cron_schedule: '0 9 * * *', prompt: 'x', team: false }, '$.team');
-    await refused({ name: 'as agent', cron_schedule: '0 9 * * *', prompt: 'x', ...({ agent_uid: '0b0e6a0c-7a53-4ae1-9c3e-5e5c5f5e5d5c' } as object) }, '$.agent_uid');
+    await refused(
+      { name: 'as agent', cron_schedule: '0 9 * * *', prompt: 'x', ...({ agent_uid: '0b0e6a0c-7a53-4ae1-9c3e-5e5c5f5e5d5c' } as object) },
+      '$.agent_uid',
+    );
     await refused({ name: 'plan', cron_schedule: '0 9 * * *', prompt: 'x', ...({ mode: 'plan' } as object) }, '$.mode');
-    await refused({ name: 'claude', cron_schedule: '0 9 * * *', prompt: 'x', agent_config: { ...({ harness: { type: 'claude' } } as object) } }, '$.agent_config.harness.type');
+    await refused(
+      { name: 'claude', cron_schedule: '0 9 * * *', prompt: 'x', agent_config: { ...({ harness: { type: 'claude' } } as object) } },
+      '$.agent_config.harness.type',
+    );
     await refused({ name: 'bad cron', cron_schedule: 'every day at nine', prompt: 'x' }, '$.cron_schedule');
     // alpha.8 types `prompt` as required; the Oz API (and this server) take a skill instead.
     await refused({ name: 'no prompt', cron_schedule: '0 9 * * *' } as Parameters<OzAPI['agent']['schedules']['create']>[0], '$.prompt');

@@ -167,7 +167,10 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     const response: Response = await c.agent.runs.transcript(RUN);
     expect(response.status).toBe(200);
     expect(response.url).toContain('/transcript/download?token=');
-    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as TranscriptLine);
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TranscriptLine);
     expect(lines[0]).toMatchObject({ role: 'user', content: [{ type: 'text' }] });
   },
   'agent.runs.downloadTranscript': async (c) => {
@@ -258,7 +261,12 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
     expect(schedule.history.last_outcome).toEqual(expect.any(String));
   },
   'agent.schedules.update': async (c) => {
-    const schedule: ScheduledAgentItem = await c.agent.schedules.update(SCH, { name: 'Daily code review', cron_schedule: '0 10 * * 1-5', enabled: true, prompt: 'Review.' });
+    const schedule: ScheduledAgentItem = await c.agent.schedules.update(SCH, {
+      name: 'Daily code review',
+      cron_schedule: '0 10 * * 1-5',
+      enabled: true,
+      prompt: 'Review.',
+    });
     expect(schedule.name).toEqual(expect.any(String));
   },
   'agent.schedules.delete': async (c) => {
@@ -479,8 +487,7 @@ const cases: Record<string, (c: AgentRuns) => Promise<void>> = {
 /** Every method of every resource reachable from the client, as `agent.runs.create`. */
 function sdkMethods(client: AgentRuns): string[] {
   const names: string[] = [];
-  const isResource = (value: unknown): value is object =>
-    typeof value === 'object' && value !== null && (value as { _client?: unknown })._client === client;
+  const isResource = (value: unknown): value is object => typeof value === 'object' && value !== null && (value as { _client?: unknown })._client === client;
   const walk = (resource: object, prefix: string) => {
     for (let proto = Object.getPrototypeOf(resource); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
       for (const name of Object.getOwnPropertyNames(proto)) {

@@ -58,8 +58,7 @@ async function eventually<T>(probe: () => Promise<T | undefined>, ms: number, wh
 }
 
 const states = (events: RunEvent[]): string[] => events.flatMap((e) => (e.event === 'state' ? [e.data.state] : []));
-const texts = (events: RunEvent[]): string[] =>
-  events.flatMap((e) => (e.event === 'content' && e.data.block.type === 'text' ? [e.data.block.text] : []));
+const texts = (events: RunEvent[]): string[] => events.flatMap((e) => (e.event === 'content' && e.data.block.type === 'text' ? [e.data.block.text] : []));
 
 describe('SDK against the real server (echo runner)', () => {
   let server: TestServer;
@@ -113,7 +112,12 @@ describe('SDK against the real server (echo runner)', () => {
       await reading;
     }
     for (const id of runIds) {
-      expect(seen.filter((e) => e.data.run_id === id).map((e) => (e.event === 'state' ? e.data.state : e.event))).toEqual(['QUEUED', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
+      expect(seen.filter((e) => e.data.run_id === id).map((e) => (e.event === 'state' ? e.data.state : e.event))).toEqual([
+        'QUEUED',
+        'CLAIMED',
+        'INPROGRESS',
+        'SUCCEEDED',
+      ]);
     }
     const run = await client.agent.runs.retrieve(runIds[0]!);
     const found = await client.agent.runs.list({ session_id: run.session_id! });
@@ -266,7 +270,10 @@ describe('SDK against the real server (echo runner)', () => {
     const response = await client.agent.runs.transcript(run.run_id);
     expect(response.redirected).toBe(true);
     expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as TranscriptLine);
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TranscriptLine);
     expect(lines[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'transcribe me' }] });
     expect(lines.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'transcribe me' }] });
     const token = new URL(response.url).searchParams.get('token')!;
@@ -338,7 +345,10 @@ describe('SDK against the real server (echo runner)', () => {
     // A bad signature is refused (and starts nothing).
     const forged = await fetch(signedHook.ingress_url, {
       method: 'POST',
-      headers: { ...(await signWebhook({ secret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'), payload: signedBody })), 'content-type': 'application/json' },
+      headers: {
+        ...(await signWebhook({ secret: 'whsec_' + Buffer.alloc(32, 7).toString('base64'), payload: signedBody })),
+        'content-type': 'application/json',
+      },
       body: signedBody,
     });
     expect(forged.status).toBe(401);
@@ -442,36 +452,57 @@ describe('SDK schedules against the real server (a clock the test moves)', () =>
   });
   afterAll(() => server?.close());
 
-  it('create, list, retrieve, update, pause, resume, delete; a firing starts a run that lists by schedule_id and names its schedule', { timeout: 30_000 }, async () => {
-    const created = await client.agent.schedules.create({ name: unique('Morning'), cron_schedule: '0 9 * * *', time_zone: 'Europe/Paris', prompt: 'Good morning', metadata: { kind: 'greeting' } });
-    expect(created).toMatchObject({ time_zone: 'Europe/Paris', enabled: true, history: { next_run: '2026-11-28T08:00:00.000Z' } });
-    const listed: ScheduledAgentItem[] = [];
-    for await (const schedule of client.agent.schedules.list()) listed.push(schedule);
-    expect(listed.map((s) => s.id)).toContain(created.id);
-    expect((await client.agent.schedules.retrieve(created.id)).name).toBe(created.name);
+  it(
+    'create, list, retrieve, update, pause, resume, delete; a firing starts a run that lists by schedule_id and names its schedule',
+    { timeout: 30_000 },
+    async () => {
+      const created = await client.agent.schedules.create({
+        name: unique('Morning'),
+        cron_schedule: '0 9 * * *',
+        time_zone: 'Europe/Paris',
+        prompt: 'Good morning',
+        metadata: { kind: 'greeting' },
+      });
+      expect(created).toMatchObject({ time_zone: 'Europe/Paris', enabled: true, history: { next_run: '2026-11-28T08:00:00.000Z' } });
+      const listed: ScheduledAgentItem[] = [];
+      for await (const schedule of client.agent.schedules.list()) listed.push(schedule);
+      expect(listed.map((s) => s.id)).toContain(created.id);
+      expect((await client.agent.schedules.retrieve(created.id)).name).toBe(created.name);
 
-    const updated = await client.agent.schedules.update(created.id, { name: created.name, cron_schedule: '30 9 * * *', enabled: true, prompt: 'Good morning again' });
-    expect(updated).toMatchObject({ time_zone: 'Europe/Paris', prompt: 'Good morning again', history: { next_run: '2026-11-27T08:30:00.000Z' } });
-    expect(updated.metadata).toBeUndefined();
-    expect((await client.agent.schedules.pause(created.id)).enabled).toBe(false);
-    expect((await client.agent.schedules.resume(created.id)).history.next_run).toBe('2026-11-27T08:30:00.000Z');
+      const updated = await client.agent.schedules.update(created.id, {
+        name: created.name,
+        cron_schedule: '30 9 * * *',
+        enabled: true,
+        prompt: 'Good morning again',
+      });
+      expect(updated).toMatchObject({ time_zone: 'Europe/Paris', prompt: 'Good morning again', history: { next_run: '2026-11-27T08:30:00.000Z' } });
+      expect(updated.metadata).toBeUndefined();
+      expect((await client.agent.schedules.pause(created.id)).enabled).toBe(false);
+      expect((await client.agent.schedules.resume(created.id)).history.next_run).toBe('2026-11-27T08:30:00.000Z');
 
-    now = Date.parse('2026-11-27T08:30:00Z');
-    const { runs } = await server.fireDueSchedules();
-    expect(runs).toHaveLength(1);
-    const page = await client.agent.runs.list({ schedule_id: created.id });
-    expect(page.data.map((r) => r.run_id)).toEqual(runs);
-    const run = await client.agent.runs.retrieve(runs[0]!);
-    expect(run).toMatchObject({ source: 'SCHEDULED_AGENT', prompt: 'Good morning again', schedule: { schedule_id: created.id, cron_schedule: '30 9 * * *', scheduled_for: '2026-11-27T08:30:00.000Z' } });
-    expect((await client.agent.schedules.retrieve(created.id)).history).toMatchObject({ last_run_id: runs[0], last_outcome: 'run_created' });
+      now = Date.parse('2026-11-27T08:30:00Z');
+      const { runs } = await server.fireDueSchedules();
+      expect(runs).toHaveLength(1);
+      const page = await client.agent.runs.list({ schedule_id: created.id });
+      expect(page.data.map((r) => r.run_id)).toEqual(runs);
+      const run = await client.agent.runs.retrieve(runs[0]!);
+      expect(run).toMatchObject({
+        source: 'SCHEDULED_AGENT',
+        prompt: 'Good morning again',
+        schedule: { schedule_id: created.id, cron_schedule: '30 9 * * *', scheduled_for: '2026-11-27T08:30:00.000Z' },
+      });
+      expect((await client.agent.schedules.retrieve(created.id)).history).toMatchObject({ last_run_id: runs[0], last_outcome: 'run_created' });
 
-    expect(await client.agent.schedules.delete(created.id)).toEqual({ success: true });
-    await expect(client.agent.schedules.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect((await client.agent.runs.retrieve(runs[0]!)).schedule?.schedule_id).toBe(created.id);
-  });
+      expect(await client.agent.schedules.delete(created.id)).toEqual({ success: true });
+      await expect(client.agent.schedules.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
+      expect((await client.agent.runs.retrieve(runs[0]!)).schedule?.schedule_id).toBe(created.id);
+    },
+  );
 
   it('a schedule the server refuses is a BadRequestError naming the field', { timeout: 15_000 }, async () => {
-    const err = await client.agent.schedules.create({ name: 'bad', cron_schedule: '0 9 * * *', time_zone: 'Mars/Olympus_Mons', prompt: 'x' }).catch((e: unknown) => e);
+    const err = await client.agent.schedules
+      .create({ name: 'bad', cron_schedule: '0 9 * * *', time_zone: 'Mars/Olympus_Mons', prompt: 'x' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).errors).toMatchObject([{ path: '$.time_zone' }]);
   });

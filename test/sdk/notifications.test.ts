@@ -64,7 +64,9 @@ describe('SDK notifications against the real server', () => {
       'run.succeeded SUCCEEDED',
     ]);
     expect(events.every((e) => e.data.run_id === run.run_id)).toBe(true);
-    await expect(verifyNotification(deliveries[0]!.body, deliveries[0]!.headers, 'whsec_' + btoa('not-the-secret-not-the-secret!!!'))).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(verifyNotification(deliveries[0]!.body, deliveries[0]!.headers, 'whsec_' + btoa('not-the-secret-not-the-secret!!!'))).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
 
     const rotated = await client.notifications.subscriptions.rotateSecret(subscription.uid);
     expect(rotated.previous_secret_expires_at).not.toBeNull();

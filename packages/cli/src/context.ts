@@ -5,9 +5,7 @@ import { UsageError } from './errors';
 import type { Invocation } from './io';
 import { Output } from './output';
 
-export const CLI_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The program-wide options every command reads (see main.ts). */
 export interface GlobalOptions {
@@ -85,9 +83,7 @@ export function integerOption(max: number): (value: string) => number {
  * Parser of a repeatable option (`--state A --state B`, also `--state A,B`): collects the values,
  * normalised by `normalize`, which throws InvalidArgumentError for a bad one.
  */
-export function repeatableOption(
-  normalize: (value: string) => string = (value) => value,
-): (value: string, previous: string[] | undefined) => string[] {
+export function repeatableOption(normalize: (value: string) => string = (value) => value): (value: string, previous: string[] | undefined) => string[] {
   return (value, previous) => [
     ...(previous ?? []),
     ...value
@@ -133,12 +129,7 @@ export function addEnableDisableCommands(
   noun: string,
   argument: { name: string; description: string },
   descriptions: { enable: string; disable: string },
-  update: (
-    client: AgentRuns,
-    factoryUid: string,
-    uid: string,
-    enabled: boolean,
-  ) => Promise<{ uid: string; enabled: boolean }>,
+  update: (client: AgentRuns, factoryUid: string, uid: string, enabled: boolean) => Promise<{ uid: string; enabled: boolean }>,
 ): void {
   for (const enabled of [true, false]) {
     group

@@ -1,10 +1,4 @@
-import {
-  AgentRunsError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from '@agent-runs/sdk';
+import { AgentRunsError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@agent-runs/sdk';
 import type { CliIo, Invocation } from './io';
 
 /**
@@ -29,10 +23,7 @@ export class UsageError extends Error {
  * Runs `task` with a signal that Ctrl-C aborts, and answers its result; after Ctrl-C, undefined with exit
  * code 130 and no message (stopping a watch or a wait is what the user asked for, not an error).
  */
-export async function interruptible<T>(
-  invocation: Invocation,
-  task: (signal: AbortSignal) => Promise<T>,
-): Promise<T | undefined> {
+export async function interruptible<T>(invocation: Invocation, task: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);

@@ -41,12 +41,7 @@ export function buildProgram(invocation: Invocation): Command {
     .description('Command-line client of the Agent Runs API')
     .version(CLI_VERSION)
     .addOption(new Option('--api-key <key>', 'API key (env: AGENT_RUNS_API_KEY)'))
-    .addOption(
-      new Option(
-        '--base-url <url>',
-        `REST root, ending in /api/v1 (default: ${DEFAULT_BASE_URL}) (env: AGENT_RUNS_BASE_URL)`,
-      ),
-    )
+    .addOption(new Option('--base-url <url>', `REST root, ending in /api/v1 (default: ${DEFAULT_BASE_URL}) (env: AGENT_RUNS_BASE_URL)`))
     .option('--json', "print the API's JSON instead of tables (for scripts)")
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true })

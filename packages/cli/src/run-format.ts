@@ -2,16 +2,7 @@
  * How runs, their events and their conversation read for people. Shared by `run` and `runs` (which
  * both print runs), kept out of the command files so neither imports the other.
  */
-import type {
-  ArtifactItem,
-  ContentBlock,
-  ConversationResponse,
-  ConversationStep,
-  MessageRole,
-  RunEvent,
-  RunItem,
-  RunSetupLog,
-} from '@agent-runs/sdk';
+import type { ArtifactItem, ContentBlock, ConversationResponse, ConversationStep, MessageRole, RunEvent, RunItem, RunSetupLog } from '@agent-runs/sdk';
 import { runQuestion } from '@agent-runs/sdk';
 import { type Column, cellText, formatFields, formatTime } from './output';
 
@@ -26,33 +17,34 @@ export const RUN_COLUMNS: Column<RunItem>[] = [
 /** One run as `label: value` lines, JSON field names as labels; a BLOCKED run's status is its `question`. */
 export function formatRun(run: RunItem): string {
   const question = runQuestion(run);
-  const status = run.status_message && question === undefined
-    ? `${run.status_message.message}${run.status_message.error_code ? ` (${run.status_message.error_code})` : ''}`
-    : undefined;
-  const creator = run.creator
-    ? `${run.creator.display_name} (${run.creator.type} ${run.creator.uid})`
-    : undefined;
-  return formatFields([
-    ['run_id', run.run_id],
-    ['title', run.title],
-    ['state', run.state],
-    ['status', status],
-    ['question', question],
-    ['name', run.agent_config?.name],
-    ['model_id', run.agent_config?.model_id],
-    ['source', run.source],
-    ['creator', creator],
-    ['created_at', formatTime(run.created_at)],
-    ['started_at', formatTime(run.started_at)],
-    ['updated_at', formatTime(run.updated_at)],
-    ['session_link', run.session_link],
-    ['factory_uid', run.factory_uid],
-    ['automation_id', run.automation_id],
-    ['delivery_id', run.delivery_id],
-    ['schedule', run.schedule ? `${run.schedule.schedule_name} (${run.schedule.schedule_id}), slot ${formatTime(run.schedule.scheduled_for)}` : undefined],
-    ['usage', run.usage ? `${run.usage.total_tokens} tokens` : undefined],
-    ['prompt', run.prompt],
-  ]) + formatArtifacts(run.artifacts ?? []);
+  const status =
+    run.status_message && question === undefined
+      ? `${run.status_message.message}${run.status_message.error_code ? ` (${run.status_message.error_code})` : ''}`
+      : undefined;
+  const creator = run.creator ? `${run.creator.display_name} (${run.creator.type} ${run.creator.uid})` : undefined;
+  return (
+    formatFields([
+      ['run_id', run.run_id],
+      ['title', run.title],
+      ['state', run.state],
+      ['status', status],
+      ['question', question],
+      ['name', run.agent_config?.name],
+      ['model_id', run.agent_config?.model_id],
+      ['source', run.source],
+      ['creator', creator],
+      ['created_at', formatTime(run.created_at)],
+      ['started_at', formatTime(run.started_at)],
+      ['updated_at', formatTime(run.updated_at)],
+      ['session_link', run.session_link],
+      ['factory_uid', run.factory_uid],
+      ['automation_id', run.automation_id],
+      ['delivery_id', run.delivery_id],
+      ['schedule', run.schedule ? `${run.schedule.schedule_name} (${run.schedule.schedule_id}), slot ${formatTime(run.schedule.scheduled_for)}` : undefined],
+      ['usage', run.usage ? `${run.usage.total_tokens} tokens` : undefined],
+      ['prompt', run.prompt],
+    ]) + formatArtifacts(run.artifacts ?? [])
+  );
 }
 
 /** What a BLOCKED run's page ends with: how to answer its question. */
@@ -114,7 +106,10 @@ export function formatSetupLog(log: RunSetupLog): string {
   return log.entries
     .map((entry) => {
       const head = `${formatTime(entry.started_at)}  command ${entry.position} of ${entry.command_count}  ${entry.result}`;
-      const output = entry.output.replace(/\n$/, '').split('\n').map((line) => `  ${line}`);
+      const output = entry.output
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line) => `  ${line}`);
       return [head, `  $ ${entry.command}`, ...(entry.output_truncated ? ['  (earlier output dropped)'] : []), ...(entry.output ? output : [])].join('\n');
     })
     .join('\n');

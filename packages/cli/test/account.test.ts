@@ -126,7 +126,12 @@ describe('agent-runs audit against the real server', () => {
     expect(listed.code, listed.stderr).toBe(0);
     const { audit_events: events } = JSON.parse(listed.stdout) as { audit_events: Array<Record<string, any>> };
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ operation_id: 'putSecret', action: 'created', resource: { type: 'secret', id: 'CLI_AUDITED' }, changed_fields: ['value'] });
+    expect(events[0]).toMatchObject({
+      operation_id: 'putSecret',
+      action: 'created',
+      resource: { type: 'secret', id: 'CLI_AUDITED' },
+      changed_fields: ['value'],
+    });
 
     const table = await runCli(['audit', 'list', '--limit', '1'], live.env);
     expect(table.code, table.stderr).toBe(0);

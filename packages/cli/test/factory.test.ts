@@ -17,9 +17,22 @@ describe('agent-runs against a stub API', () => {
 
       const result = await runCli(
         [
-          'webhooks', 'create', '--factory', FACTORY, '--name', 'github-issues', '--auth-mode', 'signature',
-          '--scheme', 'github', '--provider-secret', 'ghsecret_123', '--secret-name', 'GH_SECRET',
-          '--delivery-id-header', 'X-My-Id',
+          'webhooks',
+          'create',
+          '--factory',
+          FACTORY,
+          '--name',
+          'github-issues',
+          '--auth-mode',
+          'signature',
+          '--scheme',
+          'github',
+          '--provider-secret',
+          'ghsecret_123',
+          '--secret-name',
+          'GH_SECRET',
+          '--delivery-id-header',
+          'X-My-Id',
         ],
         stub.env,
       );
@@ -45,10 +58,7 @@ describe('agent-runs against a stub API', () => {
     it('create with only --scheme implies auth_mode signature; with --json the secret is in the JSON', async () => {
       stub.handler = () => ({ status: 201, json: { ...webhook(), secret: 'whsec_abc' } });
 
-      const result = await runCli(
-        ['webhooks', 'create', '--factory', FACTORY, '--name', 'sw', '--scheme', 'standard-webhooks', '--json'],
-        stub.env,
-      );
+      const result = await runCli(['webhooks', 'create', '--factory', FACTORY, '--name', 'sw', '--scheme', 'standard-webhooks', '--json'], stub.env);
 
       expect(result.code).toBe(0);
       expect(stub.requests[0]!.body).toEqual({ name: 'sw', auth_mode: 'signature', signature_scheme: 'standard-webhooks' });
@@ -66,7 +76,10 @@ describe('agent-runs against a stub API', () => {
 
     it('list prints the factory webhooks as a table', async () => {
       stub.handler = () => ({
-        json: { webhooks: [webhook(), webhook({ uid: 'wh_2', name: 'plain', auth_mode: 'token', signature_scheme: null, enabled: false })], page_info: { has_next_page: false, next_cursor: null } },
+        json: {
+          webhooks: [webhook(), webhook({ uid: 'wh_2', name: 'plain', auth_mode: 'token', signature_scheme: null, enabled: false })],
+          page_info: { has_next_page: false, next_cursor: null },
+        },
       });
 
       const result = await runCli(['webhooks', 'list', '--factory', FACTORY], stub.env);
@@ -152,9 +165,7 @@ describe('agent-runs against a stub API', () => {
       name: 'triage',
       prompt: 'Triage it.',
       enabled: false,
-      triggers: [
-        { provider: 'webhook', event: 'received', filter: { webhook_ids: [WEBHOOK], payload: { action: ['opened'] } } },
-      ],
+      triggers: [{ provider: 'webhook', event: 'received', filter: { webhook_ids: [WEBHOOK], payload: { action: ['opened'] } } }],
       selected_webhooks: [{ uid: WEBHOOK, name: 'github-issues', state: 'enabled' }],
       created_at: '2026-05-01T12:00:00Z',
       updated_at: '2026-05-01T12:00:00Z',
@@ -165,9 +176,23 @@ describe('agent-runs against a stub API', () => {
 
       const result = await runCli(
         [
-          'automations', 'create', '--factory', FACTORY, '--name', 'triage', '--prompt', 'Triage it.',
-          '--webhook', WEBHOOK, '--webhook', 'wh_2', '--filter', '{action: [opened], issue: {labels: {not_in: [wontfix]}}}',
-          '--model', 'gpt-x', '--disabled',
+          'automations',
+          'create',
+          '--factory',
+          FACTORY,
+          '--name',
+          'triage',
+          '--prompt',
+          'Triage it.',
+          '--webhook',
+          WEBHOOK,
+          '--webhook',
+          'wh_2',
+          '--filter',
+          '{action: [opened], issue: {labels: {not_in: [wontfix]}}}',
+          '--model',
+          'gpt-x',
+          '--disabled',
         ],
         stub.env,
       );
@@ -296,9 +321,7 @@ describe('agent-runs against a stub API', () => {
       expect(human.code).toBe(0);
       expect(human.stdout.split('\n')[0]).toMatch(/^DELIVERY ID\s+LABEL\s+REASON\s+RECEIVED\s+/);
       expect(human.stdout.split('\n')[1]).toMatch(/^dlv_1\s+Accepted\s+-\s+2026-05-01 12:00:00Z\s+120\s+evt_1$/);
-      expect(human.stdout.split('\n')[2]).toMatch(
-        /^dlv_2\s+Rejected \(auth\)\s+no signature matched\s+2026-05-01 12:01:00Z\s+12\s+-$/,
-      );
+      expect(human.stdout.split('\n')[2]).toMatch(/^dlv_2\s+Rejected \(auth\)\s+no signature matched\s+2026-05-01 12:01:00Z\s+12\s+-$/);
       expect(JSON.parse(json.stdout)).toEqual(page);
     });
 
@@ -333,7 +356,6 @@ describe('agent-runs against a stub API', () => {
       }
     });
   });
-
 
   describe('factory apply', () => {
     let dir: string;

@@ -116,9 +116,7 @@ describe('agent-runs against the real server', () => {
       expect(applied.stderr).toBe('');
       expect(applied.code).toBe(0);
       const answer = JSON.parse(applied.stdout) as { webhooks: Array<{ file: string; uid: string; name: string }> };
-      expect(answer.webhooks).toEqual([
-        expect.objectContaining({ file: 'webhooks/hook.yaml', name: 'hook', uid: expect.stringMatching(/^wh_/) }),
-      ]);
+      expect(answer.webhooks).toEqual([expect.objectContaining({ file: 'webhooks/hook.yaml', name: 'hook', uid: expect.stringMatching(/^wh_/) })]);
       const hookUid = answer.webhooks[0]!.uid;
 
       await mkdir(path.join(dir, 'automations'));
@@ -148,7 +146,10 @@ describe('agent-runs against the real server', () => {
     const { run_id: runId } = JSON.parse(run.stdout) as { run_id: string };
     const transcript = await runCli(['runs', 'transcript', runId], live.env);
     expect(transcript.code).toBe(0);
-    const lines = transcript.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { role: string });
+    const lines = transcript.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { role: string });
     expect(lines.map((l) => l.role)).toEqual(['user', 'assistant']);
 
     const models = await runCli(['models'], live.env);
@@ -249,7 +250,10 @@ describe('agent-runs against the real server', () => {
     );
 
     // Two deliveries: "opened" starts a run through the automation, "closed" does not.
-    for (const [id, action] of [['evt-opened', 'opened'], ['evt-closed', 'closed']]) {
+    for (const [id, action] of [
+      ['evt-opened', 'opened'],
+      ['evt-closed', 'closed'],
+    ]) {
       const response = await fetch(hook.ingress_url, {
         method: 'POST',
         headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'x-event-id': id! },
@@ -268,10 +272,7 @@ describe('agent-runs against the real server', () => {
     expect(saved.code).toBe(0);
     expect(saved.stdout).toMatch(/^result:\s+Would not trigger$/m);
     expect(saved.stdout).toMatch(/^payload_check:\s+failed at \$\.action: /m);
-    const draft = await runCli(
-      ['automations', 'test-filter', ...F, '--delivery', closed, '--webhook', hook.uid, '--filter', '{"action": "closed"}'],
-      live.env,
-    );
+    const draft = await runCli(['automations', 'test-filter', ...F, '--delivery', closed, '--webhook', hook.uid, '--filter', '{"action": "closed"}'], live.env);
     expect(draft.stdout).toMatch(/^result:\s+Would trigger$/m);
 
     // Replay: nothing for "closed" until the automation's filter says so.

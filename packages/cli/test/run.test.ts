@@ -43,10 +43,7 @@ describe('agent-runs against a stub API', () => {
     it('sends the prompt, --title, --name as config.name and --model as config.model_id, with the env API key', async () => {
       stub.handler = () => ({ json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } });
 
-      const result = await runCli(
-        ['run', '--prompt', 'Triage the new issue', '--name', 'triage', '--model', 'gpt-x', '--title', 'T', '--json'],
-        stub.env,
-      );
+      const result = await runCli(['run', '--prompt', 'Triage the new issue', '--name', 'triage', '--model', 'gpt-x', '--title', 'T', '--json'], stub.env);
 
       expect(result.code).toBe(0);
       expect(stub.requests).toHaveLength(1);
@@ -178,10 +175,7 @@ describe('agent-runs against a stub API', () => {
       const page = { runs: [runItem()], page_info: { has_next_page: false, next_cursor: null } };
       stub.handler = () => ({ json: page });
 
-      const result = await runCli(
-        ['runs', 'list', '--state', 'QUEUED', '--state', 'inprogress', '--name', 'triage', '--limit', '5', '--json'],
-        stub.env,
-      );
+      const result = await runCli(['runs', 'list', '--state', 'QUEUED', '--state', 'inprogress', '--name', 'triage', '--limit', '5', '--json'], stub.env);
 
       expect(result.code).toBe(0);
       const [request] = stub.requests;
@@ -197,10 +191,7 @@ describe('agent-runs against a stub API', () => {
       const other = '0b6a1c9e-2f44-4d1b-9c3e-5a7b8c9d0e1f';
       stub.handler = () => ({
         json: {
-          runs: [
-            runItem(),
-            runItem({ run_id: other, task_id: other, state: 'INPROGRESS', title: 'Short', agent_config: undefined }),
-          ],
+          runs: [runItem(), runItem({ run_id: other, task_id: other, state: 'INPROGRESS', title: 'Short', agent_config: undefined })],
           page_info: { has_next_page: true, next_cursor: 'cur_2' },
         },
       });
@@ -248,7 +239,7 @@ describe('agent-runs against a stub API', () => {
       expect(result.stdout).toMatch(/^model_id:\s+gpt-x$/m);
     });
 
-    it('get shows a BLOCKED run\'s question and how to answer it; answer posts the follow-up', async () => {
+    it("get shows a BLOCKED run's question and how to answer it; answer posts the follow-up", async () => {
       const blocked = runItem({ state: 'BLOCKED', status_message: { message: 'Which branch?' } });
       stub.handler = (request) => (request.method === 'POST' ? { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } } : { json: blocked });
 
@@ -273,7 +264,9 @@ describe('agent-runs against a stub API', () => {
           return { json: { run_id: RUN_ID, task_id: RUN_ID, state: 'QUEUED' } };
         }
         if (request.path.endsWith('/events')) {
-          return { text: answered ? RUN_EVENTS : sse([{ id: 1, event: 'state', data: { run_id: RUN_ID, state: 'BLOCKED', updated_at: '2026-05-01T12:00:01Z' } }]) };
+          return {
+            text: answered ? RUN_EVENTS : sse([{ id: 1, event: 'state', data: { run_id: RUN_ID, state: 'BLOCKED', updated_at: '2026-05-01T12:00:01Z' } }]),
+          };
         }
         if (request.path.endsWith('/conversation')) return { json: CONVERSATION };
         return { json: answered ? runItem() : blocked };
@@ -342,7 +335,10 @@ describe('agent-runs against a stub API', () => {
 
       expect(result.code).toBe(0);
       expect(stub.requests[0]!.headers['last-event-id']).toBe('7');
-      const events = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+      const events = result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(events.map((e) => [e.id, e.event])).toEqual([
         ['1', 'state'],
         ['2', 'content'],
@@ -363,7 +359,7 @@ describe('agent-runs against a stub API', () => {
       },
     ];
 
-    it('runs get lists the run\'s artifacts with their uids and links', async () => {
+    it("runs get lists the run's artifacts with their uids and links", async () => {
       stub.handler = () => ({ json: runItem({ artifacts: ARTIFACTS }) });
 
       const result = await runCli(['runs', 'get', RUN_ID], stub.env);
@@ -392,7 +388,14 @@ describe('agent-runs against a stub API', () => {
           artifact_uid: ART,
           artifact_type: 'FILE',
           created_at: '2026-05-01T12:00:04Z',
-          data: { download_url: url, expires_at: '2026-05-01T12:15:04Z', content_type: 'text/markdown', filepath: 'reports/summary.md', filename: 'summary.md', size_bytes: 12 },
+          data: {
+            download_url: url,
+            expires_at: '2026-05-01T12:15:04Z',
+            content_type: 'text/markdown',
+            filepath: 'reports/summary.md',
+            filename: 'summary.md',
+            size_bytes: 12,
+          },
         },
       });
       const file = await runCli(['artifacts', 'get', ART], stub.env);
@@ -420,7 +423,11 @@ describe('agent-runs against a stub API', () => {
         stub.handler = (request): StubAnswer =>
           request.path.endsWith('/download')
             ? { status: 302, headers: { location: `${stub.url}/agent/artifacts/${ART}/content?token=t` } }
-            : { status: 200, headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="../../summary.md"' }, text: '# Summary\n' };
+            : {
+                status: 200,
+                headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="../../summary.md"' },
+                text: '# Summary\n',
+              };
 
         const saved = await runCli(['artifacts', 'download', ART], stub.env, dir);
         expect(saved.code).toBe(0);
@@ -450,13 +457,21 @@ describe('agent-runs against a stub API', () => {
               name: 'triage',
               variants: [
                 {
-                  id: 'acme/skills:skills/triage/SKILL.md', description: 'Triage an issue', base_prompt: 'Label it.',
-                  source: { owner: 'acme', name: 'skills', skill_path: 'skills/triage/SKILL.md' }, environments: [],
+                  id: 'acme/skills:skills/triage/SKILL.md',
+                  description: 'Triage an issue',
+                  base_prompt: 'Label it.',
+                  source: { owner: 'acme', name: 'skills', skill_path: 'skills/triage/SKILL.md' },
+                  environments: [],
                   last_run_timestamp: null,
                 },
                 {
-                  id: 'acme/tools:triage/SKILL.md', description: '', base_prompt: '', error: 'the front matter is not a YAML mapping',
-                  source: { owner: 'acme', name: 'tools', skill_path: 'triage/SKILL.md' }, environments: [], last_run_timestamp: null,
+                  id: 'acme/tools:triage/SKILL.md',
+                  description: '',
+                  base_prompt: '',
+                  error: 'the front matter is not a YAML mapping',
+                  source: { owner: 'acme', name: 'tools', skill_path: 'triage/SKILL.md' },
+                  environments: [],
+                  last_run_timestamp: null,
                 },
               ],
             },
@@ -499,12 +514,20 @@ describe('agent-runs against a stub API', () => {
 
     it('environments list (with --sort-by) and get print the Oz CloudEnvironment fields', async () => {
       const env1 = {
-        uid: 'env_01hzx3k4m5n6p7q8r9s0t1v2w3', config: { name: 'node-20', description: 'Node', setup_commands: ['npm ci', 'npm test'] },
-        last_updated: '2026-05-01T12:00:00.000Z', last_task_run_timestamp: '2026-05-01T12:01:00.000Z',
+        uid: 'env_01hzx3k4m5n6p7q8r9s0t1v2w3',
+        config: { name: 'node-20', description: 'Node', setup_commands: ['npm ci', 'npm test'] },
+        last_updated: '2026-05-01T12:00:00.000Z',
+        last_task_run_timestamp: '2026-05-01T12:01:00.000Z',
         last_task_created: { id: RUN_ID, title: 't', state: 'FAILED', created_at: '2026-05-01T12:01:00.000Z', updated_at: '2026-05-01T12:02:00.000Z' },
-        setup_failed: true, scope: { type: 'Team', uid: 'team_1' }, env_var_names: ['NPM_TOKEN'], plain_env_vars: { NODE_ENV: 'test' }, created_at: '2026-05-01T12:00:00.000Z',
+        setup_failed: true,
+        scope: { type: 'Team', uid: 'team_1' },
+        env_var_names: ['NPM_TOKEN'],
+        plain_env_vars: { NODE_ENV: 'test' },
+        created_at: '2026-05-01T12:00:00.000Z',
       };
-      stub.handler = (request) => ({ json: request.path.endsWith('/environments') ? { environments: [env1], page_info: { has_next_page: false, next_cursor: null } } : env1 });
+      stub.handler = (request) => ({
+        json: request.path.endsWith('/environments') ? { environments: [env1], page_info: { has_next_page: false, next_cursor: null } } : env1,
+      });
 
       const list = await runCli(['environments', 'list', '--sort-by', 'name', '--limit', '5'], stub.env);
       expect(list.code).toBe(0);
@@ -535,5 +558,4 @@ describe('agent-runs against a stub API', () => {
       expect(result.stdout).toBe(lines);
     });
   });
-
 });

@@ -61,11 +61,19 @@ async function firstRender(browser: Browser, baseUrl: string, apiKey: string): P
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:dashboard — ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `bench:dashboard — ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const dist = path.join(dashboardRoot, 'dist');
   buildDashboard(dist);
   const size = bundleSize(dist);
-  if (PARTS.has('bundle')) console.log(`bundle: ${size.files} JS files, ${(size.raw / 1024).toFixed(1)} KB raw, ${(size.gzip / 1024).toFixed(1)} KB gzipped (goal < 250 KB) → ${size.gzip < 250 * 1024 ? 'met' : 'MISSED'}`);
+  if (PARTS.has('bundle'))
+    console.log(
+      `bundle: ${size.files} JS files, ${(size.raw / 1024).toFixed(1)} KB raw, ${(size.gzip / 1024).toFixed(1)} KB gzipped (goal < 250 KB) → ${size.gzip < 250 * 1024 ? 'met' : 'MISSED'}`,
+    );
 
   let browser: Browser | undefined;
   try {
@@ -101,7 +109,9 @@ async function runsList(dist: string): Promise<Browser> {
       const renders: number[] = [];
       for (let i = 0; i < RENDERS; i++) renders.push(await firstRender(browser, server.baseUrl, server.adminKey));
       const median = percentile(renders, 50);
-      console.log(`first render of /runs with ${SEED.toLocaleString('en-US')} runs: median ${ms(median)}, first (cold) ${ms(renders[0]!)}, max ${ms(Math.max(...renders))} over ${RENDERS} loads (goal < 1 s) → ${median < 1000 ? 'met' : 'MISSED'}`);
+      console.log(
+        `first render of /runs with ${SEED.toLocaleString('en-US')} runs: median ${ms(median)}, first (cold) ${ms(renders[0]!)}, max ${ms(Math.max(...renders))} over ${RENDERS} loads (goal < 1 s) → ${median < 1000 ? 'met' : 'MISSED'}`,
+      );
     }
     if (PARTS.has('live-list')) await liveList(browser, server.baseUrl, server.apiUrl, server.adminKey);
     return browser;
@@ -153,26 +163,30 @@ async function liveList(browser: Browser, baseUrl: string, apiUrl: string, apiKe
 
   // Settling: page 1 shows the newest runs; wait until none of them is shown in a non-final state.
   const settleStart = Date.now();
-  await page.waitForFunction(
-    () => {
-      const rows = Array.from(document.querySelectorAll('main table tbody tr'));
-      return rows.length > 0 && rows.every((row) => /SUCCEEDED|FAILED|CANCELLED|ERROR/.test(row.textContent ?? ''));
-    },
-    undefined,
-    { timeout: 60_000, polling: 100 },
-  ).catch(async (err: unknown) => {
-    // Tell a page that missed a change from runs that really are not finished.
-    const shown = await page.$$eval('main table tbody tr', (rows) => rows.map((row) => row.textContent ?? ''));
-    const states = (await client.agent.runs.list({ limit: shown.length })).data.map((run) => `${run.title}: ${run.state}`);
-    throw new Error(`page 1 did not settle; it shows ${JSON.stringify(shown)}, the API says ${JSON.stringify(states)}`, { cause: err });
-  });
+  await page
+    .waitForFunction(
+      () => {
+        const rows = Array.from(document.querySelectorAll('main table tbody tr'));
+        return rows.length > 0 && rows.every((row) => /SUCCEEDED|FAILED|CANCELLED|ERROR/.test(row.textContent ?? ''));
+      },
+      undefined,
+      { timeout: 60_000, polling: 100 },
+    )
+    .catch(async (err: unknown) => {
+      // Tell a page that missed a change from runs that really are not finished.
+      const shown = await page.$$eval('main table tbody tr', (rows) => rows.map((row) => row.textContent ?? ''));
+      const states = (await client.agent.runs.list({ limit: shown.length })).data.map((run) => `${run.title}: ${run.state}`);
+      throw new Error(`page 1 did not settle; it shows ${JSON.stringify(shown)}, the API says ${JSON.stringify(states)}`, { cause: err });
+    });
   const settle = Date.now() - settleStart;
   stream.controller.abort();
   await counting;
 
   const line = (what: string, x: { lags: number[]; longTasks: number }, seconds: number) =>
     `${what}: timer lateness p50 ${ms(percentile(x.lags, 50))}, p99 ${ms(percentile(x.lags, 99))}, max ${ms(Math.max(0, ...x.lags))}; long tasks ${(x.longTasks / seconds).toFixed(0)} ms per s`;
-  console.log(`live list: ${created.length} runs created in ${loadSeconds.toFixed(1)} s → ${(stateEvents / loadSeconds).toFixed(1)} state changes/s on the team stream`);
+  console.log(
+    `live list: ${created.length} runs created in ${loadSeconds.toFixed(1)} s → ${(stateEvents / loadSeconds).toFixed(1)} state changes/s on the team stream`,
+  );
   console.log(`  ${line('idle (baseline)', idle, 3)}`);
   console.log(`  ${line('under load', busy, loadSeconds)}`);
   console.log(`  page 1 showed every run's final state ${ms(settle)} after the load stopped`);

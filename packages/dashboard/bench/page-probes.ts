@@ -44,7 +44,6 @@ export async function watchMainThread(page: Page) {
   };
 }
 
-
 /**
  * From the page's first script: the time (from navigation start) of the first frame after `text` entered the
  * DOM. Measured in the page, since polling for it from the test process (a locator's waitFor) adds its own

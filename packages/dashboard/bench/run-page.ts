@@ -92,8 +92,7 @@ async function startWorkRun(client: AgentRuns, calls: number, replies: number): 
   return run_id;
 }
 
-const blockCount = (conversation: ConversationResponse): number =>
-  conversation.steps.flatMap((s) => s.messages).reduce((n, m) => n + m.content.length, 0);
+const blockCount = (conversation: ConversationResponse): number => conversation.steps.flatMap((s) => s.messages).reduce((n, m) => n + m.content.length, 0);
 
 export async function longRunFirstRender(browser: Browser, dist: string): Promise<void> {
   const model = await FakeModel.start();
@@ -166,7 +165,10 @@ export async function liveTranscript(browser: Browser, dist: string): Promise<vo
       await page.getByRole('heading', { name: 'Transcript' }).waitFor();
       const openedAt = Date.now();
       const busy = await watchMainThread(page);
-      await page.getByText(LIVE_END).first().waitFor({ timeout: (LIVE_SECONDS + 120) * 1000 });
+      await page
+        .getByText(LIVE_END)
+        .first()
+        .waitFor({ timeout: (LIVE_SECONDS + 120) * 1000 });
       const live = await busy.read();
       const liveSeconds = (Date.now() - openedAt) / 1000;
       await delay(3_000);

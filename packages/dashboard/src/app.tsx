@@ -29,14 +29,14 @@ import { isStatus } from './api/client';
 
 const newQueryClient = () =>
   new QueryClient({
-  defaultOptions: {
-    queries: {
-      // The SDK already retried once; 4xx answers are final.
-      retry: (failures, error) => failures < 1 && !isStatus(error, 404) && !isStatus(error, 403),
-      refetchOnWindowFocus: false,
-      staleTime: 5_000,
+    defaultOptions: {
+      queries: {
+        // The SDK already retried once; 4xx answers are final.
+        retry: (failures, error) => failures < 1 && !isStatus(error, 404) && !isStatus(error, 403),
+        refetchOnWindowFocus: false,
+        staleTime: 5_000,
+      },
     },
-  },
   });
 
 function Routes() {
@@ -73,7 +73,12 @@ function Routes() {
 
 function Gate() {
   const { state } = useSessionState();
-  if (state.status === 'checking') return <p className="loading" role="status">Checking your API key…</p>;
+  if (state.status === 'checking')
+    return (
+      <p className="loading" role="status">
+        Checking your API key…
+      </p>
+    );
   if (state.status === 'signed-out') return <SignInPage message={state.message} />;
   // A new key is a new person: nothing cached for the previous one may show.
   return <SignedIn key={state.session.current.key.key_id} />;

@@ -15,10 +15,7 @@ export interface Session {
   signOut(): void;
 }
 
-type State =
-  | { status: 'checking' }
-  | { status: 'signed-out'; message?: string }
-  | { status: 'signed-in'; session: Session };
+type State = { status: 'checking' } | { status: 'signed-out'; message?: string } | { status: 'signed-in'; session: Session };
 
 interface SessionApi {
   state: State;

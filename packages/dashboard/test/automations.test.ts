@@ -47,7 +47,11 @@ describe.skipIf(!hasBrowser)('automation editor', () => {
     opened = await deliver(stack, webhook, { action: 'opened', issue: { number: 1 } });
     closed = await deliver(stack, webhook, { action: 'closed', issue: { number: 2 } });
     // A rejected delivery is logged without its payload: Test filter cannot use it and does not offer it.
-    const rejected = await fetch(`${stack.server.ingressUrl}/webhooks/w/${webhook.uid}`, { method: 'POST', headers: { authorization: 'Bearer wrong' }, body: '{}' });
+    const rejected = await fetch(`${stack.server.ingressUrl}/webhooks/w/${webhook.uid}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer wrong' },
+      body: '{}',
+    });
     expect(rejected.status).toBe(401);
   });
   afterAll(() => stack?.close());
@@ -68,7 +72,9 @@ describe.skipIf(!hasBrowser)('automation editor', () => {
 
     // Only the Accepted deliveries are offered (the log also holds the rejected one).
     expect((await stack.admin.factories.webhooks.deliveries.list(factory.uid, webhook.uid)).data.map((d) => d.label)).toContain('Rejected (auth)');
-    await expect.poll(() => page.locator('#test-delivery option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(['', closed, opened]);
+    await expect
+      .poll(() => page.locator('#test-delivery option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
+      .toEqual(['', closed, opened]);
 
     // The unsaved draft goes through testDraftFilter.
     const draftMatch = await runTest(page, opened);

@@ -18,7 +18,6 @@ interface Received {
   body: string;
 }
 
-
 describe.skipIf(!hasBrowser)('notifications pages', () => {
   let stack: Stack;
   let receiver: http.Server;
@@ -85,7 +84,10 @@ describe.skipIf(!hasBrowser)('notifications pages', () => {
     await stack.screenshot(page, 'notification-attempts');
 
     const eventId = JSON.parse(received[0]!.body).id as string;
-    await page.getByRole('button', { name: `Replay event ${eventId}` }).first().click();
+    await page
+      .getByRole('button', { name: `Replay event ${eventId}` })
+      .first()
+      .click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'queued to be sent again' }).count(), POLL).toBe(1);
     await expect.poll(() => received.length, POLL).toBe(3);
     expect(JSON.parse(received[2]!.body).id).toBe(eventId);

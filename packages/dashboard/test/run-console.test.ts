@@ -11,10 +11,10 @@ import { hasBrowser } from './support/browser';
 import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 
 const POLL = { timeout: 30_000, interval: 100 };
-const PLAN = '# Fix the adder\n\n1. Read `add.sh`\n2. **Replace** the minus\n\n<script>window.planRan = true</script><b>raw</b>\n\n[the docs](https://example.com/docs)\n';
+const PLAN =
+  '# Fix the adder\n\n1. Read `add.sh`\n2. **Replace** the minus\n\n<script>window.planRan = true</script><b>raw</b>\n\n[the docs](https://example.com/docs)\n';
 
 const transcript = (page: Page) => page.getByRole('region', { name: 'Transcript' });
-
 
 describe.skipIf(!hasBrowser)('the run page as an agent console', () => {
   let stack: Stack;

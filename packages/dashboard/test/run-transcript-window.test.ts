@@ -29,7 +29,9 @@ describe.skipIf(!hasBrowser)('a long transcript, windowed', () => {
     model = await FakeModel.start();
     stack = await startStack({ env: { RUNNER: 'model', MODEL_BASE_URL: model.url, DEFAULT_MODEL_ID: 'window-model' } });
     for (let first = 0; first < CALLS; first += CALLS_PER_REPLY) {
-      model.reply(toolCalls(Array.from({ length: CALLS_PER_REPLY }, (_, i) => ({ id: `call-${first + i + 1}`, name: 'lookup', arguments: { n: first + i + 1 } }))));
+      model.reply(
+        toolCalls(Array.from({ length: CALLS_PER_REPLY }, (_, i) => ({ id: `call-${first + i + 1}`, name: 'lookup', arguments: { n: first + i + 1 } }))),
+      );
     }
     model.reply(text('All lookups tried.'));
     ({ run_id: runId } = await stack.admin.agent.runs.create({ prompt: 'Look everything up.', config: { max_turns: CALLS / CALLS_PER_REPLY + 5 } }));
@@ -72,10 +74,16 @@ describe.skipIf(!hasBrowser)('a long transcript, windowed', () => {
     await item(page, 7).waitFor();
     expect(await drawnItems(page).count()).toBe(ITEMS - 6);
     expect(await page.getByRole('group', { name: 'Earlier items' }).textContent()).toContain('6 earlier items are hidden');
-    await expect.poll(() => item(page, 7).evaluate((el) => {
-      const box = el.getBoundingClientRect();
-      return box.top >= 0 && box.bottom <= window.innerHeight;
-    }), POLL).toBe(true);
+    await expect
+      .poll(
+        () =>
+          item(page, 7).evaluate((el) => {
+            const box = el.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= window.innerHeight;
+          }),
+        POLL,
+      )
+      .toBe(true);
 
     // A card's time links to its first item, on this page.
     const link = transcript(page).locator('.message .meta a').first();

@@ -20,7 +20,6 @@ const stateHistory = (page: Page) => page.getByRole('region', { name: 'State his
 const runRows = (page: Page) => page.locator('main table tbody tr');
 const rowOf = (page: Page, title: string) => runRows(page).filter({ has: page.getByRole('link', { name: title, exact: true }) });
 
-
 describe.skipIf(!hasBrowser)('runs pages', () => {
   let stack: Stack;
   let page: Page;
@@ -81,12 +80,8 @@ describe.skipIf(!hasBrowser)('runs pages', () => {
     await page.getByLabel('Follow-up message').fill('And once more, please.');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => transcript(page).getByRole('region', { name: 'Turn 2' }).count(), POLL).toBe(1);
-    await expect
-      .poll(() => transcript(page).getByRole('region', { name: 'Turn 2' }).locator('.message.role-assistant').count(), POLL)
-      .toBe(1);
-    expect(await transcript(page).getByRole('region', { name: 'Turn 2' }).locator('.message.role-assistant').textContent()).toContain(
-      'And once more, please.',
-    );
+    await expect.poll(() => transcript(page).getByRole('region', { name: 'Turn 2' }).locator('.message.role-assistant').count(), POLL).toBe(1);
+    expect(await transcript(page).getByRole('region', { name: 'Turn 2' }).locator('.message.role-assistant').textContent()).toContain('And once more, please.');
     await expect.poll(() => details(page).textContent(), POLL).toContain('SUCCEEDED');
     expect((await stateHistory(page)).slice(4)).toEqual(['QUEUED', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
   });

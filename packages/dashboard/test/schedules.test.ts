@@ -12,7 +12,6 @@ import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 const POLL = { timeout: 20_000, interval: 100 };
 const schedule = (page: Page, name: string) => page.getByRole('listitem', { name: `Schedule ${name}` });
 
-
 describe.skipIf(!hasBrowser)('schedules page', () => {
   let stack: Stack;
   // A Monday, 08:30 in Paris.
@@ -42,7 +41,12 @@ describe.skipIf(!hasBrowser)('schedules page', () => {
     expect(await item.textContent()).toContain('in Europe/Paris');
     expect(await item.getByLabel('Firings of Morning review').textContent()).toContain('not fired yet');
     const [created] = (await stack.admin.agent.schedules.list()).data;
-    expect(created).toMatchObject({ name: 'Morning review', cron_schedule: '0 9 * * 1-5', time_zone: 'Europe/Paris', history: { next_run: '2026-11-30T08:00:00.000Z' } });
+    expect(created).toMatchObject({
+      name: 'Morning review',
+      cron_schedule: '0 9 * * 1-5',
+      time_zone: 'Europe/Paris',
+      history: { next_run: '2026-11-30T08:00:00.000Z' },
+    });
     await stack.screenshot(page, 'schedules');
 
     // 09:00 in Paris comes: the slot fires and the page shows what it did, with its run.

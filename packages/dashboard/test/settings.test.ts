@@ -177,7 +177,10 @@ describe.skipIf(!hasBrowser)('settings pages', () => {
     expect(stored.config).toMatchObject({
       docker_image: 'ghcr.io/acme/devbox:1.4',
       registry_secret_name: 'REGISTRY_AUTH',
-      github_repos: [{ owner: 'acme', repo: 'app', ref: 'main' }, { owner: 'acme', repo: 'docs', path: 'site' }],
+      github_repos: [
+        { owner: 'acme', repo: 'app', ref: 'main' },
+        { owner: 'acme', repo: 'docs', path: 'site' },
+      ],
       repos: [{ url: 'https://git.example.com/libs/util.git', ref: 'v1.0', path: 'vendor/util' }],
       git_token_secret_name: 'FORGE_TOKEN',
       auto_pr: true,
@@ -213,10 +216,12 @@ describe.skipIf(!hasBrowser)('settings pages', () => {
     await page.goto('/api-keys');
     const keysRefusal = page.getByRole('alert');
     await keysRefusal.waitFor();
-    const detail = await clientWith(member.api_key).apiKeys.list().then(
-      () => 'listed',
-      (err: unknown) => (err instanceof APIError ? err.detail : String(err)),
-    );
+    const detail = await clientWith(member.api_key)
+      .apiKeys.list()
+      .then(
+        () => 'listed',
+        (err: unknown) => (err instanceof APIError ? err.detail : String(err)),
+      );
     expect(detail).toMatch(/admin/i);
     expect(await keysRefusal.textContent()).toBe(detail);
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);

@@ -11,7 +11,6 @@ import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
 const POLL = { timeout: 20_000, interval: 100 };
 const PRICES = { 'priced-model': { input_per_mtok: 2, output_per_mtok: 8 } };
 
-
 describe.skipIf(!hasBrowser)('usage and budget page', () => {
   let stack: Stack;
   let model: FakeModel;

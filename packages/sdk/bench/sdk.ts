@@ -135,9 +135,18 @@ interface Figures {
 function figures(samples: Sample[]): Figures {
   return {
     rps: quantile(samples.map(rps), 0.5),
-    p50: quantile(samples.map((s) => quantile(s.latencies, 0.5)), 0.5),
-    p99: quantile(samples.map((s) => quantile(s.latencies, 0.99)), 0.5),
-    cpu: quantile(samples.map((s) => s.cpuMicros), 0.5),
+    p50: quantile(
+      samples.map((s) => quantile(s.latencies, 0.5)),
+      0.5,
+    ),
+    p99: quantile(
+      samples.map((s) => quantile(s.latencies, 0.99)),
+      0.5,
+    ),
+    cpu: quantile(
+      samples.map((s) => s.cpuMicros),
+      0.5,
+    ),
   };
 }
 
@@ -278,9 +287,7 @@ async function measure(target: Target): Promise<number> {
 
 async function main() {
   const only = process.env['BENCH_ONLY'];
-  console.log(
-    `SDK overhead over raw fetch — ${ROUNDS} pairs of rounds × ${REQUESTS} requests per mode, loopback, Node ${process.version}`,
-  );
+  console.log(`SDK overhead over raw fetch — ${ROUNDS} pairs of rounds × ${REQUESTS} requests per mode, loopback, Node ${process.version}`);
   const worst: Partial<Record<'server' | 'stub', number>> = {};
   for (const [key, start] of [
     ['server', agentRunsTarget],

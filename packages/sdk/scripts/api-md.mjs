@@ -56,8 +56,7 @@ function endpointOf(method) {
       } else if (callee === '_list' && a && ts.isStringLiteral(a)) {
         found = { verb: 'get', path: a.text };
       } else if (callee === 'request' && a && ts.isObjectLiteralExpression(a)) {
-        const prop = (name) =>
-          a.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
+        const prop = (name) => a.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
         const verb = prop('method');
         const p = prop('path');
         if (verb && p && ts.isStringLiteral(verb) && ts.isStringLiteral(p)) found = { verb: verb.text, path: p.text };
@@ -71,11 +70,7 @@ function endpointOf(method) {
 
 function exportedTypes(source) {
   return source.statements
-    .filter(
-      (s) =>
-        (ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s)) &&
-        s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
-    )
+    .filter((s) => (ts.isTypeAliasDeclaration(s) || ts.isInterfaceDeclaration(s)) && s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))
     .map((s) => s.name.text);
 }
 

@@ -1,10 +1,5 @@
 import * as OpenAPIFetch from 'openapi-fetch';
-import type {
-  Client as OpenAPIFetchClient,
-  ClientPathsWithMethod,
-  MaybeOptionalInit,
-  MethodResponse,
-} from 'openapi-fetch';
+import type { Client as OpenAPIFetchClient, ClientPathsWithMethod, MaybeOptionalInit, MethodResponse } from 'openapi-fetch';
 
 import type { paths } from '@agent-runs/contract';
 import { APIPromise } from './core/api-promise';
@@ -14,12 +9,7 @@ import { readEnv } from './internal/env';
 import { headersRecord } from './internal/headers';
 import { type LogLevel, type Logger, isLogLevel, levelLogger } from './internal/log';
 import type { APIResponseProps } from './internal/parse';
-import type {
-  FinalRequestOptions,
-  GenericRequestOptions,
-  HTTPMethod,
-  RequestOptions,
-} from './internal/request-options';
+import type { FinalRequestOptions, GenericRequestOptions, HTTPMethod, RequestOptions } from './internal/request-options';
 import { retryDelayMs, shouldRetryResponse } from './internal/retry';
 import { PreparedRequest } from './internal/prepared-request';
 import { anySignal, isAbortError, sleep } from './internal/signals';
@@ -69,21 +59,13 @@ type PathsFor<M extends HTTPMethod> = ClientPathsWithMethod<OpenAPIFetchClient<p
 /** `{ params?: { path?, query? }, body? }` of one operation, as openapi-fetch types it. */
 export type OperationInit<M extends HTTPMethod, P extends PathsFor<M>> = MaybeOptionalInit<paths[P], M>;
 /** The success body of one operation. */
-export type OperationData<M extends HTTPMethod, P extends PathsFor<M>> = MethodResponse<
-  OpenAPIFetchClient<paths>,
-  M,
-  P
->;
+export type OperationData<M extends HTTPMethod, P extends PathsFor<M>> = MethodResponse<OpenAPIFetchClient<paths>, M, P>;
 
 type ListItem<T> = T extends ReadonlyArray<infer Item> ? Item : never;
 
 /** The part of openapi-fetch's client the request path uses, with the path left untyped. */
 interface UntypedFetchClient {
-  request(
-    method: string,
-    url: string,
-    init: Record<string, unknown>,
-  ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  request(method: string, url: string, init: Record<string, unknown>): Promise<{ data?: unknown; error?: unknown; response: Response }>;
 }
 
 /** Client of the Agent Runs REST API. */
@@ -107,15 +89,9 @@ export class AgentRuns {
   private readonly log: Logger | undefined;
   private readonly debug: Logger | undefined;
 
-  constructor({
-    apiKey = readEnv('AGENT_RUNS_API_KEY'),
-    baseURL = readEnv('AGENT_RUNS_BASE_URL'),
-    ...opts
-  }: ClientOptions = {}) {
+  constructor({ apiKey = readEnv('AGENT_RUNS_API_KEY'), baseURL = readEnv('AGENT_RUNS_BASE_URL'), ...opts }: ClientOptions = {}) {
     if (apiKey === undefined || apiKey === '') {
-      throw new Errors.AgentRunsError(
-        'Missing credentials: pass `apiKey` or set the AGENT_RUNS_API_KEY environment variable.',
-      );
+      throw new Errors.AgentRunsError('Missing credentials: pass `apiKey` or set the AGENT_RUNS_API_KEY environment variable.');
     }
     this._options = { ...opts, apiKey, baseURL: baseURL || DEFAULT_BASE_URL };
     this.apiKey = apiKey;
@@ -233,20 +209,16 @@ export class AgentRuns {
   private async makeRequest(options: FinalRequestOptions): Promise<APIResponseProps> {
     if (options.timeout !== undefined) validateTimeout(options.timeout, 'options.timeout');
     if (options.maxRetries !== undefined) validateMaxRetries(options.maxRetries, 'options.maxRetries');
-    const { error, response } = await (this.http as unknown as UntypedFetchClient).request(
-      options.method,
-      options.path,
-      {
-        params: { path: options.pathParams, query: options.query },
-        body: options.body,
-        headers: requestHeaders(options),
-        // The body is parsed by APIPromise, only when asked for: asResponse() hands it back unread.
-        parseAs: 'stream',
-        fetch: (request: Request | PreparedRequest) => this.fetchWithRetries(request, options, options.signal),
-        // undefined: openapi-fetch's own (a real Request, which middleware needs).
-        Request: this.middleware.size === 0 ? PreparedRequest : undefined,
-      },
-    );
+    const { error, response } = await (this.http as unknown as UntypedFetchClient).request(options.method, options.path, {
+      params: { path: options.pathParams, query: options.query },
+      body: options.body,
+      headers: requestHeaders(options),
+      // The body is parsed by APIPromise, only when asked for: asResponse() hands it back unread.
+      parseAs: 'stream',
+      fetch: (request: Request | PreparedRequest) => this.fetchWithRetries(request, options, options.signal),
+      // undefined: openapi-fetch's own (a real Request, which middleware needs).
+      Request: this.middleware.size === 0 ? PreparedRequest : undefined,
+    });
     if (!response.ok) throw Errors.APIError.generate(response.status, error, response.headers);
     return { response, options };
   }
@@ -287,9 +259,7 @@ export class AgentRuns {
       if (attempt > 0) headers = new Headers(headers);
       headers.set('x-retry-count', String(attempt));
       const timeoutController = new AbortController();
-      const { signal, dispose } = userSignal
-        ? anySignal([userSignal, timeoutController.signal])
-        : { signal: timeoutController.signal, dispose: undefined };
+      const { signal, dispose } = userSignal ? anySignal([userSignal, timeoutController.signal]) : { signal: timeoutController.signal, dispose: undefined };
       const timer = setTimeout(abort, timeout, timeoutController);
       const canRetry = attempt < maxRetries;
       let response: Response;
@@ -308,7 +278,9 @@ export class AgentRuns {
         const timedOut = timeoutController.signal.aborted || isTimeoutError(err);
         if (canRetry) {
           const delay = retryDelayMs(undefined, attempt);
-          this.log?.info(`${method} ${url}: connection ${timedOut ? `timed out after ${timeout} ms` : 'failed'}; retry ${attempt + 1} in ${Math.round(delay)} ms`);
+          this.log?.info(
+            `${method} ${url}: connection ${timedOut ? `timed out after ${timeout} ms` : 'failed'}; retry ${attempt + 1} in ${Math.round(delay)} ms`,
+          );
           await sleep(delay, userSignal);
           continue;
         }
@@ -380,9 +352,7 @@ function templatePathSerializer(): typeof defaultPathSerializer {
     if (template === undefined) {
       const parts = url.split(/\{([^{}]+)\}/);
       const names = parts.filter((_, i) => i % 2 === 1);
-      template = names.every((name) => /^[\w-]+$/.test(name))
-        ? { literals: parts.filter((_, i) => i % 2 === 0), names }
-        : null;
+      template = names.every((name) => /^[\w-]+$/.test(name)) ? { literals: parts.filter((_, i) => i % 2 === 0), names } : null;
       // Templates come from the spec's paths (plus generic calls); the bound keeps ad-hoc URLs from piling up.
       if (templates.size < 1000) templates.set(url, template);
     }

@@ -128,14 +128,24 @@ describe('requests', () => {
   });
 
   it('answers undefined for 204 and text for non-JSON bodies', async () => {
-    const { fetch } = mockFetch(sequence(() => new Response(null, { status: 204 }), () => new Response('plain')));
+    const { fetch } = mockFetch(
+      sequence(
+        () => new Response(null, { status: 204 }),
+        () => new Response('plain'),
+      ),
+    );
     const c = client(fetch);
     expect(await c.delete('/x')).toBeUndefined();
     expect(await c.get('/y')).toBe('plain');
   });
 
   it('openapi-fetch middleware sees each logical request once, retries happen beneath it', async () => {
-    const { fetch, calls } = mockFetch(sequence(() => problem(503, 'internal_error'), () => json({})));
+    const { fetch, calls } = mockFetch(
+      sequence(
+        () => problem(503, 'internal_error'),
+        () => json({}),
+      ),
+    );
     const c = client(fetch, { maxRetries: 1 });
     const seen: string[] = [];
     c.http.use({
@@ -229,9 +239,7 @@ describe('retries', () => {
   });
 
   it('retryable: false wins over x-should-retry: true', async () => {
-    const { fetch, calls } = mockFetch(() =>
-      problem(503, 'internal_error', { retryable: false }, { 'x-should-retry': 'true' }),
-    );
+    const { fetch, calls } = mockFetch(() => problem(503, 'internal_error', { retryable: false }, { 'x-should-retry': 'true' }));
     await settle(client(fetch).get('/x'));
     expect(calls).toHaveLength(1);
   });
@@ -365,7 +373,12 @@ describe('idempotency keys', () => {
   });
 
   it('keeps a caller-supplied key, from the option or the header', async () => {
-    const { fetch, calls } = mockFetch(sequence(() => problem(500, 'internal_error'), () => json({})));
+    const { fetch, calls } = mockFetch(
+      sequence(
+        () => problem(500, 'internal_error'),
+        () => json({}),
+      ),
+    );
     await settle(client(fetch).post('/agent/runs', { body: {}, idempotencyKey: 'my-key' }));
     expect(calls.map((c) => c.request.headers.get('idempotency-key'))).toEqual(['my-key', 'my-key']);
     await settle(client(fetch).post('/agent/runs', { body: {}, headers: { 'Idempotency-Key': 'hdr-key' } }));
@@ -476,11 +489,15 @@ describe('errors', () => {
   it('keeps validation details and a text body', async () => {
     const errors = [{ path: '$.prompt', message: 'required' }];
     const a = mockFetch(() => problem(422, 'validation_failed', { errors }));
-    const e1 = (await client(a.fetch).post('/agent/runs', { body: {} }).catch((e: unknown) => e)) as APIError;
+    const e1 = (await client(a.fetch)
+      .post('/agent/runs', { body: {} })
+      .catch((e: unknown) => e)) as APIError;
     expect(e1.errors).toEqual(errors);
 
     const b = mockFetch(() => new Response('gateway exploded', { status: 400 }));
-    const e2 = (await client(b.fetch).get('/x').catch((e: unknown) => e)) as APIError;
+    const e2 = (await client(b.fetch)
+      .get('/x')
+      .catch((e: unknown) => e)) as APIError;
     expect(e2).toBeInstanceOf(BadRequestError);
     expect(e2.body).toBe('gateway exploded');
     expect(e2.code).toBeUndefined();
@@ -489,9 +506,7 @@ describe('errors', () => {
 
   it('APIError.generate picks the class from the status', () => {
     const headers = new Headers({ 'x-request-id': 'r1' });
-    expect(APIError.generate(404, { type: 'https://agent-runs.dev/errors/resource_not_found' }, headers)).toBeInstanceOf(
-      NotFoundError,
-    );
+    expect(APIError.generate(404, { type: 'https://agent-runs.dev/errors/resource_not_found' }, headers)).toBeInstanceOf(NotFoundError);
     expect(APIError.generate(599, undefined, headers)).toBeInstanceOf(InternalServerError);
     expect(APIError.generate(418, undefined, headers).message).toBe('418 status code (no body)');
     expect(APIError.generate(418, undefined, headers).requestId).toBe('r1');
@@ -538,8 +553,7 @@ describe('pagination', () => {
     c1: { runs: [{ run_id: 'c' }, { run_id: 'd' }], page_info: { has_next_page: true, next_cursor: 'c2' } },
     c2: { runs: [{ run_id: 'e' }], page_info: { has_next_page: false, next_cursor: null } },
   };
-  const pagedFetch = () =>
-    mockFetch((request) => json(pages[new URL(request.url).searchParams.get('cursor') ?? '']!));
+  const pagedFetch = () => mockFetch((request) => json(pages[new URL(request.url).searchParams.get('cursor') ?? '']!));
 
   it('for await walks every item of every page, keeping the filters', async () => {
     const { fetch, calls } = pagedFetch();
@@ -634,7 +648,12 @@ describe('client.http and middleware', () => {
   afterEach(() => vi.useRealTimers());
 
   it('typed openapi-fetch calls through client.http get auth and retries', async () => {
-    const { fetch, calls } = mockFetch(sequence(() => problem(502, 'internal_error'), () => json(run)));
+    const { fetch, calls } = mockFetch(
+      sequence(
+        () => problem(502, 'internal_error'),
+        () => json(run),
+      ),
+    );
     const { value } = await settle(client(fetch).http.GET('/agent/runs/{runId}', { params: { path: { runId: 'run-1' } } }));
     expect(value!.data).toEqual(run);
     expect(calls).toHaveLength(2);
@@ -643,9 +662,15 @@ describe('client.http and middleware', () => {
   });
 
   it('with middleware registered, a retried POST resends its body with the same key', async () => {
-    const { fetch, calls } = mockFetch(sequence(() => problem(503, 'internal_error'), () => json({ run_id: 'r' })));
+    const { fetch, calls } = mockFetch(
+      sequence(
+        () => problem(503, 'internal_error'),
+        () => json({ run_id: 'r' }),
+      ),
+    );
     const c = client(fetch);
-    const middleware = { onRequest: ({ request }: { request: Request }) => {
+    const middleware = {
+      onRequest: ({ request }: { request: Request }) => {
         request.headers.set('x-mw', '1');
       },
     };
@@ -669,13 +694,23 @@ describe('logging', () => {
   it('logLevel info reports retries to the given logger; the default (warn) stays quiet', async () => {
     const lines: string[] = [];
     const logger = { error: () => {}, warn: () => {}, debug: () => {}, info: (m: string) => void lines.push(m) };
-    const { fetch } = mockFetch(sequence(() => problem(503, 'internal_error'), () => json({})));
+    const { fetch } = mockFetch(
+      sequence(
+        () => problem(503, 'internal_error'),
+        () => json({}),
+      ),
+    );
     await settle(client(fetch, { logLevel: 'info', logger }).get('/x'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\[agent-runs\] GET http:\/\/api\.test\/api\/v1\/x → 503; retry 1 in \d+ ms$/);
 
     const quiet: string[] = [];
-    const { fetch: f2 } = mockFetch(sequence(() => problem(503, 'internal_error'), () => json({})));
+    const { fetch: f2 } = mockFetch(
+      sequence(
+        () => problem(503, 'internal_error'),
+        () => json({}),
+      ),
+    );
     await settle(client(f2, { logLevel: undefined, logger: { ...logger, info: (m: string) => void quiet.push(m) } }).get('/x'));
     expect(quiet).toEqual([]);
   });

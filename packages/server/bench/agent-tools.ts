@@ -57,7 +57,10 @@ async function main(): Promise<void> {
   let callId = 0;
   const toolCall = async (name: string, args: unknown, expected: RegExp): Promise<number> => {
     const started = performance.now();
-    const prepared = tools.prepare({ id: `c${callId++}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }, { ok: true, value: args as Record<string, unknown> })!;
+    const prepared = tools.prepare(
+      { id: `c${callId++}`, type: 'function', function: { name, arguments: JSON.stringify(args) } },
+      { ok: true, value: args as Record<string, unknown> },
+    )!;
     const outcome = await prepared.execute(signal);
     const ms = performance.now() - started;
     if (!expected.test(outcome.content)) throw new Error(`${name} answered ${JSON.stringify(outcome.content.slice(0, 200))}`);
@@ -91,7 +94,9 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`bench:agent-tools — ${CALLS} calls each (after ${WARMUP} warm-up rounds), interleaved; sandbox limits: ${sandbox.status.limits}, network: ${sandbox.status.network}`);
+  console.log(
+    `bench:agent-tools — ${CALLS} calls each (after ${WARMUP} warm-up rounds), interleaved; sandbox limits: ${sandbox.status.limits}, network: ${sandbox.status.network}`,
+  );
   console.log(`first tool call of a run (starts the driver shell): ${firstCall.toFixed(1)} ms`);
   console.log(`load average before: ${load}; after: ${loadAverage()}`);
   console.log('');

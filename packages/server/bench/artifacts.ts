@@ -72,7 +72,12 @@ async function benchDatabase(databaseUrl: string, dataDir: string): Promise<Figu
     const file = randomUUID();
     fileUid ||= file;
     const rows = [
-      { id: file, artifact_type: 'FILE' as const, data: { filepath: 'report.md', filename: 'report.md', mime_type: 'text/markdown' }, content: Buffer.alloc(1024, 0x61) },
+      {
+        id: file,
+        artifact_type: 'FILE' as const,
+        data: { filepath: 'report.md', filename: 'report.md', mime_type: 'text/markdown' },
+        content: Buffer.alloc(1024, 0x61),
+      },
       { id: randomUUID(), artifact_type: 'SCREENSHOT' as const, data: { filepath: 'a.png', filename: 'a.png', mime_type: 'image/png' }, content: PNG },
       { id: randomUUID(), artifact_type: 'PULL_REQUEST' as const, data: { url: `https://git.example.com/p/${i}`, branch: 'b' }, content: null },
     ];
@@ -101,7 +106,13 @@ async function benchDatabase(databaseUrl: string, dataDir: string): Promise<Figu
   if (db.dialect === 'postgres') await db.db.executeQuery(CompiledQuery.raw('VACUUM (ANALYZE)'));
 
   const key = randomBytes(32);
-  const settings = loadSettings({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SECRETS_KEY: key.toString('base64'), ARTIFACTS_PER_RUN: '1000000', ARTIFACTS_MAX_BYTES_PER_RUN: String(2 ** 40) });
+  const settings = loadSettings({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    SECRETS_KEY: key.toString('base64'),
+    ARTIFACTS_PER_RUN: '1000000',
+    ARTIFACTS_MAX_BYTES_PER_RUN: String(2 ** 40),
+  });
   const ctx = { db: db.db, clock: systemClock, settings, secrets: new SecretBox(key), runSignals: new RunSignals() };
   const token = new URL(((await getArtifact(ctx, TEAM, fileUid)) as { data: { download_url: string } }).data.download_url).searchParams.get('token')!;
   const page = { sortBy: 'updated_at' as const, order: 'desc' as const, limit: 20 };
@@ -113,7 +124,9 @@ async function benchDatabase(databaseUrl: string, dataDir: string): Promise<Figu
     await measure('list PLAN', () => listRunRows(db.db, TEAM, { artifactType: 'PLAN' }, page)),
     await measure('getArtifact', () => getArtifact(ctx, TEAM, fileUid)),
     await measure('content', () => readArtifactContent(ctx, fileUid, token)),
-    await measure('publish link', () => publishArtifact(ctx, publisher, 'bench', { artifact_type: 'PULL_REQUEST', url: 'https://git.example.com/p/1', branch: 'b' })),
+    await measure('publish link', () =>
+      publishArtifact(ctx, publisher, 'bench', { artifact_type: 'PULL_REQUEST', url: 'https://git.example.com/p/1', branch: 'b' }),
+    ),
     await measure('publish 64 KiB', () => publishArtifact(ctx, publisher, 'bench', { artifact_type: 'FILE', filepath: 'big.bin', content: big })),
   ];
   console.log(`[${db.dialect}] measured; load average ${loadAverage()}`);
@@ -125,7 +138,9 @@ function report(label: string, figures: Figure[]): void {
   const base = figures[0]!.median;
   console.log(`\n${label}: ${SEED_RUNS} runs (1 % with artifacts), ${CALLS} sequential calls each`);
   for (const f of figures) {
-    console.log(`  ${f.name.padEnd(15)} median ${f.median.toFixed(2).padStart(7)} ms  p90 ${f.p90.toFixed(2).padStart(7)} ms  median / list ${(f.median / base).toFixed(2)}`);
+    console.log(
+      `  ${f.name.padEnd(15)} median ${f.median.toFixed(2).padStart(7)} ms  p90 ${f.p90.toFixed(2).padStart(7)} ms  median / list ${(f.median / base).toFixed(2)}`,
+    );
   }
 }
 

@@ -35,18 +35,7 @@ import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database';
 import { buildServer, exitedCleanly, processGroup, type ClusterProcess } from './cluster-processes';
-import {
-  api,
-  envInt,
-  loadAutocannon,
-  loadAverage,
-  onCleanup,
-  percentile,
-  postgresCpuMicros,
-  processCpuMicros,
-  runCleanups,
-  sortNumbers,
-} from './common';
+import { api, envInt, loadAutocannon, loadAverage, onCleanup, percentile, postgresCpuMicros, processCpuMicros, runCleanups, sortNumbers } from './common';
 import { pacedLoad } from './paced-load';
 import { seedRuns } from './seed-runs';
 import type { ServerProcess } from './server-process';
@@ -233,8 +222,8 @@ async function claimLatency(bench: Bench, rate: number, attempt: number): Promis
     if (wait >= 1) await sleep(Math.floor(wait));
     const sent = performance.now();
     requests.push(
-      api<{ run_id: string }>(servers[k % servers.length]!, 'POST', '/agent/runs', { prompt: 'bench' }).then((run) =>
-        void answers.push({ runId: run.run_id, answeredAt: Date.now(), took: performance.now() - sent }),
+      api<{ run_id: string }>(servers[k % servers.length]!, 'POST', '/agent/runs', { prompt: 'bench' }).then(
+        (run) => void answers.push({ runId: run.run_id, answeredAt: Date.now(), took: performance.now() - sent }),
       ),
     );
   }
@@ -246,7 +235,12 @@ async function claimLatency(bench: Bench, rate: number, attempt: number): Promis
   while (claimed.size < runIds.length) {
     if (Date.now() > deadline) throw new Error(`${runIds.length - claimed.size} of ${runIds.length} runs not CLAIMED within 30 s`);
     await sleep(200);
-    const events = await bench.db.selectFrom('run_events').select(['run_id', 'data', 'created_at']).where('kind', '=', 'state').where('run_id', 'in', runIds).execute();
+    const events = await bench.db
+      .selectFrom('run_events')
+      .select(['run_id', 'data', 'created_at'])
+      .where('kind', '=', 'state')
+      .where('run_id', 'in', runIds)
+      .execute();
     for (const event of events) {
       const { state } = JSON.parse(event.data) as { state: string };
       if (state === 'CLAIMED') claimed.set(event.run_id, Date.parse(event.created_at));
@@ -358,14 +352,19 @@ async function ingress(bench: Bench): Promise<void> {
   const server = asServer(bench.apis[0]!, bench.adminKey);
   const factory = await api<{ uid: string }>(server, 'POST', '/factories', { name: `bench-${Date.now().toString(36)}`, definition_source: 'api' });
   const webhooks: BenchWebhook[] = [];
-  for (let i = 0; i < INGRESS_WEBHOOKS; i++) webhooks.push(await api<BenchWebhook>(server, 'POST', `/factories/${factory.uid}/webhooks`, { name: `bench-${i}` }));
+  for (let i = 0; i < INGRESS_WEBHOOKS; i++)
+    webhooks.push(await api<BenchWebhook>(server, 'POST', `/factories/${factory.uid}/webhooks`, { name: `bench-${i}` }));
   const acceptedRows = async () =>
     Number(
       (
         await bench.db
           .selectFrom('webhook_deliveries')
           .select((eb) => eb.fn.countAll().as('n'))
-          .where('webhook_id', 'in', webhooks.map((webhook) => webhook.uid))
+          .where(
+            'webhook_id',
+            'in',
+            webhooks.map((webhook) => webhook.uid),
+          )
           .where('label', '=', 'Accepted')
           .executeTakeFirstOrThrow()
       ).n,
@@ -424,7 +423,15 @@ async function ingress(bench: Bench): Promise<void> {
 async function list(bench: Bench): Promise<void> {
   const team = await bench.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
   const count = async () =>
-    Number((await bench.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', team.id).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await bench.db
+          .selectFrom('runs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('team_id', '=', team.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const missing = LIST_RUNS - (await count());
   if (missing > 0) {
     console.log(`seeding ${missing} runs…`);

@@ -91,7 +91,10 @@ export const CLOCK_TICKS = 100;
  */
 export function procStatFields(pid: number | 'self'): number[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
 }
 
 /** CPU time (user + system) so far of process `pid`, µs; throws once it has ended. */

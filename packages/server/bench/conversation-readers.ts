@@ -28,7 +28,10 @@ const GOAL_P99_MS = 100;
 const GOAL_RSS_GROWTH_MB = 100;
 
 const rssBytes = (pid: number): number => {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.split(/\s+/)[1]) * 1024;
 };
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -116,7 +119,9 @@ async function main(): Promise<void> {
   console.log(`readers: ${READERS} × ${mb(conversationBytes)} in ${seconds.toFixed(1)} s (${mb((READERS * conversationBytes) / seconds)}/s)`);
   console.log(`server RSS: ${mb(rssBefore)} before, peak ${mb(rssPeak)} during the reads: growth ${mb(growth)}`);
   console.log(`load average ${loadAverage()}, ${os.cpus().length} CPUs`);
-  console.log(`goals: /healthz p99 < ${GOAL_P99_MS} ms — ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'}; RSS growth < ${GOAL_RSS_GROWTH_MB} MB — ${growth < GOAL_RSS_GROWTH_MB * 1e6 ? 'met' : 'NOT met'}`);
+  console.log(
+    `goals: /healthz p99 < ${GOAL_P99_MS} ms — ${p99 < GOAL_P99_MS ? 'met' : 'NOT met'}; RSS growth < ${GOAL_RSS_GROWTH_MB} MB — ${growth < GOAL_RSS_GROWTH_MB * 1e6 ? 'met' : 'NOT met'}`,
+  );
 }
 
 runBench(main);

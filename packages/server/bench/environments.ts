@@ -93,7 +93,9 @@ async function main(): Promise<void> {
     }
   }
   await Promise.all([hostRun.close(), imageRun.close()]);
-  console.log(`\n1. Sandbox start of /bin/true, ${STARTS} each, interleaved (network ${sandbox.status.network}, limits ${sandbox.status.limits}; load ${loadBefore} → ${loadAverage()})`);
+  console.log(
+    `\n1. Sandbox start of /bin/true, ${STARTS} each, interleaved (network ${sandbox.status.network}, limits ${sandbox.status.limits}; load ${loadBefore} → ${loadAverage()})`,
+  );
   console.log(`   ${summary('host view', samples.host)}`);
   console.log(`   ${summary('cached image', samples.image)}`);
   const imageP50 = percentile(sortNumbers(samples.image), 50);
@@ -159,7 +161,9 @@ async function firstOutputOfWarmRuns(registry: TestRegistry, image: string): Pro
   const loadBefore = loadAverage();
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i++) samples.push(await createToFirstOutput());
-  console.log(`\n3. Create → first output, image cached, ${REPO_FILES}-file repository cloned, ${RUNS} runs one after another (load ${loadBefore} → ${loadAverage()})`);
+  console.log(
+    `\n3. Create → first output, image cached, ${REPO_FILES}-file repository cloned, ${RUNS} runs one after another (load ${loadBefore} → ${loadAverage()})`,
+  );
   console.log(`   first run (pulls the image, not counted): ${coldMs.toFixed(0)} ms`);
   console.log(`   ${summary('warm', samples)}`);
   const p50 = percentile(sortNumbers(samples), 50);

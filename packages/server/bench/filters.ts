@@ -111,10 +111,75 @@ const payload = {
 // ----------------------------------------------------------------------------------------------
 // Varied filters
 
-const ACTIONS = ['opened', 'closed', 'reopened', 'synchronize', 'edited', 'labeled', 'unlabeled', 'assigned', 'ready_for_review', 'review_requested', 'converted_to_draft', 'locked', 'unlocked', 'milestoned', 'demilestoned', 'auto_merge_enabled', 'auto_merge_disabled', 'enqueued', 'dequeued', 'review_request_removed'];
-const BRANCHES = ['main', 'master', 'develop', 'release', 'staging', 'production', 'next', 'canary', 'hotfix', 'trunk', 'v1', 'v2', 'beta', 'qa', 'integration', 'preview', 'stable', 'lts', 'gh-pages', 'docs'];
+const ACTIONS = [
+  'opened',
+  'closed',
+  'reopened',
+  'synchronize',
+  'edited',
+  'labeled',
+  'unlabeled',
+  'assigned',
+  'ready_for_review',
+  'review_requested',
+  'converted_to_draft',
+  'locked',
+  'unlocked',
+  'milestoned',
+  'demilestoned',
+  'auto_merge_enabled',
+  'auto_merge_disabled',
+  'enqueued',
+  'dequeued',
+  'review_request_removed',
+];
+const BRANCHES = [
+  'main',
+  'master',
+  'develop',
+  'release',
+  'staging',
+  'production',
+  'next',
+  'canary',
+  'hotfix',
+  'trunk',
+  'v1',
+  'v2',
+  'beta',
+  'qa',
+  'integration',
+  'preview',
+  'stable',
+  'lts',
+  'gh-pages',
+  'docs',
+];
 const REPOS = Array.from({ length: 40 }, (_, i) => (i === 0 ? 'acme/agent-runs' : `acme/service-${i}`));
-const LOGINS = ['octocat', 'hubot', 'dependabot[bot]', 'renovate[bot]', 'monalisa', 'alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'niaj', 'olivia', 'peggy', 'trent', 'victor', 'walter'];
+const LOGINS = [
+  'octocat',
+  'hubot',
+  'dependabot[bot]',
+  'renovate[bot]',
+  'monalisa',
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'niaj',
+  'olivia',
+  'peggy',
+  'trent',
+  'victor',
+  'walter',
+];
 const TOPICS = ['agents', 'webhooks', 'typescript', 'python', 'infra', 'security', 'docs', 'ml', 'frontend', 'backend', 'cli', 'sdk', 'observability', 'data'];
 const ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE'];
 
@@ -158,10 +223,31 @@ function randomFilter(): Record<string, unknown> {
 /** Filters that all match `payload`, using every construct and the deepest paths (no short-circuit). */
 function matchingFilter(): Record<string, unknown> {
   return {
-    action: { in: [...list(ACTIONS.filter((a) => a !== 'opened'), 4, 19), 'opened'] },
+    action: {
+      in: [
+        ...list(
+          ACTIONS.filter((a) => a !== 'opened'),
+          4,
+          19,
+        ),
+        'opened',
+      ],
+    },
     number: { in: [1347, ...Array.from({ length: int(4, 19) }, () => int(1, 5000))] },
     pull_request: {
-      base: { ref: { in: [...list(BRANCHES.filter((b) => b !== 'main'), 4, 19), 'main'] }, repo: { owner: { login: 'acme' } } },
+      base: {
+        ref: {
+          in: [
+            ...list(
+              BRANCHES.filter((b) => b !== 'main'),
+              4,
+              19,
+            ),
+            'main',
+          ],
+        },
+        repo: { owner: { login: 'acme' } },
+      },
       head: { repo: { full_name: { not_in: list(REPOS.slice(1)) } } },
       draft: false,
       merged_at: { exists: true },
@@ -261,8 +347,12 @@ const load = loadavg()
   .join(' ');
 
 console.log('Payload filter matching benchmark (pnpm bench:filters)');
-console.log(`  ${AUTOMATIONS.toLocaleString('en-US')} automations on one webhook; payload ${payloadBytes.toLocaleString('en-US')} bytes (GitHub pull_request-like); ~${Math.round(filterBytes)} bytes of JSON per filter (realistic mix)`);
-console.log(`  ${N.toLocaleString('en-US')} timed deliveries per scenario after ${WARMUP.toLocaleString('en-US')} warm-up; one delivery = match() against all ${AUTOMATIONS.toLocaleString('en-US')}`);
+console.log(
+  `  ${AUTOMATIONS.toLocaleString('en-US')} automations on one webhook; payload ${payloadBytes.toLocaleString('en-US')} bytes (GitHub pull_request-like); ~${Math.round(filterBytes)} bytes of JSON per filter (realistic mix)`,
+);
+console.log(
+  `  ${N.toLocaleString('en-US')} timed deliveries per scenario after ${WARMUP.toLocaleString('en-US')} warm-up; one delivery = match() against all ${AUTOMATIONS.toLocaleString('en-US')}`,
+);
 console.log(`  node ${process.version}; ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}; load average ${load}`);
 console.log('  wall = elapsed time per delivery (includes time the OS gave the CPU to other processes);');
 console.log(`  cpu  = CPU time this process spent per delivery (process.cpuUsage, probe overhead ${ms(cpuOverhead)} ms subtracted)`);
@@ -271,7 +361,10 @@ console.log('');
 const header = ['scenario', 'matched', 'paths', 'build ms', 'clock', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', `p99 < ${GOAL_MS} ms`];
 const body: string[][] = [];
 for (const r of rows) {
-  for (const [clock, st] of [['wall', r.wall], ['cpu', r.cpu]] as const) {
+  for (const [clock, st] of [
+    ['wall', r.wall],
+    ['cpu', r.cpu],
+  ] as const) {
     const first = clock === 'wall';
     body.push([
       first ? r.scenario : '',
@@ -289,8 +382,7 @@ for (const r of rows) {
 }
 const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
 const left = new Set([0, 4]);
-const line = (cells: string[]): string =>
-  `| ${cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+const line = (cells: string[]): string => `| ${cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
 console.log(line(header));
 console.log(`|${widths.map((w, i) => (left.has(i) ? ':' + '-'.repeat(w + 1) : '-'.repeat(w + 1) + ':')).join('|')}|`);
 for (const row of body) console.log(line(row));

@@ -43,17 +43,20 @@ async function startProvider(): Promise<{ url: string; close(): Promise<void> }>
       res.write(chunk({ role: 'assistant', content: 'Hello' }));
       setTimeout(() => {
         res.write(chunk({}, 'stop'));
-        res.end(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'bench-model', choices: [], usage: { prompt_tokens: 500, completion_tokens: 1, total_tokens: 501 } })}\n\ndata: [DONE]\n\n`);
+        res.end(
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'bench-model', choices: [], usage: { prompt_tokens: 500, completion_tokens: 1, total_tokens: 501 } })}\n\ndata: [DONE]\n\n`,
+        );
       }, 1);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -78,12 +81,19 @@ async function main(): Promise<void> {
   const provider = await startProvider();
   onCleanup(() => provider.close());
   const log = pino({ level: 'silent' });
-  const gateway = createModelGateway(loadSettings({ DATABASE_URL: 'sqlite::memory:', OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_API_KEY: 'sk-bench-operator' }), log);
+  const gateway = createModelGateway(
+    loadSettings({ DATABASE_URL: 'sqlite::memory:', OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_API_KEY: 'sk-bench-operator' }),
+    log,
+  );
   onCleanup(() => gateway.close());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-gateway-'));
   onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
   const socketPath = path.join(dir, 'egress.sock');
-  const proxy = await startEgressProxy({ policy: createEgressPolicy({ network: 'allowlist', allowedHosts: [] }), socketPath, modelGateway: gateway.entranceFor('bench') });
+  const proxy = await startEgressProxy({
+    policy: createEgressPolicy({ network: 'allowlist', allowedHosts: [] }),
+    socketPath,
+    modelGateway: gateway.entranceFor('bench'),
+  });
   onCleanup(() => proxy.close());
   let counted = 0;
   const usage = { add: async (_spent: TokenUsage) => void counted++, assertWithinBudget: async () => {} };
@@ -98,9 +108,16 @@ async function main(): Promise<void> {
     proxyAgent.destroy();
   });
   const providerUrl = new URL(provider.url);
-  const direct = () => timeToFirstByte({ host: providerUrl.hostname, port: providerUrl.port, method: 'POST', path: '/v1/chat/completions', headers, agent: directAgent });
+  const direct = () =>
+    timeToFirstByte({ host: providerUrl.hostname, port: providerUrl.port, method: 'POST', path: '/v1/chat/completions', headers, agent: directAgent });
   const viaGateway = () =>
-    timeToFirstByte({ socketPath, method: 'POST', path: 'http://model-gateway.internal/v1/chat/completions', headers: { ...headers, host: 'model-gateway.internal' }, agent: proxyAgent });
+    timeToFirstByte({
+      socketPath,
+      method: 'POST',
+      path: 'http://model-gateway.internal/v1/chat/completions',
+      headers: { ...headers, host: 'model-gateway.internal' },
+      agent: proxyAgent,
+    });
 
   const load = loadAverage();
   const times = { direct: [] as number[], gateway: [] as number[], added: [] as number[] };
@@ -130,7 +147,9 @@ async function main(): Promise<void> {
   console.log(`model gateway: time to first streamed byte, ${REQUESTS} requests each way (after ${WARMUP} warm-up), node ${process.version}, load ${load}`);
   console.log(`  direct to the provider      p50 ${ms(direct50)}  p99 ${ms(direct99)}`);
   console.log(`  through proxy + gateway     p50 ${ms(gateway50)}  p99 ${ms(gateway99)}`);
-  console.log(`  added by the gateway        p50 ${ms(gateway50 - direct50)}  p99 ${ms(gateway99 - direct99)}  (paired per round: median ${ms(percentile(sortNumbers(times.added), 50))})`);
+  console.log(
+    `  added by the gateway        p50 ${ms(gateway50 - direct50)}  p99 ${ms(gateway99 - direct99)}  (paired per round: median ${ms(percentile(sortNumbers(times.added), 50))})`,
+  );
   console.log(`  goal: < 2 ms added at p50 — ${gateway50 - direct50 < 2 ? 'met' : 'NOT met'}`);
 }
 

@@ -193,7 +193,6 @@ async function main(): Promise<void> {
   const bare = POSTGRES ? undefined : await startBareServer(dir);
   if (bare) onCleanup(bare.close);
   try {
-
     console.log(
       `pnpm bench:ingress — ${POSTGRES ? 'PostgreSQL' : 'SQLite'}, ${SECONDS} s per target and connection count (${CONNECTION_COUNTS.join(', ')}), ` +
         `loopback, Node ${process.version}, ${os.cpus().length} CPUs; load average ${loadAverage()}`,

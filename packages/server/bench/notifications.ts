@@ -73,7 +73,13 @@ async function startReceiver() {
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onCleanup(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     arrivals,
@@ -120,7 +126,11 @@ async function postgresTarget(adminUrl: string): Promise<Target> {
   url.pathname = `/${database}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-notifications-'));
   onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return { name: 'postgres', settings: { DATABASE_URL: url.toString(), DATA_DIR: dir, SECRETS_KEY: randomBytes(32).toString('base64') }, postgres: { admin, database } };
+  return {
+    name: 'postgres',
+    settings: { DATABASE_URL: url.toString(), DATA_DIR: dir, SECRETS_KEY: randomBytes(32).toString('base64') },
+    postgres: { admin, database },
+  };
 }
 
 async function start(target: Target, extra: Record<string, string>): Promise<ServerProcess> {
@@ -189,16 +199,23 @@ async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof 
   await drainRuns(server);
   const withCpuPerSecond = (cpuOf(server) - withCpu) / ((performance.now() - withStart) / 1000);
   // The throughput phase records its own backlog on this database: this subscription must not double it.
-  const deleted = await fetch(`${server.apiUrl}/notifications/subscriptions/${subscription.uid}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.adminKey}` } });
+  const deleted = await fetch(`${server.apiUrl}/notifications/subscriptions/${subscription.uid}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${server.adminKey}` },
+  });
   if (deleted.status !== 204) throw new Error(`DELETE subscription → ${deleted.status}`);
   await server.stop();
 
   const latencies = sortNumbers(receiver.arrivals.map((a) => a.at - a.updatedAt));
   const p99 = percentile(latencies, 99);
   const extraPerDelivery = ((withCpuPerSecond - baselineCpuPerSecond) * ((performance.now() - withStart) / 1000)) / receiver.arrivals.length;
-  console.log(`\n[${target.name}] state change → delivered at ${RATE} state changes/s (${fmt(runsPerSecond, 1)} runs/s for ${SECONDS} s; load average ${loadAverage()})`);
+  console.log(
+    `\n[${target.name}] state change → delivered at ${RATE} state changes/s (${fmt(runsPerSecond, 1)} runs/s for ${SECONDS} s; load average ${loadAverage()})`,
+  );
   const distinct = new Set(receiver.arrivals.map((a) => a.id)).size;
-  console.log(`  delivered ${distinct} of ${expected} events${complete ? '' : ' (TIMED OUT waiting for the rest)'}, ${receiver.arrivals.length - distinct} twice (at least once)`);
+  console.log(
+    `  delivered ${distinct} of ${expected} events${complete ? '' : ' (TIMED OUT waiting for the rest)'}, ${receiver.arrivals.length - distinct} twice (at least once)`,
+  );
   console.log(
     `  latency p50 ${fmt(percentile(latencies, 50))} ms, p90 ${fmt(percentile(latencies, 90))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms — ` +
       `goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS && complete ? 'MET' : 'NOT MET'}`,
@@ -206,10 +223,14 @@ async function latencyPhase(target: Target, receiver: Awaited<ReturnType<typeof 
   if (process.env.BENCH_TIMELINE) {
     const first = Math.min(...receiver.arrivals.map((a) => a.updatedAt));
     const bySecond = new Map<number, number[]>();
-    for (const a of receiver.arrivals) bySecond.set(Math.floor((a.updatedAt - first) / 1000), [...(bySecond.get(Math.floor((a.updatedAt - first) / 1000)) ?? []), a.at - a.updatedAt]);
-    for (const [second, values] of [...bySecond].sort((x, y) => x[0] - y[0])) console.log(`    s${second}: n ${values.length} max ${fmt(Math.max(...values))} ms`);
+    for (const a of receiver.arrivals)
+      bySecond.set(Math.floor((a.updatedAt - first) / 1000), [...(bySecond.get(Math.floor((a.updatedAt - first) / 1000)) ?? []), a.at - a.updatedAt]);
+    for (const [second, values] of [...bySecond].sort((x, y) => x[0] - y[0]))
+      console.log(`    s${second}: n ${values.length} max ${fmt(Math.max(...values))} ms`);
   }
-  console.log(`  server CPU: ${fmt(baselineCpuPerSecond / 1000)} ms/s without a subscription, ${fmt(withCpuPerSecond / 1000)} ms/s with one (ratio ${fmt(withCpuPerSecond / baselineCpuPerSecond, 2)}); ≈ ${fmt(extraPerDelivery)} µs more per delivery`);
+  console.log(
+    `  server CPU: ${fmt(baselineCpuPerSecond / 1000)} ms/s without a subscription, ${fmt(withCpuPerSecond / 1000)} ms/s with one (ratio ${fmt(withCpuPerSecond / baselineCpuPerSecond, 2)}); ≈ ${fmt(extraPerDelivery)} µs more per delivery`,
+  );
 }
 
 async function throughputPhase(target: Target, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<void> {
@@ -217,7 +238,7 @@ async function throughputPhase(target: Target, receiver: Awaited<ReturnType<type
   const writer = await start(target, { ROLE: 'api', WORKER_CONCURRENCY: '0' });
   await subscribe(writer, receiver.url);
   const recordStart = performance.now();
-  for (let done = 0; done < BACKLOG; ) {
+  for (let done = 0; done < BACKLOG;) {
     const batch = Math.min(32, BACKLOG - done);
     await Promise.all(Array.from({ length: batch }, (_, i) => api(writer, 'POST', '/agent/runs', { prompt: `backlog ${done + i}` })));
     done += batch;
@@ -252,7 +273,9 @@ async function throughputPhase(target: Target, receiver: Awaited<ReturnType<type
   const deliveries = arrivals.length - 1;
   let pgMicros = 0;
   for (const [pid, cpu] of lastPg) pgMicros += cpu - (firstPg.get(pid) ?? 0);
-  console.log(`\n[${target.name}] throughput: a backlog of ${BACKLOG} events (recorded at ${fmt(BACKLOG / recordSeconds)} runs/s by an API process) delivered by a worker process`);
+  console.log(
+    `\n[${target.name}] throughput: a backlog of ${BACKLOG} events (recorded at ${fmt(BACKLOG / recordSeconds)} runs/s by an API process) delivered by a worker process`,
+  );
   console.log(`  delivered ${arrivals.length}${complete ? '' : ' (TIMED OUT)'} in ${fmt(seconds, 2)} s: ${fmt(deliveries / seconds)} deliveries/s`);
   console.log(
     `  CPU per delivery: worker ${fmt((lastCpu - firstCpu) / deliveries)} µs (${fmt((lastCpu - warmCpu) / (arrivals.length - 1 - warm))} µs after the first ${warm})` +

@@ -327,9 +327,7 @@ class LoadConnection {
 
   private readChunked(data: Buffer, offset: number): number {
     // One request in flight: the end of a chunked body is the end of what the server sent.
-    this.chunkedTail = (this.chunkedTail + data.toString('latin1', Math.max(offset, data.length - CHUNKED_END.length), data.length)).slice(
-      -CHUNKED_END.length,
-    );
+    this.chunkedTail = (this.chunkedTail + data.toString('latin1', Math.max(offset, data.length - CHUNKED_END.length), data.length)).slice(-CHUNKED_END.length);
     if (this.chunkedTail === CHUNKED_END) this.answered();
     return data.length;
   }

@@ -133,7 +133,9 @@ const RARE_TICKET = seedTicket(42);
 const COMMON_TEAM: string = SEED_METADATA_TEAMS[1];
 const COMMON_WORD = 'incident';
 /** BENCH_LIST_SCENARIOS: a comma list of scenario keys (default, filtered, deep, q, metadata, q+metadata) to run only those. */
-const LIST_SCENARIOS = process.env.BENCH_LIST_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
+const LIST_SCENARIOS = process.env.BENCH_LIST_SCENARIOS?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 // ---------------------------------------------------------------------------------------------------
 // Formatting, CPU accounting and the event stream
@@ -419,7 +421,11 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
     if (Object.keys(filters).length > 0) {
       return (await listRunRows(db.db, teamId, filters, { sortBy: 'updated_at', order: 'desc', limit: 1_000_000 })).length;
     }
-    const row = await db.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', teamId).executeTakeFirstOrThrow();
+    const row = await db.db
+      .selectFrom('runs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('team_id', '=', teamId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
   // The deep page: the cursor the server would hand out after DEEP_OFFSET rows (same encoder as the server).
@@ -437,7 +443,13 @@ async function benchList(server: ServerProcess, db: OpenDatabase, teamId: string
   if (deep.runs.length !== 20) console.log(`WARNING: the deep page has ${deep.runs.length} runs`);
 
   const all = await count({});
-  const filtered = (key: string, name: string, route: string, filters: RunFilters) => async (): Promise<ListScenario> => ({ key, name, route, filters, matching: await count(filters) });
+  const filtered = (key: string, name: string, route: string, filters: RunFilters) => async (): Promise<ListScenario> => ({
+    key,
+    name,
+    route,
+    filters,
+    matching: await count(filters),
+  });
   const scenarios: ListScenario[] = [];
   const candidates: Array<() => Promise<ListScenario>> = [
     async () => ({ key: 'default', name: 'default (limit 20, updated_at desc)', route: '/agent/runs', filters: {}, matching: all }),
@@ -560,10 +572,18 @@ async function benchDatabase(dialect: Dialect, databaseUrl: string, dataDir: str
         await db.db.executeQuery(CompiledQuery.raw('CHECKPOINT'));
       }
       const total = Number(
-        (await db.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', team.id).executeTakeFirstOrThrow()).n,
+        (
+          await db.db
+            .selectFrom('runs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('team_id', '=', team.id)
+            .executeTakeFirstOrThrow()
+        ).n,
       );
       figures.seed = { ...seeded, total };
-      console.log(`[${dialect}] seeded ${seeded.rows.toLocaleString('en-US')} runs in ${seeded.seconds.toFixed(1)} s (team now has ${total.toLocaleString('en-US')})`);
+      console.log(
+        `[${dialect}] seeded ${seeded.rows.toLocaleString('en-US')} runs in ${seeded.seconds.toFixed(1)} s (team now has ${total.toLocaleString('en-US')})`,
+      );
       figures.list = await benchList(server, db, team.id);
       console.log(`[${dialect}] list done; load average ${loadAverage()}`);
     }
@@ -653,10 +673,22 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
     add('    capacity: p50 / p99 / max (queueing)', (f) => (f.list[i] ? `${f.list[i]!.p50} / ${f.list[i]!.p99} / ${f.list[i]!.max} ms` : 'n/a'));
     const latencyRows = (label: string, run: (l: ListFigures) => LatencyRun) => {
       const cell = (text: (r: LatencyRun) => string) => (f: DatabaseFigures) => (f.list[i] ? text(run(f.list[i]!)) : 'n/a');
-      add(`    ${label}: offered / achieved req/s`, cell((r) => `${r.offered} / ${r.achieved.toFixed(0)}`));
-      add(`    ${label}: p50 / p99 / max`, cell((r) => `${r.p50} / ${r.p99} / ${r.max} ms`));
-      add(`    ${label}: generator late to due time p99 / max (counted in)`, cell((r) => `${r.timerLagP99} / ${r.timerLagMax} ms`));
-      add(`    ${label}: each ${SECONDS} s window, p99 @ CPU steal`, cell((r) => r.windows.map((w) => `${w.voided ? 'void ' : ''}${w.p99} @ ${w.stealPercent.toFixed(1)} %`).join(' / ')));
+      add(
+        `    ${label}: offered / achieved req/s`,
+        cell((r) => `${r.offered} / ${r.achieved.toFixed(0)}`),
+      );
+      add(
+        `    ${label}: p50 / p99 / max`,
+        cell((r) => `${r.p50} / ${r.p99} / ${r.max} ms`),
+      );
+      add(
+        `    ${label}: generator late to due time p99 / max (counted in)`,
+        cell((r) => `${r.timerLagP99} / ${r.timerLagMax} ms`),
+      );
+      add(
+        `    ${label}: each ${SECONDS} s window, p99 @ CPU steal`,
+        cell((r) => r.windows.map((w) => `${w.voided ? 'void ' : ''}${w.p99} @ ${w.stealPercent.toFixed(1)} %`).join(' / ')),
+      );
     };
     latencyRows(`latency at ${LATENCY_RATE} req/s (the goal)`, (l) => l.gate);
     latencyRows(`latency at ${LOAD_PERCENT} % of capacity`, (l) => l.stress);
@@ -692,7 +724,9 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
     );
     for (const { f, l } of missed) {
       const r = run(l);
-      const why = r.complete ? missCause(l, r) : `the host stole ≥ ${MAX_STEAL_PERCENT} % of the CPU in ${r.windows.filter((w) => w.voided).length} of ${r.windows.length} windows`;
+      const why = r.complete
+        ? missCause(l, r)
+        : `the host stole ≥ ${MAX_STEAL_PERCENT} % of the CPU in ${r.windows.filter((w) => w.voided).length} of ${r.windows.length} windows`;
       console.log(`  - [${f.dialect}] ${l.scenario}: ${verdict(r)}, p99 ${r.p99} ms — ${why}`);
     }
   };
@@ -707,7 +741,7 @@ function printReport(all: DatabaseFigures[], loadStart: string, loadEnd: string)
   }
   console.log(
     `machine: ${os.cpus().length} CPUs, Node ${process.version}; load average (1/5/15 min) at start ${loadStart}, at end ${loadEnd}` +
-      ' — other processes (e.g. other engineers\' test runs) may share the CPUs; figures vary with that load.',
+      " — other processes (e.g. other engineers' test runs) may share the CPUs; figures vary with that load.",
   );
   console.log(
     `server: child process (src/main.ts), RUNNER=echo, ECHO_DELAY_MS=${ECHO_DELAY_MS}, WORKER_CONCURRENCY=${WORKER_CONCURRENCY}, LOG_LEVEL=warn, ` +

@@ -352,7 +352,9 @@ async function benchRuns(root: string): Promise<RunRow[]> {
         await server.stop();
         removeCgroupParents(server.pid);
       });
-      const ready = (await (await fetch(`${server.baseUrl}/readyz`)).json()) as { sandbox?: { mode: string; available: boolean; network: string; limits: string } };
+      const ready = (await (await fetch(`${server.baseUrl}/readyz`)).json()) as {
+        sandbox?: { mode: string; available: boolean; network: string; limits: string };
+      };
       const s = ready.sandbox;
       const status = s ? `${s.mode}${s.available ? '' : ' UNAVAILABLE'}, network ${s.network}, limits ${s.limits}` : 'n/a';
       console.log(`[runs] ${label}: server up (child pid ${server.pid}, ${server.baseUrl}; sandbox ${status})`);
@@ -430,7 +432,9 @@ async function main(): Promise<void> {
   const runs = await benchRuns(root);
   const steal2 = stealPercent(steal);
   console.log('');
-  console.log(`2. Run create → first output, RUNNER=command, AGENT_COMMAND='${AGENT_COMMAND}': ${RUNS} runs per server, alternating (after ${WARMUP_RUNS} warm-up runs each)`);
+  console.log(
+    `2. Run create → first output, RUNNER=command, AGENT_COMMAND='${AGENT_COMMAND}': ${RUNS} runs per server, alternating (after ${WARMUP_RUNS} warm-up runs each)`,
+  );
   console.log('   server processes: bench/server-process.ts (node --import tsx packages/server/src/main.ts), both up at once');
   console.log(`   load average before ${load2}, after ${loadAverage()}; CPU stolen by the hypervisor meanwhile ${steal2}`);
   console.log('');
@@ -449,8 +453,10 @@ async function main(): Promise<void> {
       `${fmt(r.childCpuMs)} ms`,
     ]),
   );
-  console.log(`   client: POST sent → first content event over SSE; server: content timestamp − created_at (ms resolution); p99 of ${RUNS} runs = the slowest.`);
-  console.log('   Both include the command runner\'s 100 ms output batching (OUTPUT_FLUSH_MS).');
+  console.log(
+    `   client: POST sent → first content event over SSE; server: content timestamp − created_at (ms resolution); p99 of ${RUNS} runs = the slowest.`,
+  );
+  console.log("   Both include the command runner's 100 ms output batching (OUTPUT_FLUSH_MS).");
   const sandboxed = runs[1]!;
   const ratio = sandboxed.clientP50 / baseRun.clientP50;
   const ratio99 = sandboxed.clientP99 / baseRun.clientP99;

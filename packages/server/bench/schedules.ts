@@ -92,14 +92,24 @@ async function bench(dialect: 'sqlite' | 'postgres', databaseUrl: string, dataDi
     const { id: teamId } = await createTeam(ctx.db, clock, `bench-${team}`);
     const key = await createApiKey(ctx.db, clock, { teamId, name: 'bench', role: 'admin', createdBy: 'operator' });
     const principal = { teamId, keyId: key.key_id, role: 'admin' as const, displayName: 'bench' };
-    const benchAudit = auditTrail(clock, { teamId, keyId: key.key_id, keyName: 'bench', address: null, operationId: 'createScheduledAgent', changedFields: [] }, 'schedule', 'created');
+    const benchAudit = auditTrail(
+      clock,
+      { teamId, keyId: key.key_id, keyName: 'bench', address: null, operationId: 'createScheduledAgent', changedFields: [] },
+      'schedule',
+      'created',
+    );
     for (let i = 0; i < PER_TEAM && team * PER_TEAM + i < SCHEDULES; i++) {
-      await createScheduledAgent(ctx, principal, {
-        name: `schedule ${team}-${i}`,
-        cron_schedule: expressionFor(rand),
-        time_zone: ZONES[Math.floor(rand() * ZONES.length)]!,
-        prompt: 'Check the dependencies and open a pull request for what is outdated.',
-      }, benchAudit);
+      await createScheduledAgent(
+        ctx,
+        principal,
+        {
+          name: `schedule ${team}-${i}`,
+          cron_schedule: expressionFor(rand),
+          time_zone: ZONES[Math.floor(rand() * ZONES.length)]!,
+          prompt: 'Check the dependencies and open a pull request for what is outdated.',
+        },
+        benchAudit,
+      );
     }
   }
   const setupSeconds = (performance.now() - setupStart) / 1000;
@@ -135,7 +145,14 @@ async function bench(dialect: 'sqlite' | 'postgres', databaseUrl: string, dataDi
     // Outside the measurement: the workers finished the runs.
     await ctx.db.updateTable('runs').set({ state: 'SUCCEEDED' }).where('state', '=', 'QUEUED').execute();
   }
-  const runs = Number((await ctx.db.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const runs = Number(
+    (
+      await ctx.db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   if (runs !== firings - skipped) throw new Error(`sanity: ${runs} runs for ${firings - skipped} firings that started one`);
   return {
     dialect,
@@ -163,7 +180,9 @@ function nextSlotMicros(): number {
 
 async function main(): Promise<void> {
   const loadStart = loadAverage();
-  console.log(`pnpm bench:schedules — ${SCHEDULES.toLocaleString('en-US')} schedules, ${MINUTES} simulated minutes; ${os.cpus().length} CPUs, Node ${process.version}, load average ${loadStart}`);
+  console.log(
+    `pnpm bench:schedules — ${SCHEDULES.toLocaleString('en-US')} schedules, ${MINUTES} simulated minutes; ${os.cpus().length} CPUs, Node ${process.version}, load average ${loadStart}`,
+  );
   const results: Figures[] = [];
   const only = process.env.BENCH_ONLY;
   if (only !== 'postgres') {

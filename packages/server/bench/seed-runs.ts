@@ -126,7 +126,8 @@ export async function seedRuns(db: Kysely<Database>, options: SeedOptions): Prom
     const name = rand() < 0.3 ? undefined : skewed(SEED_NAMES);
     const modelId = skewed(SEED_MODEL_IDS);
     const words = Array.from({ length: int(6, 90) }, () => WORDS[int(0, WORDS.length - 1)]!);
-    const metadata = rand() < 0.4 ? { team: SEED_METADATA_TEAMS[int(0, SEED_METADATA_TEAMS.length - 1)]!, ticket_id: seedTicket(int(1, SEED_TICKETS)) } : undefined;
+    const metadata =
+      rand() < 0.4 ? { team: SEED_METADATA_TEAMS[int(0, SEED_METADATA_TEAMS.length - 1)]!, ticket_id: seedTicket(int(1, SEED_TICKETS)) } : undefined;
     const prompt = metadata ? `${words.join(' ')} (ticket ${metadata.ticket_id})` : words.join(' ');
     const config = { ...(name ? { name } : {}), model_id: modelId };
     const resolved = { ...config, max_turns: 20, model_call_timeout_seconds: 120, run_timeout_seconds: 1800 };
@@ -179,13 +180,18 @@ export async function seedRuns(db: Kysely<Database>, options: SeedOptions): Prom
   while (written < options.count) {
     const inTx = Math.min(transactionRows, options.count - written);
     await db.transaction().execute(async (tx) => {
-      for (let done = 0; done < inTx; ) {
+      for (let done = 0; done < inTx;) {
         const n = Math.min(batchRows, inTx - done);
         const rows = Array.from({ length: n }, makeRow);
         await tx.insertInto('runs').values(rows).execute();
         // What insertQueuedRun writes beside a run with metadata (the index of metadata filters).
         const metadataRows = rows.flatMap((row) =>
-          Object.entries(row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : {}).map(([key, value]) => ({ team_id: row.team_id, run_id: row.id, key, value })),
+          Object.entries(row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : {}).map(([key, value]) => ({
+            team_id: row.team_id,
+            run_id: row.id,
+            key,
+            value,
+          })),
         );
         if (metadataRows.length > 0) await tx.insertInto('run_metadata').values(metadataRows).execute();
         done += n;

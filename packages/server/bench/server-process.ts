@@ -58,11 +58,15 @@ export async function startServerProcess(settings: Record<string, string>): Prom
     REST_REQUESTS_PER_MINUTE: '1000000000',
     ...settings,
   };
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', SERVER_MAIN], {
-    cwd: repositoryRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', SERVER_MAIN],
+    {
+      cwd: repositoryRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-20_000);

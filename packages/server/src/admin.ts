@@ -104,7 +104,9 @@ async function run(argv: string[]): Promise<void> {
 export function runAdmin(argv: string[]): void {
   run(argv).catch((err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `error: ${message}\n${USAGE}\n` : `error: ${message}\n`);
+    process.stderr.write(
+      err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `error: ${message}\n${USAGE}\n` : `error: ${message}\n`,
+    );
     process.exit(err instanceof UnknownCommandError ? 2 : 1);
   });
 }

@@ -114,7 +114,11 @@ function restApi(ctx: HttpContext, options: AppOptions): express.Router {
 function roleNotServed(ctx: ServerContext, role: ProcessRole, what: string): RequestHandler {
   const served = [...ctx.settings.roles].join(',');
   return (req, _res, next) =>
-    next(resourceNotFound(`No route for ${req.method} ${req.originalUrl.split('?')[0]}: this process serves ROLE=${served}; ${what} is served by processes with the ${role} role.`));
+    next(
+      resourceNotFound(
+        `No route for ${req.method} ${req.originalUrl.split('?')[0]}: this process serves ROLE=${served}; ${what} is served by processes with the ${role} role.`,
+      ),
+    );
 }
 
 /** Probes a load balancer or supervisor sends every few seconds: their lines would drown the others. */

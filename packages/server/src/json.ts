@@ -50,4 +50,3 @@ export function textDepthExceeds(text: string, max: number): boolean {
   }
   return false;
 }
-

@@ -19,10 +19,7 @@ function redactPaths(): string[] {
   return paths;
 }
 
-export function createLogger(
-  settings: Pick<Settings, 'logLevel'>,
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(settings: Pick<Settings, 'logLevel'>, destination?: DestinationStream): Logger {
   return pino(
     {
       level: settings.logLevel,

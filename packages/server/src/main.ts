@@ -134,7 +134,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     }
     // The engine warns at start when the echo runner is active.
     if (roles.has('worker') && options.engine !== false) engine = started.engine = startEngine(ctx, options.engine ?? {});
-    if (roles.has('worker') && options.notificationDelivery !== false) started.notificationDelivery = startNotificationDelivery(ctx, options.notificationDelivery ?? {});
+    if (roles.has('worker') && options.notificationDelivery !== false)
+      started.notificationDelivery = startNotificationDelivery(ctx, options.notificationDelivery ?? {});
 
     const { app, metrics } = createApp(ctx, { validateResponses: options.validateResponses ?? false });
 
@@ -295,11 +296,17 @@ function listenError(err: NodeJS.ErrnoException, port: number, host: string, por
   const options = { cause: err };
   switch (err.code) {
     case 'EADDRINUSE':
-      return new ListenError(`${what} cannot listen on ${host}:${port}: the port is already in use. Set ${portSetting} to a free port (or stop the process using it).`, options);
+      return new ListenError(
+        `${what} cannot listen on ${host}:${port}: the port is already in use. Set ${portSetting} to a free port (or stop the process using it).`,
+        options,
+      );
     case 'EACCES':
       return new ListenError(`${what} may not listen on port ${port} (ports below 1024 need privileges). Set ${portSetting} to 1024 or above.`, options);
     case 'EADDRNOTAVAIL':
-      return new ListenError(`${what} cannot listen on ${host}: not an address of this machine. Set HOST to one (127.0.0.1, or 0.0.0.0 for every interface).`, options);
+      return new ListenError(
+        `${what} cannot listen on ${host}: not an address of this machine. Set HOST to one (127.0.0.1, or 0.0.0.0 for every interface).`,
+        options,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new ListenError(`${what} cannot listen on ${host}: the name does not resolve. Set HOST to an address of this machine (e.g. 127.0.0.1).`, options);
@@ -385,7 +392,11 @@ async function main(): Promise<void> {
   if (generatedAdminKey) {
     // pino writes stdout asynchronously: written through its stream, the key follows the `listening` line.
     const logStream = (ctx.log as unknown as Record<symbol, { write?: (text: string) => void } | undefined>)[pino.symbols.streamSym];
-    printGeneratedAdminKey(generatedAdminKey, `http://${browsableHost(settings.host)}:${running.port}${REST_BASE_PATH}`, logStream?.write ? (text) => logStream.write!(text) : undefined);
+    printGeneratedAdminKey(
+      generatedAdminKey,
+      `http://${browsableHost(settings.host)}:${running.port}${REST_BASE_PATH}`,
+      logStream?.write ? (text) => logStream.write!(text) : undefined,
+    );
   }
   if (signalled) void shutdown(running);
 }

@@ -73,26 +73,20 @@ export class ProblemError extends Error {
 }
 
 // One factory per code, so call sites read as the rule they enforce.
-export const invalidRequest = (detail: string, errors?: ProblemExtras['errors']) =>
-  new ProblemError(400, 'invalid_request', detail, errors ? { errors } : {});
+export const invalidRequest = (detail: string, errors?: ProblemExtras['errors']) => new ProblemError(400, 'invalid_request', detail, errors ? { errors } : {});
 export const authenticationRequired = (detail = 'A valid API key is required: send `Authorization: Bearer <key>`.') =>
   new ProblemError(401, 'authentication_required', detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
-export const notAuthorized = (detail = 'This API key is not allowed to perform this operation.') =>
-  new ProblemError(403, 'not_authorized', detail);
+export const notAuthorized = (detail = 'This API key is not allowed to perform this operation.') => new ProblemError(403, 'not_authorized', detail);
 export const resourceNotFound = (detail: string) => new ProblemError(404, 'resource_not_found', detail);
 export const methodNotAllowed = (detail: string, allow?: string[]) =>
   new ProblemError(405, 'method_not_allowed', detail, allow ? { headers: { Allow: allow.join(', ') } } : {});
 export const conflict = (detail: string, extras: ProblemExtras = {}) => new ProblemError(409, 'conflict', detail, extras);
 export const payloadTooLarge = (detail: string) => new ProblemError(413, 'payload_too_large', detail);
 export const limitExceeded = (detail: string) => new ProblemError(409, 'limit_exceeded', detail);
-export const validationFailed = (detail: string, extras: ProblemExtras = {}) =>
-  new ProblemError(422, 'validation_failed', detail, extras);
-export const rateLimited = (detail: string, retryAfterSeconds: number) =>
-  new ProblemError(429, 'rate_limited', detail, { retryAfterSeconds });
-export const internalError = (detail = 'The server failed to process the request.') =>
-  new ProblemError(500, 'internal_error', detail);
-export const serviceUnavailable = (detail: string, retryAfterSeconds: number) =>
-  new ProblemError(503, 'service_unavailable', detail, { retryAfterSeconds });
+export const validationFailed = (detail: string, extras: ProblemExtras = {}) => new ProblemError(422, 'validation_failed', detail, extras);
+export const rateLimited = (detail: string, retryAfterSeconds: number) => new ProblemError(429, 'rate_limited', detail, { retryAfterSeconds });
+export const internalError = (detail = 'The server failed to process the request.') => new ProblemError(500, 'internal_error', detail);
+export const serviceUnavailable = (detail: string, retryAfterSeconds: number) => new ProblemError(503, 'service_unavailable', detail, { retryAfterSeconds });
 /** How long a client waits before retrying a write refused for a full disk. */
 const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
 /** A write the database refused for lack of space (db/dialect.ts isOutOfStorage): retryable once space returns. */
@@ -105,7 +99,6 @@ export const requestTimeout = (detail: string) => new ProblemError(408, 'request
 export const requestHeaderFieldsTooLarge = (detail: string) => new ProblemError(431, 'request_header_fields_too_large', detail);
 
 export type ProblemBody = components['schemas']['Error'];
-
 
 const defaultRetryable = (status: number) => status === 429 || status >= 500;
 

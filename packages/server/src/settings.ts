@@ -283,7 +283,14 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return trimSlash(value);
 }
 
-export const TRACE_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 export interface TracingSettings {
   /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces` (OTLP/HTTP, JSON). */
@@ -302,11 +309,16 @@ function tracingSettings(env: Env): TracingSettings | undefined {
   if (exporter === 'none') return undefined;
   if (exporter !== 'otlp') throw new SettingsError(`OTEL_TRACES_EXPORTER must be otlp or none, got "${exporter}"`);
   const base = optional(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  const endpoint = optional(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ? httpUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '') : base ? `${httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '')}/v1/traces` : undefined;
+  const endpoint = optional(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT')
+    ? httpUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '')
+    : base
+      ? `${httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '')}/v1/traces`
+      : undefined;
   if (endpoint === undefined) return undefined;
   const ratioText = optional(env, 'OTEL_TRACES_SAMPLER_ARG') ?? '1';
   const samplerRatio = Number(ratioText);
-  if (!/^\d*\.?\d+$/.test(ratioText) || samplerRatio > 1) throw new SettingsError(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got "${ratioText}"`);
+  if (!/^\d*\.?\d+$/.test(ratioText) || samplerRatio > 1)
+    throw new SettingsError(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got "${ratioText}"`);
   return {
     endpoint,
     serviceName: optional(env, 'OTEL_SERVICE_NAME') ?? 'agent-runs',
@@ -338,7 +350,8 @@ function modelPrices(env: Env): ModelPrices {
   const raw = optional(env, 'MODEL_PRICES');
   const prices = new Map<string, ModelPrice>();
   if (raw === undefined) return prices;
-  const fail = (why: string) => new SettingsError(`MODEL_PRICES must be a JSON object {"<model id>": {"input_per_mtok": <USD>, "output_per_mtok": <USD>}}: ${why}`);
+  const fail = (why: string) =>
+    new SettingsError(`MODEL_PRICES must be a JSON object {"<model id>": {"input_per_mtok": <USD>, "output_per_mtok": <USD>}}: ${why}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -365,7 +378,8 @@ function modelProviders(env: Env): ModelProviders {
   const provider = (prefix: string, publicUrl: string, fallback?: { baseUrl: string; apiKey: string | undefined }): ModelProvider => {
     const ownUrl = optional(env, `${prefix}_BASE_URL`);
     const apiKey = optional(env, `${prefix}_API_KEY`);
-    if (ownUrl !== undefined && !/^https?:\/\/[^/]/.test(ownUrl)) throw new SettingsError(`${prefix}_BASE_URL must be an http:// or https:// URL, got "${ownUrl}"`);
+    if (ownUrl !== undefined && !/^https?:\/\/[^/]/.test(ownUrl))
+      throw new SettingsError(`${prefix}_BASE_URL must be an http:// or https:// URL, got "${ownUrl}"`);
     const teamBaseUrl = trimSlash(ownUrl ?? publicUrl);
     const operator = ownUrl !== undefined || apiKey !== undefined ? { baseUrl: teamBaseUrl, apiKey } : fallback;
     return { operator, teamBaseUrl };
@@ -391,8 +405,7 @@ export function loadSettings(env: Env = process.env): Settings {
   const ingressPort = env.INGRESS_PORT ? integer(env, 'INGRESS_PORT', 0) : undefined;
   const publicBaseUrl = trimSlash(optional(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}`);
   const publicIngressUrl = trimSlash(
-    optional(env, 'PUBLIC_INGRESS_URL') ??
-      (ingressPort !== undefined && !env.PUBLIC_BASE_URL ? `http://localhost:${ingressPort}` : publicBaseUrl),
+    optional(env, 'PUBLIC_INGRESS_URL') ?? (ingressPort !== undefined && !env.PUBLIC_BASE_URL ? `http://localhost:${ingressPort}` : publicBaseUrl),
   );
   const databaseUrl = normalizeDatabaseUrl(optional(env, 'DATABASE_URL') ?? 'sqlite:./data/agent-runs.sqlite');
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
@@ -460,7 +473,8 @@ export function loadSettings(env: Env = process.env): Settings {
       term: optional(env, 'TERM') ?? 'dumb',
     },
     images: {
-      registries: optional(env, 'IMAGE_REGISTRIES') === 'none' ? [] : optional(env, 'IMAGE_REGISTRIES') ? list(env, 'IMAGE_REGISTRIES') : DEFAULT_IMAGE_REGISTRIES,
+      registries:
+        optional(env, 'IMAGE_REGISTRIES') === 'none' ? [] : optional(env, 'IMAGE_REGISTRIES') ? list(env, 'IMAGE_REGISTRIES') : DEFAULT_IMAGE_REGISTRIES,
       cacheBytes: integer(env, 'IMAGE_CACHE_MB', 10 * 1024, 0) * 1024 * 1024,
     },
     connections: {

@@ -89,9 +89,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     // The workspace stays a directory the tests read from outside (workspaceExecutions); the per-run disk
     // has its own tests (packages/server/test/sandbox/run-fence.test.ts).
     SANDBOX_DISK_MB: '0',
-    ...(executionWitness.runner === 'command'
-      ? { RUNNER: 'command', AGENT_COMMAND }
-      : { RUNNER: 'echo', ECHO_DELAY_MS: String(options.echoDelayMs ?? 0) }),
+    ...(executionWitness.runner === 'command' ? { RUNNER: 'command', AGENT_COMMAND } : { RUNNER: 'echo', ECHO_DELAY_MS: String(options.echoDelayMs ?? 0) }),
     ...options.env,
   });
   const processes = group.processes;
@@ -105,7 +103,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     client: (member) => apiClient(member.apiUrl, adminKey),
     workspaceExecutions(runId) {
       const file = path.join(database.dataDir, 'runs', runId, 'executions');
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
+      return fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .filter((line) => line !== '')
+        : [];
     },
     async close() {
       const exits = await group.stopAll();
@@ -117,7 +120,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 }
 
 /** Resolves once `condition` holds (polled every `everyMs`); fails after `timeoutMs` naming `what`. */
-export async function until<T>(condition: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number, what: string, everyMs = 20): Promise<T> {
+export async function until<T>(
+  condition: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs: number,
+  what: string,
+  everyMs = 20,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();

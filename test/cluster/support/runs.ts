@@ -41,6 +41,11 @@ export async function witnessedExecutions(db: Db, runIds?: string[]): Promise<Ma
 
 /** Run counts by state. */
 export async function countByState(db: Db): Promise<Record<string, number>> {
-  const rows = await db.selectFrom('runs').select(['state']).select((eb) => eb.fn.countAll<string>().as('count')).groupBy('state').execute();
+  const rows = await db
+    .selectFrom('runs')
+    .select(['state'])
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .groupBy('state')
+    .execute();
   return Object.fromEntries(rows.map((row) => [row.state, Number(row.count)]));
 }

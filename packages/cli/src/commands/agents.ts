@@ -30,7 +30,7 @@ export function registerAgentsCommands(program: Command): void {
 
   program
     .command('models')
-    .description("list the models runs of this server can use; the default is marked *")
+    .description('list the models runs of this server can use; the default is marked *')
     .action(async (_options: unknown, command: Command) => {
       const { client, out } = contextOf(command);
       const answer = await client.agent.models.list();

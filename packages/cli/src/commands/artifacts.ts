@@ -39,7 +39,13 @@ export function registerArtifactsCommands(program: Command): void {
         return;
       }
       const target = path.resolve(invocation.io.cwd, name);
-      if (!options.force && (await access(target).then(() => true, () => false))) {
+      if (
+        !options.force &&
+        (await access(target).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         await response.body?.cancel();
         throw new UsageError(`${name} exists: pass --force to overwrite it, or --output another path`);
       }

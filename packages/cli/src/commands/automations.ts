@@ -51,19 +51,15 @@ interface UpdateOptions extends TriggerOptions, PromptOptions {
 
 /** `automations list|create|get|update|enable|disable|delete|test-filter`. */
 export function registerAutomationsCommands(program: Command): void {
-  const automations = program
-    .command('automations')
-    .description("manage a factory's automations: which webhook deliveries start which runs");
+  const automations = program.command('automations').description("manage a factory's automations: which webhook deliveries start which runs");
 
-  addPageOptions(
-    automations.command('list').description("list a factory's automations, newest first").addOption(factoryOption()),
-    'automations',
-    50,
-  ).action(async (options: PageOptions & { factory: string }, command: Command) => {
-    const { client, out } = contextOf(command);
-    const page = await client.factories.automations.list(options.factory, pageQuery(options));
-    out.result(page.body, () => formatPage(page.data, page.page_info, AUTOMATION_COLUMNS, 'no automations'));
-  });
+  addPageOptions(automations.command('list').description("list a factory's automations, newest first").addOption(factoryOption()), 'automations', 50).action(
+    async (options: PageOptions & { factory: string }, command: Command) => {
+      const { client, out } = contextOf(command);
+      const page = await client.factories.automations.list(options.factory, pageQuery(options));
+      out.result(page.body, () => formatPage(page.data, page.page_info, AUTOMATION_COLUMNS, 'no automations'));
+    },
+  );
 
   addTriggerOptions(
     addPromptOptions(
@@ -137,12 +133,8 @@ export function registerAutomationsCommands(program: Command): void {
     (client, factoryUid, uid, enabled) => client.factories.automations.update(factoryUid, uid, { enabled }),
   );
 
-  addDeleteCommand(
-    automations,
-    'automation',
-    AUTOMATION_ARGUMENT,
-    'delete an automation (runs it started are not affected)',
-    (client, factoryUid, uid) => client.factories.automations.delete(factoryUid, uid),
+  addDeleteCommand(automations, 'automation', AUTOMATION_ARGUMENT, 'delete an automation (runs it started are not affected)', (client, factoryUid, uid) =>
+    client.factories.automations.delete(factoryUid, uid),
   );
 
   addTriggerOptions(
@@ -155,29 +147,23 @@ export function registerAutomationsCommands(program: Command): void {
       .addOption(factoryOption())
       .argument('[automationUid]', 'a saved automation (aut_…); leave out to test a draft')
       .requiredOption('--delivery <deliveryId>', 'an Accepted delivery of a webhook of the factory (dlv_…)'),
-  ).action(
-    async (
-      automationUid: string | undefined,
-      options: TriggerOptions & { factory: string; delivery: string },
-      command: Command,
-    ) => {
-      const { client, out } = contextOf(command);
-      const draft = triggersOf(options)?.[0];
-      let result: TestFilterResult;
-      if (automationUid !== undefined) {
-        if (draft !== undefined) {
-          throw new UsageError('give either <automationUid> or a draft (--webhook, --filter), not both');
-        }
-        result = await client.factories.automations.testFilter(options.factory, automationUid, {
-          delivery_id: options.delivery,
-        });
-      } else {
-        if (draft === undefined) throw new UsageError('give <automationUid>, or --webhook <uid> for a draft trigger');
-        result = await client.factories.testFilter(options.factory, { delivery_id: options.delivery, trigger: draft });
+  ).action(async (automationUid: string | undefined, options: TriggerOptions & { factory: string; delivery: string }, command: Command) => {
+    const { client, out } = contextOf(command);
+    const draft = triggersOf(options)?.[0];
+    let result: TestFilterResult;
+    if (automationUid !== undefined) {
+      if (draft !== undefined) {
+        throw new UsageError('give either <automationUid> or a draft (--webhook, --filter), not both');
       }
-      out.result(result, () => formatTestResult(result));
-    },
-  );
+      result = await client.factories.automations.testFilter(options.factory, automationUid, {
+        delivery_id: options.delivery,
+      });
+    } else {
+      if (draft === undefined) throw new UsageError('give <automationUid>, or --webhook <uid> for a draft trigger');
+      result = await client.factories.testFilter(options.factory, { delivery_id: options.delivery, trigger: draft });
+    }
+    out.result(result, () => formatTestResult(result));
+  });
 }
 
 function addPromptOptions(command: Command): Command {
@@ -243,18 +229,14 @@ const AUTOMATION_COLUMNS: Column<Automation>[] = [
   {
     header: 'WEBHOOKS',
     value: (automation) =>
-      automation.selected_webhooks
-        .map((webhook) => `${webhook.name ?? webhook.uid}${webhook.state === 'enabled' ? '' : ` (${webhook.state})`}`)
-        .join(', '),
+      automation.selected_webhooks.map((webhook) => `${webhook.name ?? webhook.uid}${webhook.state === 'enabled' ? '' : ` (${webhook.state})`}`).join(', '),
     maxWidth: 48,
   },
   { header: 'UPDATED', value: (automation) => formatTime(automation.updated_at) },
 ];
 
 function formatAutomation(automation: Automation): string {
-  const webhooks = automation.selected_webhooks
-    .map((webhook) => [webhook.uid, webhook.name, webhook.state].filter(Boolean).join('  '))
-    .join('\n');
+  const webhooks = automation.selected_webhooks.map((webhook) => [webhook.uid, webhook.name, webhook.state].filter(Boolean).join('  ')).join('\n');
   return formatFields([
     ['uid', automation.uid],
     ['factory_uid', automation.factory_uid],
@@ -278,8 +260,7 @@ function formatTrigger(trigger: Trigger): string {
 }
 
 function formatTestResult(result: TestFilterResult): string {
-  const check = (passed: boolean, reason: string, path?: string | null) =>
-    `${passed ? 'passed' : 'failed'}${path ? ` at ${path}` : ''}: ${cellText(reason)}`;
+  const check = (passed: boolean, reason: string, path?: string | null) => `${passed ? 'passed' : 'failed'}${path ? ` at ${path}` : ''}: ${cellText(reason)}`;
   return formatFields([
     ['result', result.result],
     ['webhook_check', check(result.webhook_check.passed, result.webhook_check.reason)],

@@ -67,7 +67,7 @@ export function registerBudgetCommands(program: Command): void {
     .command('set')
     .description('set the monthly limits (admin); a limit not given keeps its value, `none` removes it')
     .option('--max-tokens <n>', 'tokens per calendar month (UTC), or none', limitOption(true))
-    .option('--max-cost <usd>', 'USD per calendar month at the server\'s model prices, or none', limitOption(false))
+    .option('--max-cost <usd>', "USD per calendar month at the server's model prices, or none", limitOption(false))
     .action(async (options: { maxTokens?: number | 'none'; maxCost?: number | 'none' }, command: Command) => {
       if (options.maxTokens === undefined && options.maxCost === undefined) throw new UsageError('give --max-tokens and/or --max-cost.');
       const { client, out } = contextOf(command);

@@ -36,7 +36,12 @@ export function registerEnvironmentsCommands(program: Command): void {
           ['description', env.config.description],
           ['setup_commands', env.config.setup_commands.join('\n')],
           ['env_var_names', env.env_var_names.join(', ')],
-          ['plain_env_vars', Object.entries(env.plain_env_vars).map(([name, value]) => `${name}=${value}`).join('\n')],
+          [
+            'plain_env_vars',
+            Object.entries(env.plain_env_vars)
+              .map(([name, value]) => `${name}=${value}`)
+              .join('\n'),
+          ],
           ['last_updated', formatTime(env.last_updated)],
           ['last_task', env.last_task_created ? `${env.last_task_created.id} (${env.last_task_created.state})` : undefined],
           ['setup_failed', env.setup_failed ? 'yes' : undefined],

@@ -21,10 +21,7 @@ const DEFINITION_KINDS = [
 
 /** `factories list|create|get|apply` (also spelled `factory`, as `factory apply` was first). */
 export function registerFactoriesCommands(program: Command): void {
-  const factories = program
-    .command('factories')
-    .alias('factory')
-    .description('list, create and inspect factories; apply definition files to one');
+  const factories = program.command('factories').alias('factory').description('list, create and inspect factories; apply definition files to one');
 
   addPageOptions(factories.command('list').description("list the team's factories, newest first"), 'factories', 50).action(
     async (options: PageOptions, command: Command) => {
@@ -65,7 +62,7 @@ export function registerFactoriesCommands(program: Command): void {
   factories
     .command('apply')
     .description(
-      'make the factory\'s webhooks and automations exactly those of <dir>/webhooks/*.yaml and <dir>/automations/*.md ' +
+      "make the factory's webhooks and automations exactly those of <dir>/webhooks/*.yaml and <dir>/automations/*.md " +
         '(definitions missing from <dir> are deleted)',
     )
     .addOption(factoryOption())

@@ -56,9 +56,7 @@ function filterOf(options: FilterOptions): NotificationFilter | undefined {
 
 /** `notifications create|list|get|update|enable|disable|rotate|delete|attempts|replay`. */
 export function registerNotificationsCommands(program: Command): void {
-  const notifications = program
-    .command('notifications')
-    .description('manage notification subscriptions: signed run events POSTed to your HTTPS endpoints');
+  const notifications = program.command('notifications').description('manage notification subscriptions: signed run events POSTed to your HTTPS endpoints');
 
   notifications
     .command('create')
@@ -190,8 +188,7 @@ export function registerNotificationsCommands(program: Command): void {
 const filterText = (subscription: NotificationSubscription): string =>
   [subscription.filter.factory_uid, subscription.filter.automation_id].filter(Boolean).join(' ') || 'every run';
 
-const enabledText = (subscription: NotificationSubscription): string =>
-  subscription.enabled ? 'yes' : `no (${subscription.disabled_reason ?? 'manual'})`;
+const enabledText = (subscription: NotificationSubscription): string => (subscription.enabled ? 'yes' : `no (${subscription.disabled_reason ?? 'manual'})`);
 
 const SUBSCRIPTION_COLUMNS: Column<NotificationSubscription>[] = [
   { header: 'UID', value: (s) => s.uid },

@@ -60,7 +60,12 @@ export function addRunCommand(parent: Command, name: string, description: string
         return;
       }
       const created = await cli.client.agent.runs.create(body);
-      cli.out.result(created, () => formatFields([['run_id', created.run_id], ['state', created.state]]));
+      cli.out.result(created, () =>
+        formatFields([
+          ['run_id', created.run_id],
+          ['state', created.state],
+        ]),
+      );
     });
 }
 
@@ -93,12 +98,7 @@ async function createAndWait(cli: CliContext, body: RunAgentRequest): Promise<vo
  * BLOCKED run with its question and how to answer it. With `--json` stdout is the run's JSON alone, and
  * the progress shows only when stderr is a terminal (a script's stderr stays empty).
  */
-export async function waitForRun(
-  { client, out, invocation }: CliContext,
-  runId: string,
-  state: string,
-  startedAt: number,
-): Promise<void> {
+export async function waitForRun({ client, out, invocation }: CliContext, runId: string, state: string, startedAt: number): Promise<void> {
   const { stderr } = invocation.io;
   const progress = !out.json || stderr.isTTY ? new RunProgress(stderr, startedAt) : undefined;
   progress?.start(runId, state);
@@ -123,12 +123,7 @@ export async function waitForRun(
  * Resolves with the run once it is terminal or BLOCKED, reporting each state it passes through. Like the
  * SDK's `runs.wait` (events first, polling when the stream is unavailable), which reports no progress.
  */
-async function followRun(
-  client: AgentRuns,
-  runId: string,
-  onState: (state: string) => void,
-  signal: AbortSignal,
-): Promise<RunItem> {
+async function followRun(client: AgentRuns, runId: string, onState: (state: string) => void, signal: AbortSignal): Promise<RunItem> {
   try {
     // The SDK's stream ends after the terminal state event; a BLOCKED run's stream stays open for its answer.
     for await (const event of client.agent.runs.events(runId, {}, { signal })) {

@@ -55,12 +55,17 @@ export function registerRunsCommands(program: Command): void {
     .action(async (runId: string, options: { message: string }, command: Command) => {
       const { client, out } = contextOf(command);
       const answer = await client.agent.runs.followup(runId, { message: options.message });
-      out.result(answer, () => formatFields([['run_id', answer.run_id], ['state', answer.state]]));
+      out.result(answer, () =>
+        formatFields([
+          ['run_id', answer.run_id],
+          ['state', answer.state],
+        ]),
+      );
     });
 
   runs
     .command('answer')
-    .description("answer the question of a BLOCKED run (a follow-up): the run goes back to work with it")
+    .description('answer the question of a BLOCKED run (a follow-up): the run goes back to work with it')
     .argument('<runId>', 'the run id')
     .argument('<text>', 'the answer')
     .option('--wait', 'then wait for the run as `run --wait` does (until it is terminal or asks again)')
@@ -72,7 +77,12 @@ export function registerRunsCommands(program: Command): void {
         await waitForRun(cli, answered.run_id, answered.state, startedAt);
         return;
       }
-      cli.out.result(answered, () => formatFields([['run_id', answered.run_id], ['state', answered.state]]));
+      cli.out.result(answered, () =>
+        formatFields([
+          ['run_id', answered.run_id],
+          ['state', answered.state],
+        ]),
+      );
     });
 
   runs
@@ -93,11 +103,7 @@ export function registerRunsCommands(program: Command): void {
     .action(async (runId: string, options: { after?: string }, command: Command) => {
       const { client, out, invocation } = contextOf(command);
       await interruptible(invocation, async (signal) => {
-        const stream = client.agent.runs.events(
-          runId,
-          options.after !== undefined ? { lastEventId: options.after } : {},
-          { signal },
-        );
+        const stream = client.agent.runs.events(runId, options.after !== undefined ? { lastEventId: options.after } : {}, { signal });
         for await (const event of stream) {
           if (out.json) out.jsonLine(event);
           else out.line(formatEvent(event));
@@ -136,7 +142,6 @@ export function registerRunsCommands(program: Command): void {
       out.result(log, () => formatSetupLog(log));
     });
 }
-
 
 function runState(value: string): string {
   const state = value.toUpperCase();

@@ -78,7 +78,9 @@ export function registerSchedulesCommands(program: Command): void {
         (flag) => (options as Record<string, unknown>)[flag] !== undefined,
       );
       if (!changed) {
-        throw new UsageError('nothing to update: pass --name, --cron, --time-zone, --prompt, --prompt-file, --skill, --model, --config-name, --metadata or --no-metadata');
+        throw new UsageError(
+          'nothing to update: pass --name, --cron, --time-zone, --prompt, --prompt-file, --skill, --model, --config-name, --metadata or --no-metadata',
+        );
       }
       const current = await client.agent.schedules.retrieve(scheduleId);
       const body: UpdateScheduledAgentRequest = {
@@ -106,7 +108,10 @@ export function registerSchedulesCommands(program: Command): void {
       .action(async (scheduleId: string, _options: unknown, command: Command) => {
         const { client, out } = contextOf(command);
         const schedule = await (verb === 'pause' ? client.agent.schedules.pause(scheduleId) : client.agent.schedules.resume(scheduleId));
-        out.result(schedule, () => `scheduled agent ${schedule.id} ${schedule.enabled ? `resumed; next run ${formatTime(schedule.history.next_run)}` : 'paused'}`);
+        out.result(
+          schedule,
+          () => `scheduled agent ${schedule.id} ${schedule.enabled ? `resumed; next run ${formatTime(schedule.history.next_run)}` : 'paused'}`,
+        );
       });
   }
 
@@ -121,7 +126,10 @@ export function registerSchedulesCommands(program: Command): void {
     });
 
   addPageOptions(
-    schedules.command('runs').description('list the runs a scheduled agent started, most recently updated first').argument(...SCHEDULE_ARGUMENT),
+    schedules
+      .command('runs')
+      .description('list the runs a scheduled agent started, most recently updated first')
+      .argument(...SCHEDULE_ARGUMENT),
     'runs',
     20,
   ).action(async (scheduleId: string, options: PageOptions, command: Command) => {
@@ -205,7 +213,14 @@ function formatSchedule(schedule: ScheduledAgentItem): string {
     ['skill', schedule.agent_config?.skill_spec],
     ['model_id', schedule.agent_config?.model_id],
     ['environment', schedule.environment?.name ?? schedule.agent_config?.environment_id],
-    ['metadata', schedule.metadata ? Object.entries(schedule.metadata).map(([k, v]) => `${k}=${v}`).join(', ') : undefined],
+    [
+      'metadata',
+      schedule.metadata
+        ? Object.entries(schedule.metadata)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')
+        : undefined,
+    ],
     ['created_by', `${schedule.created_by.display_name} (${schedule.created_by.uid})`],
     ['created_at', formatTime(schedule.created_at)],
     ['updated_at', formatTime(schedule.updated_at)],

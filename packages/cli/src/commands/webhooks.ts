@@ -9,15 +9,7 @@ import {
   type WebhookWithSecret,
 } from '@agent-runs/sdk';
 import { type Command, Option } from 'commander';
-import {
-  addDeleteCommand,
-  addEnableDisableCommands,
-  addPageOptions,
-  contextOf,
-  factoryOption,
-  type PageOptions,
-  pageQuery,
-} from '../context';
+import { addDeleteCommand, addEnableDisableCommands, addPageOptions, contextOf, factoryOption, type PageOptions, pageQuery } from '../context';
 import { UsageError } from '../errors';
 import { type Column, formatFields, formatPage, formatTime, type Output } from '../output';
 
@@ -49,11 +41,7 @@ export function registerWebhooksCommands(program: Command): void {
     .description('create a webhook; prints its secret this once')
     .addOption(factoryOption())
     .requiredOption('--name <name>', 'display name, unique within the factory')
-    .addOption(
-      new Option('--auth-mode <mode>', 'how senders authenticate (server default token; --scheme implies signature)').choices(
-        authModeValues,
-      ),
-    )
+    .addOption(new Option('--auth-mode <mode>', 'how senders authenticate (server default token; --scheme implies signature)').choices(authModeValues))
     .addOption(new Option('--scheme <scheme>', 'provider signing scheme of a signature webhook').choices(signatureSchemeValues))
     .option('--provider-secret <secret>', "the provider's signing secret (signature webhooks; may be given later with rotate)")
     .option('--secret-name <name>', 'team secret holding the webhook secret (an existing one is used as is)')
@@ -72,15 +60,13 @@ export function registerWebhooksCommands(program: Command): void {
       printWithSecret(cli.out, webhook, options.factory);
     });
 
-  addPageOptions(
-    webhooks.command('list').description("list a factory's webhooks").addOption(factoryOption()),
-    'webhooks',
-    50,
-  ).action(async (options: PageOptions & { factory: string }, command: Command) => {
-    const { client, out } = contextOf(command);
-    const page = await client.factories.webhooks.list(options.factory, pageQuery(options));
-    out.result(page.body, () => formatPage(page.data, page.page_info, WEBHOOK_COLUMNS, 'no webhooks'));
-  });
+  addPageOptions(webhooks.command('list').description("list a factory's webhooks").addOption(factoryOption()), 'webhooks', 50).action(
+    async (options: PageOptions & { factory: string }, command: Command) => {
+      const { client, out } = contextOf(command);
+      const page = await client.factories.webhooks.list(options.factory, pageQuery(options));
+      out.result(page.body, () => formatPage(page.data, page.page_info, WEBHOOK_COLUMNS, 'no webhooks'));
+    },
+  );
 
   webhooks
     .command('get')
@@ -135,12 +121,8 @@ export function registerWebhooksCommands(program: Command): void {
     (client, factoryUid, uid, enabled) => client.factories.webhooks.update(factoryUid, uid, { enabled }),
   );
 
-  addDeleteCommand(
-    webhooks,
-    'webhook',
-    WEBHOOK_ARGUMENT,
-    'delete a webhook (its URL answers 404 from now on)',
-    (client, factoryUid, uid) => client.factories.webhooks.delete(factoryUid, uid),
+  addDeleteCommand(webhooks, 'webhook', WEBHOOK_ARGUMENT, 'delete a webhook (its URL answers 404 from now on)', (client, factoryUid, uid) =>
+    client.factories.webhooks.delete(factoryUid, uid),
   );
 }
 

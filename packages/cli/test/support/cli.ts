@@ -47,9 +47,7 @@ export async function runCli(args: string[], env: Record<string, string> = {}, c
 
 /** The process's environment without AGENT_RUNS_* (a developer's own key or URL must not leak in). */
 function environmentWithoutCli(): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('AGENT_RUNS_')),
-  ) as Record<string, string>;
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AGENT_RUNS_'))) as Record<string, string>;
 }
 
 /**
@@ -59,7 +57,12 @@ function environmentWithoutCli(): Record<string, string> {
  */
 export function runBinary(
   args: string[],
-  { env = {}, entry = bin, cwd = repoRoot, onStderr }: {
+  {
+    env = {},
+    entry = bin,
+    cwd = repoRoot,
+    onStderr,
+  }: {
     env?: Record<string, string>;
     entry?: string;
     cwd?: string;
@@ -172,7 +175,6 @@ export class StubApi {
     }
   }
 }
-
 
 /** A stub API for the file's tests: started once before them, its request log cleared before each. */
 export function stubApiForFile(): StubApi {

@@ -40,5 +40,4 @@ export const attemptsQuery = (client: AgentRuns, uid: string, cursor: string | u
 export const invalidateSubscriptions = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: notificationKeys.all });
 
 /** An event was replayed to a subscription: its attempts, on every page. */
-export const invalidateAttempts = (queryClient: QueryClient, uid: string) =>
-  queryClient.invalidateQueries({ queryKey: notificationKeys.attemptsOf(uid) });
+export const invalidateAttempts = (queryClient: QueryClient, uid: string) => queryClient.invalidateQueries({ queryKey: notificationKeys.attemptsOf(uid) });

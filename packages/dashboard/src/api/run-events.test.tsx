@@ -49,7 +49,10 @@ describe('useRunEventsIntoCache', () => {
     api.on('GET /agent/run-events', () => stream.response());
     api.on('GET /agent/runs', (request) => {
       const wanted = new URL(request.url).searchParams.getAll('state');
-      return page('runs', serverRuns.filter((r) => wanted.length === 0 || wanted.includes(r.state)));
+      return page(
+        'runs',
+        serverRuns.filter((r) => wanted.length === 0 || wanted.includes(r.state)),
+      );
     });
   });
   afterEach(async () => {

@@ -11,8 +11,7 @@ export const usageKeys = {
   month: (month: string) => [...usageKeys.all, 'month', month] as const,
 };
 
-export const budgetQuery = (client: AgentRuns) =>
-  queryOptions({ queryKey: usageKeys.budget(), queryFn: ({ signal }) => client.budget.retrieve({ signal }) });
+export const budgetQuery = (client: AgentRuns) => queryOptions({ queryKey: usageKeys.budget(), queryFn: ({ signal }) => client.budget.retrieve({ signal }) });
 
 export const monthUsageQuery = (client: AgentRuns, month: string) =>
   queryOptions({ queryKey: usageKeys.month(month), queryFn: ({ signal }) => client.usage.retrieve({ month }, { signal }) });

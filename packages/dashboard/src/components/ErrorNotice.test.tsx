@@ -17,7 +17,9 @@ it("shows a 422's detail and its messages at their paths", async () => {
       ],
     }),
   );
-  const error = await createClient('ar_test_key').factories.create({ name: '' }).catch((e: unknown) => e);
+  const error = await createClient('ar_test_key')
+    .factories.create({ name: '' })
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(APIError);
 
   const container = document.createElement('div');
@@ -25,7 +27,10 @@ it("shows a 422's detail and its messages at their paths", async () => {
   await act(async () => root.render(<ErrorNotice error={error} title="Not created" />));
   expect(container.querySelector('[role="alert"] strong')!.textContent).toBe('Not created: ');
   expect(container.querySelector('[role="alert"]')!.textContent).toContain('The factory is not valid.');
-  expect([...container.querySelectorAll('.field-errors li')].map((li) => li.textContent)).toEqual(['$.name must not be empty', '(body) has an unknown property']);
+  expect([...container.querySelectorAll('.field-errors li')].map((li) => li.textContent)).toEqual([
+    '$.name must not be empty',
+    '(body) has an unknown property',
+  ]);
   act(() => root.unmount());
 });
 

@@ -41,7 +41,11 @@ it('pages forward by next_cursor and back through the cursors already seen', asy
 it('shows nothing when everything fits on one page', async () => {
   const container = document.createElement('div');
   const root = createRoot(container);
-  await act(async () => root.render(<Pager pages={{ cursor: undefined, page: 1, next: () => {}, previous: () => {}, reset: () => {}, hasPrevious: false }} nextCursor={null} what="runs" />));
+  await act(async () =>
+    root.render(
+      <Pager pages={{ cursor: undefined, page: 1, next: () => {}, previous: () => {}, reset: () => {}, hasPrevious: false }} nextCursor={null} what="runs" />,
+    ),
+  );
   expect(container.innerHTML).toBe('');
   act(() => root.unmount());
 });

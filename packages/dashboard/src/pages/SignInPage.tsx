@@ -38,13 +38,12 @@ export function SignInPage({ message }: { message?: string | undefined }) {
           onChange={(e) => setApiKey(e.target.value)}
         />
         <p className="hint">
-          The key stays in this browser tab (session storage) and is sent only to this server's API. The first start of
-          the server printed the admin key of team <code>default</code>; admins create more under API keys.
+          The key stays in this browser tab (session storage) and is sent only to this server's API. The first start of the server printed the admin key of team{' '}
+          <code>default</code>; admins create more under API keys.
         </p>
         <p className="hint" id="lost-key">
-          Lost the admin key? The server keeps only its hash. On the server's host, with the same settings as the
-          server, run <code>pnpm --silent admin create-key --team default --role admin --name recovery</code> and sign
-          in with the key it prints.
+          Lost the admin key? The server keeps only its hash. On the server's host, with the same settings as the server, run{' '}
+          <code>pnpm --silent admin create-key --team default --role admin --name recovery</code> and sign in with the key it prints.
         </p>
         {message && !error && <div className="notice">{message}</div>}
         <ErrorNotice error={error} title="Could not sign in" />

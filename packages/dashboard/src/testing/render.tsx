@@ -7,7 +7,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from '../app';
 import { json, type MockApi } from './mock-api';
 
-export const ADMIN = { key: { key_id: 'key_admin', name: 'admin', role: 'admin', created_at: '2026-01-01T00:00:00Z' }, team: { team_id: 'team_1', name: 'Team one' } };
+export const ADMIN = {
+  key: { key_id: 'key_admin', name: 'admin', role: 'admin', created_at: '2026-01-01T00:00:00Z' },
+  team: { team_id: 'team_1', name: 'Team one' },
+};
 
 export async function renderApp(api: MockApi, path: string, current: unknown = ADMIN) {
   api.on('GET /api-keys/current', () => json(current));
@@ -45,6 +48,7 @@ export function typeInto(element: Element, value: string) {
   });
 }
 
-export const click = (element: Element | null) => act(async () => {
-  (element as HTMLElement).click();
-});
+export const click = (element: Element | null) =>
+  act(async () => {
+    (element as HTMLElement).click();
+  });

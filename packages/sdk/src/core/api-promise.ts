@@ -51,9 +51,7 @@ export class APIPromise<T> extends Promise<T> {
     return this.parse().then(onfulfilled, onrejected);
   }
 
-  override catch<TResult = never>(
-    onrejected?: ((reason: unknown) => TResult | PromiseLike<TResult>) | null,
-  ): Promise<T | TResult> {
+  override catch<TResult = never>(onrejected?: ((reason: unknown) => TResult | PromiseLike<TResult>) | null): Promise<T | TResult> {
     return this.parse().catch(onrejected);
   }
 

@@ -59,8 +59,7 @@ export class APIError<
     this.detail = typeof problem?.detail === 'string' ? problem.detail : undefined;
     this.retryable = typeof problem?.retryable === 'boolean' ? problem.retryable : undefined;
     this.errors = Array.isArray(problem?.errors) ? problem.errors : undefined;
-    this.requestId =
-      headers?.get('x-request-id') ?? (typeof problem?.trace_id === 'string' ? problem.trace_id : undefined);
+    this.requestId = headers?.get('x-request-id') ?? (typeof problem?.trace_id === 'string' ? problem.trace_id : undefined);
   }
 
   private static makeMessage(
@@ -137,12 +136,7 @@ export class APIUserAbortError extends APIError<undefined, undefined> {
   }
 }
 
-type StatusErrorClass = new (
-  status: number,
-  body: unknown,
-  message: string | undefined,
-  headers: Headers,
-) => APIError<number, Headers>;
+type StatusErrorClass = new (status: number, body: unknown, message: string | undefined, headers: Headers) => APIError<number, Headers>;
 
 function errorClassForStatus(status: number): StatusErrorClass {
   switch (status) {

@@ -32,13 +32,7 @@ export class CursorPage<Item> implements AsyncIterable<Item> {
   readonly #options: FinalRequestOptions;
   readonly #itemsKey: string;
 
-  constructor(
-    client: AgentRuns,
-    response: Response,
-    body: unknown,
-    options: FinalRequestOptions,
-    itemsKey: string,
-  ) {
+  constructor(client: AgentRuns, response: Response, body: unknown, options: FinalRequestOptions, itemsKey: string) {
     this.#client = client;
     this.#options = options;
     this.#itemsKey = itemsKey;
@@ -100,11 +94,7 @@ export class CursorPage<Item> implements AsyncIterable<Item> {
  */
 export class PagePromise<Item> extends APIPromise<CursorPage<Item>> implements AsyncIterable<Item> {
   constructor(client: AgentRuns, request: Promise<APIResponseProps>, itemsKey: string) {
-    super(
-      request,
-      async (props) =>
-        new CursorPage<Item>(client, props.response, await defaultParseResponse(props), props.options, itemsKey),
-    );
+    super(request, async (props) => new CursorPage<Item>(client, props.response, await defaultParseResponse(props), props.options, itemsKey));
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Item> {

@@ -18,10 +18,7 @@ export interface ServerSentEvent {
  * Parses a `text/event-stream` body. Comment lines (`:`) are ignored, multi-line `data` is joined, an
  * event without data is not dispatched, and an unterminated last event is dropped (as browsers do).
  */
-export async function* parseSSE(
-  body: ReadableStream<Uint8Array>,
-  options: { lastEventId?: string | undefined } = {},
-): AsyncGenerator<ServerSentEvent> {
+export async function* parseSSE(body: ReadableStream<Uint8Array>, options: { lastEventId?: string | undefined } = {}): AsyncGenerator<ServerSentEvent> {
   const reader = body.getReader();
   const decoder = new LineDecoder();
   let lastEventId = options.lastEventId;

@@ -32,9 +32,7 @@ const encoder = new TextEncoder();
  */
 export async function signWebhook({ secret, payload, id, timestamp }: SignWebhookParams): Promise<WebhookHeaders> {
   const msgId = id ?? `msg_${uuid4().replace(/-/g, '')}`;
-  const seconds = Math.floor(
-    timestamp === undefined ? Date.now() / 1000 : timestamp instanceof Date ? timestamp.getTime() / 1000 : timestamp,
-  );
+  const seconds = Math.floor(timestamp === undefined ? Date.now() / 1000 : timestamp instanceof Date ? timestamp.getTime() / 1000 : timestamp);
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(seconds),
@@ -43,25 +41,14 @@ export async function signWebhook({ secret, payload, id, timestamp }: SignWebhoo
 }
 
 /** Base64 HMAC-SHA256 of `<id>.<seconds>.<payload>` under the secret (the `v1` signature, without its prefix). */
-export async function standardWebhooksSignature(
-  secret: string,
-  id: string,
-  seconds: number,
-  payload: string | Uint8Array,
-): Promise<string> {
+export async function standardWebhooksSignature(secret: string, id: string, seconds: number, payload: string | Uint8Array): Promise<string> {
   const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
   const prefix = encoder.encode(`${id}.${seconds}.`);
   const signed = new Uint8Array(prefix.length + body.length);
   signed.set(prefix, 0);
   signed.set(body, prefix.length);
 
-  const key = await globalThis.crypto.subtle.importKey(
-    'raw',
-    decodeSecret(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
+  const key = await globalThis.crypto.subtle.importKey('raw', decodeSecret(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return toBase64(new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, signed)));
 }
 

@@ -32,11 +32,6 @@ export class APIKeys extends APIResource {
 
   /** `DELETE /api-keys/{keyId}` (deleteApiKey). */
   delete(keyId: string, options?: RequestOptions): APIPromise<void> {
-    return this._client._operation(
-      'delete',
-      '/api-keys/{keyId}',
-      { params: { path: { keyId } } },
-      options,
-    ) as APIPromise<void>;
+    return this._client._operation('delete', '/api-keys/{keyId}', { params: { path: { keyId } } }, options) as APIPromise<void>;
   }
 }

@@ -23,11 +23,6 @@ export class Secrets extends APIResource {
 
   /** `DELETE /secrets/{name}` (deleteSecret). */
   delete(name: string, options?: RequestOptions): APIPromise<void> {
-    return this._client._operation(
-      'delete',
-      '/secrets/{name}',
-      { params: { path: { name } } },
-      options,
-    ) as APIPromise<void>;
+    return this._client._operation('delete', '/secrets/{name}', { params: { path: { name } } }, options) as APIPromise<void>;
   }
 }

@@ -65,12 +65,7 @@ const cases: Array<[string, (c: AgentRuns) => PromiseLike<unknown>, string, unkn
     'PATCH /factories/fac_1/webhooks/wh_1',
     { enabled: false },
   ],
-  [
-    'factories.webhooks.rotateSecret',
-    (c) => c.factories.webhooks.rotateSecret('fac_1', 'wh_1'),
-    'POST /factories/fac_1/webhooks/wh_1/rotate-secret',
-    {},
-  ],
+  ['factories.webhooks.rotateSecret', (c) => c.factories.webhooks.rotateSecret('fac_1', 'wh_1'), 'POST /factories/fac_1/webhooks/wh_1/rotate-secret', {}],
   ['factories.webhooks.delete', (c) => c.factories.webhooks.delete('fac_1', 'wh_1'), 'DELETE /factories/fac_1/webhooks/wh_1'],
   [
     'factories.webhooks.deliveries.list',

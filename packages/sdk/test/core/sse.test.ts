@@ -42,9 +42,7 @@ describe('parseSSE', () => {
   });
 
   it('ignores comments (keepalives) and unknown fields', async () => {
-    expect(await collect([': keepalive\n\n', 'foo: bar\n: another\ndata: x\n\n'])).toEqual([
-      { event: 'message', id: undefined, data: 'x', retry: undefined },
-    ]);
+    expect(await collect([': keepalive\n\n', 'foo: bar\n: another\ndata: x\n\n'])).toEqual([{ event: 'message', id: undefined, data: 'x', retry: undefined }]);
   });
 
   it('strips only one leading space of a value, and accepts no space', async () => {

@@ -35,12 +35,7 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   });
 }
 
-export function problem(
-  status: number,
-  code: string,
-  extra: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): Response {
+export function problem(status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
   return new Response(
     JSON.stringify({
       type: `https://agent-runs.dev/errors/${code}`,

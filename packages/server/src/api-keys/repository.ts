@@ -39,12 +39,7 @@ export async function listActiveApiKeys(
 }
 
 export async function findActiveApiKey(db: Kysely<Database>, teamId: string, keyId: string): Promise<ApiKeyRow | undefined> {
-  return teamScope(db, teamId)
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return teamScope(db, teamId).selectFrom('api_keys').selectAll().where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
 /**

@@ -105,11 +105,7 @@ export async function currentApiKey(db: Kysely<Database>, principal: Principal):
   return { key: toApiKeyView(key), team: { team_id: team.id, name: team.name } };
 }
 
-export async function listApiKeys(
-  db: Kysely<Database>,
-  teamId: string,
-  query: { limit: number; cursor?: string },
-): Promise<Schemas['ListApiKeysResponse']> {
+export async function listApiKeys(db: Kysely<Database>, teamId: string, query: { limit: number; cursor?: string }): Promise<Schemas['ListApiKeysResponse']> {
   // Newest first, as the contract says.
   const { items, page_info } = await keysetPage({
     ...query,

@@ -34,10 +34,11 @@ type DefaultedQueryNames<K extends RestOperationId> = K extends keyof queryParam
 export type OperationQuery<K extends RestOperationId> = Omit<ParametersIn<K, 'query'>, DefaultedQueryNames<K>> &
   Required<Pick<ParametersIn<K, 'query'>, Extract<DefaultedQueryNames<K>, keyof ParametersIn<K, 'query'>>>>;
 /** The JSON body, already validated against the contract's schema; absent where the contract makes it optional. */
-type RequestBody<K extends RestOperationId> =
-  operations[K] extends { requestBody: { content: { 'application/json': infer B } } } ? B
-  : operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B | undefined
-  : undefined;
+type RequestBody<K extends RestOperationId> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : operations[K] extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B | undefined
+    : undefined;
 
 export type OperationRequestHandler<K extends RestOperationId> = RequestHandler<PathParams<K>, unknown, RequestBody<K>, OperationQuery<K>>;
 /** Builds operation K's handler from the server context. */

@@ -55,10 +55,7 @@ export type ArtifactCandidate =
       sourcePath?: string;
     };
 
-export type PublishOutcome =
-  | { status: 'published'; item: ArtifactItem }
-  | { status: 'unchanged' }
-  | { status: 'rejected'; reason: string };
+export type PublishOutcome = { status: 'published'; item: ArtifactItem } | { status: 'unchanged' } | { status: 'rejected'; reason: string };
 
 /** What a runner is handed to publish with (RunContext.artifacts). */
 export interface ArtifactPublisher {
@@ -146,7 +143,10 @@ export function parseArtifactRequest(value: unknown, accepts: 'links' | 'any'): 
   const known = [...LINK_TYPES, ...(accepts === 'any' ? CONTENT_TYPES : [])] as readonly unknown[];
   if (!known.includes(type)) {
     const allowed = known.join(', ');
-    const files = accepts === 'links' && (CONTENT_TYPES as readonly unknown[]).includes(type) ? ' (FILE, SCREENSHOT and PLAN artifacts are files written under /workspace/.artifacts/)' : '';
+    const files =
+      accepts === 'links' && (CONTENT_TYPES as readonly unknown[]).includes(type)
+        ? ' (FILE, SCREENSHOT and PLAN artifacts are files written under /workspace/.artifacts/)'
+        : '';
     return { ok: false, reason: `artifact_type must be one of ${allowed}${files}`, ...(typeof type === 'string' ? { artifact_type: type.slice(0, 64) } : {}) };
   }
   try {
@@ -250,8 +250,7 @@ const INERT_TYPES = new Set([
   'application/zip',
   'application/gzip',
 ]);
-export const servedContentType = (mimeType: string | undefined): string =>
-  mimeType && INERT_TYPES.has(mimeType) ? mimeType : 'application/octet-stream';
+export const servedContentType = (mimeType: string | undefined): string => (mimeType && INERT_TYPES.has(mimeType) ? mimeType : 'application/octet-stream');
 
 // ---------------------------------------------------------------------------------------------------------
 // Publishing
@@ -275,7 +274,10 @@ export async function publishArtifact(
   const limits = deps.settings.artifacts;
   const content = 'content' in candidate ? candidate.content : null;
   if (content && content.length > limits.maxFileBytes) {
-    return { status: 'rejected', reason: `${candidate.artifact_type} is ${content.length} bytes, over the limit of ${limits.maxFileBytes} (ARTIFACT_MAX_BYTES)` };
+    return {
+      status: 'rejected',
+      reason: `${candidate.artifact_type} is ${content.length} bytes, over the limit of ${limits.maxFileBytes} (ARTIFACT_MAX_BYTES)`,
+    };
   }
   const hash = content ? sha256(content) : null;
   const now = deps.clock.now();
@@ -323,7 +325,12 @@ function storedDataOf(candidate: ArtifactCandidate): StoredData {
     }
     default: {
       const filename = candidate.filepath.split('/').pop()!;
-      const mimeType = candidate.artifact_type === 'PLAN' ? 'text/markdown' : candidate.artifact_type === 'SCREENSHOT' ? imageTypeOf(candidate.content) : fileMimeType(filename, candidate.content);
+      const mimeType =
+        candidate.artifact_type === 'PLAN'
+          ? 'text/markdown'
+          : candidate.artifact_type === 'SCREENSHOT'
+            ? imageTypeOf(candidate.content)
+            : fileMimeType(filename, candidate.content);
       const title = candidate.title ?? (candidate.artifact_type === 'PLAN' ? markdownTitle(candidate.content) : undefined);
       return {
         filepath: candidate.filepath,
@@ -362,7 +369,11 @@ export function toArtifactItem(meta: ArtifactMeta): ArtifactItem {
         data: { reference_type: d.reference_type!, url: d.url!, ...optional('title', d.title), ...optional('metadata', d.metadata) },
       };
     case 'PLAN':
-      return { artifact_type: 'PLAN', created_at, data: { artifact_uid: meta.id, document_uid: meta.id, notebook_uid: meta.id, ...optional('title', d.title) } };
+      return {
+        artifact_type: 'PLAN',
+        created_at,
+        data: { artifact_uid: meta.id, document_uid: meta.id, notebook_uid: meta.id, ...optional('title', d.title) },
+      };
     case 'SCREENSHOT':
       return { artifact_type: 'SCREENSHOT', created_at, data: { artifact_uid: meta.id, mime_type: d.mime_type!, ...optional('description', d.description) } };
     case 'FILE':
@@ -416,7 +427,13 @@ export async function getArtifact(ctx: ViewDeps, teamId: string, artifactId: str
     return {
       ...head,
       artifact_type: 'PLAN',
-      data: { document_uid: meta.id, notebook_uid: meta.id, ...optional('title', d.title), content: stored.content.toString('utf8'), content_type: 'text/markdown' },
+      data: {
+        document_uid: meta.id,
+        notebook_uid: meta.id,
+        ...optional('title', d.title),
+        content: stored.content.toString('utf8'),
+        content_type: 'text/markdown',
+      },
     };
   }
   const download = signedDownload(ctx, meta);

@@ -10,7 +10,10 @@ import { deleteInBatches } from '../db/batched-delete';
 import { startRetentionJob, type PeriodicJob } from '../periodic-job';
 import { deleteAuditEventsBeforeServiceWide } from './repository';
 
-export async function pruneAuditEvents(ctx: Pick<ServerContext, 'db' | 'clock' | 'settings'>, { batchSize = 1000 }: { batchSize?: number } = {}): Promise<number> {
+export async function pruneAuditEvents(
+  ctx: Pick<ServerContext, 'db' | 'clock' | 'settings'>,
+  { batchSize = 1000 }: { batchSize?: number } = {},
+): Promise<number> {
   const cutoff = toTimestamp(new Date(ctx.clock.now().getTime() - ctx.settings.audit.retentionDays * 86_400_000));
   return deleteInBatches((size) => deleteAuditEventsBeforeServiceWide(ctx.db, cutoff, size), batchSize);
 }

@@ -23,14 +23,7 @@
  * - whether a webhook is enabled/deleted is not this class's concern: the ingress answers 404 for
  *   those before any matching, and replay/test-filter callers decide themselves.
  */
-import {
-  compilePayloadFilter,
-  PathTable,
-  PayloadFilterError,
-  validatePayloadFilter,
-  type CompiledFilter,
-  type FilterIssue,
-} from './filter';
+import { compilePayloadFilter, PathTable, PayloadFilterError, validatePayloadFilter, type CompiledFilter, type FilterIssue } from './filter';
 
 export interface MatchableAutomation {
   automationId: string;

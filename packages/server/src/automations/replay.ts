@@ -56,9 +56,18 @@ export async function replayWebhookDelivery(
       payload: parsed.payload,
     });
   });
-  announceNewRuns(ctx, teamId, runs.map((r) => r.run_id));
+  announceNewRuns(
+    ctx,
+    teamId,
+    runs.map((r) => r.run_id),
+  );
   return {
     delivery_id: delivery.id,
-    runs: runs.map((r) => ({ run_id: r.run_id, task_id: r.task_id, state: r.state as ReplayDeliveryResponse['runs'][number]['state'], automation_id: r.automation_id })),
+    runs: runs.map((r) => ({
+      run_id: r.run_id,
+      task_id: r.task_id,
+      state: r.state as ReplayDeliveryResponse['runs'][number]['state'],
+      automation_id: r.automation_id,
+    })),
   };
 }

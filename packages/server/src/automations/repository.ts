@@ -16,18 +16,8 @@ export async function insertAutomation(db: Kysely<Database>, row: AutomationRow)
   await teamScope(db, row.team_id).insertInto('automations', row).execute();
 }
 
-export async function findAutomation(
-  db: Kysely<Database>,
-  teamId: string,
-  factoryId: string,
-  automationId: string,
-): Promise<AutomationRow | undefined> {
-  return teamScope(db, teamId)
-    .selectFrom('automations')
-    .selectAll()
-    .where('factory_id', '=', factoryId)
-    .where('id', '=', automationId)
-    .executeTakeFirst();
+export async function findAutomation(db: Kysely<Database>, teamId: string, factoryId: string, automationId: string): Promise<AutomationRow | undefined> {
+  return teamScope(db, teamId).selectFrom('automations').selectAll().where('factory_id', '=', factoryId).where('id', '=', automationId).executeTakeFirst();
 }
 
 /** The team's automation of whichever factory (a notification subscription's filter names it alone). */
@@ -48,20 +38,19 @@ export async function listAutomationRows(
 
 /** Every automation of a factory (definition apply diffs against them). */
 export async function listAllAutomationRows(db: Kysely<Database>, teamId: string, factoryId: string): Promise<AutomationRow[]> {
-  return teamScope(db, teamId)
-    .selectFrom('automations')
-    .selectAll()
-    .where('factory_id', '=', factoryId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return teamScope(db, teamId).selectFrom('automations').selectAll().where('factory_id', '=', factoryId).orderBy('created_at').orderBy('id').execute();
 }
 
 export function isAutomationNameTaken(db: Kysely<Database>, teamId: string, factoryId: string, name: string, exceptId?: string): Promise<boolean> {
   return isNameTaken(db, teamId, 'automations', name, { within: { factory_id: factoryId }, exceptId });
 }
 
-export function updateAutomationRow(db: Kysely<Database>, teamId: string, automationId: string, changes: Updateable<AutomationsTable>): Promise<AutomationRow | undefined> {
+export function updateAutomationRow(
+  db: Kysely<Database>,
+  teamId: string,
+  automationId: string,
+  changes: Updateable<AutomationsTable>,
+): Promise<AutomationRow | undefined> {
   return updateRow(db, teamId, 'automations', automationId, changes);
 }
 
@@ -73,12 +62,7 @@ export async function deleteAutomationRow(db: Kysely<Database>, teamId: string, 
 }
 
 /** Rewrites the automation's webhook index to exactly `webhookIds`. */
-export async function replaceAutomationWebhooks(
-  db: Kysely<Database>,
-  teamId: string,
-  automationId: string,
-  webhookIds: readonly string[],
-): Promise<void> {
+export async function replaceAutomationWebhooks(db: Kysely<Database>, teamId: string, automationId: string, webhookIds: readonly string[]): Promise<void> {
   const team = teamScope(db, teamId);
   await team.deleteFrom('automation_webhooks').where('automation_id', '=', automationId).execute();
   // One row per insert: SQLite and large multi-row inserts do not mix well; an automation names few webhooks.
@@ -90,12 +74,7 @@ export async function replaceAutomationWebhooks(
 export type WebhookStateRow = Pick<Selectable<WebhooksTable>, 'id' | 'name' | 'enabled' | 'deleted_at' | 'definition_file'>;
 
 /** The factory's webhooks among `webhookIds`, deleted ones included (for `selected_webhooks`). */
-export async function findWebhookStates(
-  db: Kysely<Database>,
-  teamId: string,
-  factoryId: string,
-  webhookIds: readonly string[],
-): Promise<WebhookStateRow[]> {
+export async function findWebhookStates(db: Kysely<Database>, teamId: string, factoryId: string, webhookIds: readonly string[]): Promise<WebhookStateRow[]> {
   if (webhookIds.length === 0) return [];
   return teamScope(db, teamId)
     .selectFrom('webhooks')
@@ -136,12 +115,7 @@ export interface CandidateAutomation {
  * Enabled automations of the factory selecting the webhook (the index lookup of every accepted delivery),
  * in creation order. Only ids and versions: the filters come from the compiled-filter cache.
  */
-export async function listEnabledCandidates(
-  db: Kysely<Database>,
-  teamId: string,
-  factoryId: string,
-  webhookId: string,
-): Promise<CandidateAutomation[]> {
+export async function listEnabledCandidates(db: Kysely<Database>, teamId: string, factoryId: string, webhookId: string): Promise<CandidateAutomation[]> {
   return (await selectEnabledCandidates(db, teamId, factoryId, webhookId)).rows;
 }
 

@@ -23,15 +23,7 @@ import { InvalidConfigError } from '../engine/runners/model-config';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import { parseJsonBody } from '../json';
 import { testTriggers, type TestFilterResult } from './test-filter';
-import {
-  selectedWebhookIds,
-  validateTrigger,
-  validateTriggers,
-  webhookIdIssues,
-  type Issue,
-  type Trigger,
-  type WebhookReference,
-} from './triggers';
+import { selectedWebhookIds, validateTrigger, validateTriggers, webhookIdIssues, type Issue, type Trigger, type WebhookReference } from './triggers';
 import { requireFactory } from '../factories/service';
 import type { FactoryRow } from '../factories/repository';
 import { knownConfigFields, resolveAgentConfig, type AgentConfigInput } from '../runs/config';
@@ -144,13 +136,7 @@ function nameTaken(name: string): never {
   throw conflict(`An automation named "${name}" already exists in this factory.`);
 }
 
-export async function createAutomation(
-  ctx: Ctx,
-  teamId: string,
-  factoryUid: string,
-  input: CreateAutomationInput,
-  audit: AuditTrail,
-): Promise<AutomationView> {
+export async function createAutomation(ctx: Ctx, teamId: string, factoryUid: string, input: CreateAutomationInput, audit: AuditTrail): Promise<AutomationView> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   if (factory.definition_source === 'files') {
     throw conflict('This factory is defined by files; add an automations/<name>.md file and apply the definitions instead.');
@@ -186,7 +172,12 @@ export async function createAutomation(
   return (await viewsOf(ctx, teamId, factory.id, [row]))[0]!;
 }
 
-async function requireAutomation(ctx: Ctx, teamId: string, factoryUid: string, automationUid: string): Promise<{ factory: FactoryRow; automation: AutomationRow }> {
+async function requireAutomation(
+  ctx: Ctx,
+  teamId: string,
+  factoryUid: string,
+  automationUid: string,
+): Promise<{ factory: FactoryRow; automation: AutomationRow }> {
   const factory = await requireFactory(ctx, teamId, factoryUid);
   const automation = await findAutomation(ctx.db, teamId, factory.id, automationUid);
   if (!automation) throw resourceNotFound(`Automation ${automationUid} not found.`);
@@ -286,13 +277,7 @@ async function storedDelivery(ctx: Ctx, teamId: string, factory: FactoryRow, del
   return { webhookId: delivery.webhook_id, payload: parsed.payload };
 }
 
-export async function testAutomationFilter(
-  ctx: Ctx,
-  teamId: string,
-  factoryUid: string,
-  automationUid: string,
-  deliveryId: string,
-): Promise<TestFilterResult> {
+export async function testAutomationFilter(ctx: Ctx, teamId: string, factoryUid: string, automationUid: string, deliveryId: string): Promise<TestFilterResult> {
   const { factory, automation } = await requireAutomation(ctx, teamId, factoryUid, automationUid);
   return testTriggers(parseTriggers(automation), await storedDelivery(ctx, teamId, factory, deliveryId));
 }

@@ -62,15 +62,26 @@ export async function startRunsForDelivery(
   const attributes = { 'webhook.id': webhookId, 'webhook.delivery.id': deliveryId, 'automation.candidates': candidates.length };
   return inSpan('automation match', attributes, async (span) => {
     const started = await matchAndStart(trx, ctx, delivery, candidates);
-    span.setAttribute('automation.matched', started.map((run) => run.automation_id));
+    span.setAttribute(
+      'automation.matched',
+      started.map((run) => run.automation_id),
+    );
     return started;
   });
 }
 
-async function matchAndStart(trx: Kysely<Database>, ctx: ServerContext, delivery: AcceptedDelivery, candidates: readonly CandidateAutomation[]): Promise<StartedRun[]> {
+async function matchAndStart(
+  trx: Kysely<Database>,
+  ctx: ServerContext,
+  delivery: AcceptedDelivery,
+  candidates: readonly CandidateAutomation[],
+): Promise<StartedRun[]> {
   const { teamId, webhookId, deliveryId } = delivery;
   const matched = await ctx.matcherCache.match(trx, teamId, webhookId, candidates, delivery.payload, (automationId, message) =>
-    ctx.log.warn({ automation_id: automationId, webhook_id: webhookId, delivery_id: deliveryId, problem: message }, 'automation skipped: stored trigger is invalid'),
+    ctx.log.warn(
+      { automation_id: automationId, webhook_id: webhookId, delivery_id: deliveryId, problem: message },
+      'automation skipped: stored trigger is invalid',
+    ),
   );
   if (matched.length === 0) return [];
 
@@ -85,12 +96,7 @@ async function matchAndStart(trx: Kysely<Database>, ctx: ServerContext, delivery
 
 type RunTemplate = Pick<AutomationRow, 'id' | 'name' | 'prompt' | 'config'>;
 
-async function startAutomationRun(
-  trx: Kysely<Database>,
-  ctx: ServerContext,
-  automation: RunTemplate,
-  delivery: AcceptedDelivery,
-): Promise<StartedRun> {
+async function startAutomationRun(trx: Kysely<Database>, ctx: ServerContext, automation: RunTemplate, delivery: AcceptedDelivery): Promise<StartedRun> {
   const requested = knownConfigFields(automation.config ? (JSON.parse(automation.config) as Record<string, unknown>) : undefined);
   const { resolved, problem } = await resolveForDelivery({ db: trx, settings: ctx.settings }, delivery.teamId, requested);
 

@@ -55,10 +55,7 @@ export function testTriggers(triggers: readonly Trigger[], delivery: StoredDeliv
     webhook_check: checkWebhook(trigger, delivery.webhookId),
     payload_check: checkPayload(trigger, delivery.payload),
   }));
-  const chosen =
-    outcomes.find((o) => o.webhook_check.passed && o.payload_check.passed) ??
-    outcomes.find((o) => o.webhook_check.passed) ??
-    outcomes[0]!;
+  const chosen = outcomes.find((o) => o.webhook_check.passed && o.payload_check.passed) ?? outcomes.find((o) => o.webhook_check.passed) ?? outcomes[0]!;
   const wouldTrigger = chosen.webhook_check.passed && chosen.payload_check.passed;
   return { result: wouldTrigger ? 'Would trigger' : 'Would not trigger', ...chosen };
 }

@@ -86,8 +86,7 @@ export function webhookIdIssue(id: string, path: string, webhooks: readonly Webh
   if (webhooks.some((w) => w.uid === id)) return undefined;
   const looksLikeFile = /\.ya?ml$/i.test(id) || id.includes('/');
   const meant =
-    webhooks.find((w) => w.definitionFile && (w.definitionFile === id || fileStem(w.definitionFile) === fileStem(id))) ??
-    webhooks.find((w) => w.name === id);
+    webhooks.find((w) => w.definitionFile && (w.definitionFile === id || fileStem(w.definitionFile) === fileStem(id))) ?? webhooks.find((w) => w.name === id);
   if (!looksLikeFile && !meant && WEBHOOK_UID.test(id)) return undefined;
   const what = looksLikeFile ? 'a file name' : meant ? 'a webhook name' : 'not a webhook UID';
   const label = meant?.definitionFile ?? `webhook "${meant?.name}"`;
@@ -100,11 +99,7 @@ export function webhookIdIssue(id: string, path: string, webhooks: readonly Webh
 }
 
 /** webhookIdIssue for every entry of every trigger (`pathOf(i)` = where trigger i sits). */
-export function webhookIdIssues(
-  triggers: readonly Trigger[],
-  pathOf: (index: number) => string,
-  webhooks: readonly WebhookReference[],
-): Issue[] {
+export function webhookIdIssues(triggers: readonly Trigger[], pathOf: (index: number) => string, webhooks: readonly WebhookReference[]): Issue[] {
   const issues: Issue[] = [];
   triggers.forEach((trigger, i) => {
     trigger.filter.webhook_ids.forEach((id, j) => {

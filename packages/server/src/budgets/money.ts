@@ -28,7 +28,10 @@ export const microsOf = (usd: number): number => Math.round(usd * 1_000_000);
 export const MIN_COST_USD = 0.000001;
 
 /** `$0.012345`: to the micro-dollar, as the API answers it. */
-export const formatUsd = (micros: number): string => `$${usdOf(micros).toFixed(6).replace(/0{1,4}$/, '')}`;
+export const formatUsd = (micros: number): string =>
+  `$${usdOf(micros)
+    .toFixed(6)
+    .replace(/0{1,4}$/, '')}`;
 
 /** The calendar month (UTC) an instant belongs to, `YYYY-MM`: the key of the team's monthly counters. */
 export const monthOf = (at: Date): string => at.toISOString().slice(0, 7);

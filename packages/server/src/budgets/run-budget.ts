@@ -31,6 +31,7 @@ export function runLimits(config: ResolvedAgentConfig, usage: StoredUsage | null
   const owner = 'The run';
   const limits: Limit[] = [];
   if (config.max_tokens !== undefined) limits.push({ owner, name: 'its max_tokens', used: usage?.total_tokens ?? 0, limit: config.max_tokens, unit: 'tokens' });
-  if (config.max_cost !== undefined) limits.push({ owner, name: 'its max_cost', used: usage?.cost_micros ?? 0, limit: microsOf(config.max_cost), unit: 'micros' });
+  if (config.max_cost !== undefined)
+    limits.push({ owner, name: 'its max_cost', used: usage?.cost_micros ?? 0, limit: microsOf(config.max_cost), unit: 'micros' });
   return limits;
 }

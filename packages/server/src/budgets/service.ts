@@ -61,12 +61,9 @@ export async function teamBudgetSpent(ctx: Ctx, teamId: string, when: SpentWhen)
 export async function refuseWhenTeamBudgetSpent(ctx: Ctx, teamId: string): Promise<void> {
   const spent = await teamBudgetSpent(ctx, teamId, 'reached');
   if (!spent) return;
-  throw new ProblemError(
-    409,
-    'limit_exceeded',
-    `${spent} No run can start until an admin raises the budget (PUT /team/budget) or the month ends (UTC).`,
-    { retryable: false },
-  );
+  throw new ProblemError(409, 'limit_exceeded', `${spent} No run can start until an admin raises the budget (PUT /team/budget) or the month ends (UTC).`, {
+    retryable: false,
+  });
 }
 
 const pricesCosts = (ctx: Ctx) => ctx.settings.modelPrices.size > 0;

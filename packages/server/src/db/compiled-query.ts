@@ -51,9 +51,7 @@ export function compiledQuery<A extends Arg[], R>(
     const key = `${dialectOfDb(db)}:${args.map((arg) => (Array.isArray(arg) ? arg.length : '-')).join(',')}`;
     let query = compiled.get(key);
     if (!query) {
-      const placeholders = args.map((arg, i) =>
-        Array.isArray(arg) ? arg.map((_, j) => new Placeholder(i, j)) : new Placeholder(i, -1),
-      ) as unknown as A;
+      const placeholders = args.map((arg, i) => (Array.isArray(arg) ? arg.map((_, j) => new Placeholder(i, j)) : new Placeholder(i, -1))) as unknown as A;
       query = build(db, ...placeholders).compile();
       compiled.set(key, query);
       if (options.prepareByName !== false && !preparedStatementNames.has(query.sql)) {

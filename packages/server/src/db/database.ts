@@ -44,10 +44,7 @@ export interface OpenDatabaseOptions {
   backgroundCheckpoints?: { log: Logger };
 }
 
-export async function openDatabase(
-  settings: Pick<Settings, 'databaseUrl'>,
-  options: OpenDatabaseOptions = {},
-): Promise<OpenDatabase> {
+export async function openDatabase(settings: Pick<Settings, 'databaseUrl'>, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
   const dialect = dialectOfUrl(settings.databaseUrl);
   let checkpointer: WalCheckpointer | undefined;
   let db: Kysely<Database>;

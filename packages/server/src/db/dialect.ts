@@ -85,7 +85,10 @@ export function isDatabaseUnreachable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') return CONNECTION_ERRNOS.has(code) || SERVER_GOING_AWAY.has(code) || code.startsWith('08');
   const message = (err as { message?: unknown }).message;
-  return typeof message === 'string' && /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(message);
+  return (
+    typeof message === 'string' &&
+    /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(message)
+  );
 }
 
 /** `count(…)` comes back as a number from SQLite and as a bigint string from PostgreSQL. */

@@ -14,9 +14,10 @@ export function newestFirstPage<QB extends SelectQueryBuilder<any, any, any>>(
   const { after } = page;
   let query: SelectQueryBuilder<any, any, any> = qb;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([eb(column, '<', after.value), eb.and([eb(column, '=', after.value), eb('id', '<', after.id)])]),
-    );
+    query = query.where((eb) => eb.or([eb(column, '<', after.value), eb.and([eb(column, '=', after.value), eb('id', '<', after.id)])]));
   }
-  return query.orderBy(column, 'desc').orderBy('id', 'desc').limit(page.limit + 1) as QB;
+  return query
+    .orderBy(column, 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1) as QB;
 }

@@ -47,7 +47,9 @@ export function updateRow<T extends TeamRowTable>(
   where: RowConditions<T> = {},
 ): Promise<Selectable<Database[T]> | undefined> {
   const query = teamScope(db, teamId).updateTable(table as TeamRowTable) as any;
-  return withConditions(query.set(changes).where('id', '=', id), where).returningAll().executeTakeFirst();
+  return withConditions(query.set(changes).where('id', '=', id), where)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Deletes the team's row `id`; false when there was none. */

@@ -16,19 +16,15 @@ import type { RunSandbox } from './sandbox';
 import { runWorkDirRoot } from './workdir-retention';
 import { inSpan } from '../telemetry/spans';
 
-export type PrepareRunEnvironment = (
-  ctx: ServerContext,
-  run: RunRow,
-  sandbox: RunSandbox,
-  signal: AbortSignal,
-) => Promise<{ env: Record<string, string> }>;
+export type PrepareRunEnvironment = (ctx: ServerContext, run: RunRow, sandbox: RunSandbox, signal: AbortSignal) => Promise<{ env: Record<string, string> }>;
 
 export const prepareRunEnvironment: PrepareRunEnvironment = async (ctx, run, sandbox, signal) => {
   await inSpan('run image', {}, () => prepareRunImage(ctx, run, sandbox, signal));
   // The setup span covers the clone that comes first in it (telemetry: one span per step of the run's life).
   return inSpan('run setup', {}, () =>
     prepareEnvironmentForRun(ctx, run, sandbox, signal, {
-      beforeSetup: (environment) => inSpan('run clone', {}, () => checkoutRepositories(ctx, run, path.join(runWorkDirRoot(ctx), run.id), environment, sandbox, signal)),
+      beforeSetup: (environment) =>
+        inSpan('run clone', {}, () => checkoutRepositories(ctx, run, path.join(runWorkDirRoot(ctx), run.id), environment, sandbox, signal)),
     }),
   );
 };

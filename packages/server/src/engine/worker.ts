@@ -223,8 +223,7 @@ export async function executeClaimedRun(ctx: ServerContext, claimed: RunRow, dep
         const artifacts = createArtifactPublisher(ctx, claimed, workerId);
         const pushed = await inSpan('run push', {}, () => deliverRepositoryChanges(ctx, claimed, runWorkDir(ctx, claimed.id), sandbox, artifacts, log));
         await handleSuccess(ctx, claimed, workerId, pushed, log);
-      }
-      else await handleFailure(ctx, claimed, workerId, result.outcome, log);
+      } else await handleFailure(ctx, claimed, workerId, result.outcome, log);
     } else if (result.error instanceof RunNotOwnedError) {
       log.info('run was taken from this worker while executing');
     } else if (hasStatusMessage(result.error)) {
@@ -258,7 +257,11 @@ function sandboxVerdict(result: ExecutionResult, sandbox: RunSandbox): Execution
  */
 function budgetVerdict(result: ExecutionResult, usage: UsageRecorder): ExecutionResult {
   const exceeded = usage.exceeded;
-  if (!exceeded || (result.kind === 'outcome' && result.outcome.state !== 'SUCCEEDED') || (result.kind === 'threw' && result.error instanceof RunNotOwnedError)) {
+  if (
+    !exceeded ||
+    (result.kind === 'outcome' && result.outcome.state !== 'SUCCEEDED') ||
+    (result.kind === 'threw' && result.error instanceof RunNotOwnedError)
+  ) {
     return result;
   }
   return { kind: 'outcome', outcome: { state: 'FAILED', statusMessage: exceeded.statusMessage } };
@@ -355,7 +358,11 @@ async function handleFailure(
   const finished = await finishExecution(ctx, run, workerId, outcome);
   if (finished.ok) annotateActiveSpan({ 'run.state': finished.run.state });
   if (!finished.ok) log.info('run failed after it was taken from this worker; outcome dropped');
-  else log.info({ state: finished.run.state, statusMessage: outcome.statusMessage, requeued: finished.requeued }, outcome.state === 'BLOCKED' ? 'run waits for an answer' : 'run did not succeed');
+  else
+    log.info(
+      { state: finished.run.state, statusMessage: outcome.statusMessage, requeued: finished.requeued },
+      outcome.state === 'BLOCKED' ? 'run waits for an answer' : 'run did not succeed',
+    );
 }
 
 async function releaseForShutdown(ctx: ServerContext, run: RunRow, workerId: string, log: Logger) {

@@ -110,7 +110,9 @@ function checkRepositories(stored: EnvironmentRepositories): void {
   for (const { path, at } of paths) {
     const parts = path.split('/');
     if (parts.some((p) => p === '.' || p === '..') || RESERVED_TOP_LEVEL.has(parts[0]!)) {
-      throw invalidRequest(`Repository path "${path}" is not allowed: no . or .. components, and not under .artifacts or .git.`, [{ path: `${at}.path`, message: 'not allowed' }]);
+      throw invalidRequest(`Repository path "${path}" is not allowed: no . or .. components, and not under .artifacts or .git.`, [
+        { path: `${at}.path`, message: 'not allowed' },
+      ]);
     }
     const clash = [...seen.keys()].find((other) => other === path || other.startsWith(`${path}/`) || path.startsWith(`${other}/`));
     if (clash !== undefined) {

@@ -23,7 +23,11 @@ export async function findEnvironment(db: Kysely<Database>, teamId: string, id: 
 /** Several environments of the team by id (those that exist). */
 export async function findEnvironments(db: Kysely<Database>, teamId: string, ids: readonly string[]): Promise<EnvironmentRow[]> {
   if (ids.length === 0) return [];
-  return teamScope(db, teamId).selectFrom('environments').selectAll().where('id', 'in', [...ids]).execute();
+  return teamScope(db, teamId)
+    .selectFrom('environments')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /**
@@ -42,7 +46,11 @@ export async function listEnvironmentRows(
     const { value, id } = page.after;
     query = query.where(sql<boolean>`(${sql.ref(column)}, id) ${sql.raw(order === 'desc' ? '<' : '>')} (${value}, ${id})`);
   }
-  return query.orderBy(column, order).orderBy('id', order).limit(page.limit + 1).execute();
+  return query
+    .orderBy(column, order)
+    .orderBy('id', order)
+    .limit(page.limit + 1)
+    .execute();
 }
 
 /** Every environment of the team, by name: what GET /agent names as the environments a skill runs in. */
@@ -52,7 +60,12 @@ export async function listEnvironmentNames(db: Kysely<Database>, teamId: string)
 }
 
 /** Returns the updated row, or undefined when no environment of the team has this id. */
-export function updateEnvironmentRow(db: Kysely<Database>, teamId: string, id: string, changes: Updateable<EnvironmentsTable>): Promise<EnvironmentRow | undefined> {
+export function updateEnvironmentRow(
+  db: Kysely<Database>,
+  teamId: string,
+  id: string,
+  changes: Updateable<EnvironmentsTable>,
+): Promise<EnvironmentRow | undefined> {
   return updateRow(db, teamId, 'environments', id, changes);
 }
 

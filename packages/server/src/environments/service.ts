@@ -145,14 +145,18 @@ function checkDockerImage(deps: Pick<WriteDeps, 'settings'>, image: string | nul
   const why = 'error' in ref ? ref.error : undefined;
   if (why) throw invalidRequest(`docker_image "${image}" is not an image reference: ${why}.`, [{ path: '$.docker_image', message: why }]);
   const decision = createRegistryPolicy(deps.settings.images.registries).checkName((ref as ImageReference).registry);
-  if (!decision.allowed) throw invalidRequest(`docker_image "${image}" cannot be used: ${decision.reason}.`, [{ path: '$.docker_image', message: decision.reason }]);
+  if (!decision.allowed)
+    throw invalidRequest(`docker_image "${image}" cannot be used: ${decision.reason}.`, [{ path: '$.docker_image', message: decision.reason }]);
 }
 
 /** The Oz CloudEnvironmentConfig fields a request may carry that this service cannot honour (contract: createEnvironment). */
 function refuseUnsupportedOzFields(input: CreateEnvironmentRequest | UpdateEnvironmentRequest): void {
   const provider = Object.keys(input.providers ?? {})[0];
   if (provider !== undefined) {
-    throw refuse(`$.providers.${provider}`, `providers.${provider} is not supported: this service has no cloud identity federation; give credentials as env_vars.`);
+    throw refuse(
+      `$.providers.${provider}`,
+      `providers.${provider} is not supported: this service has no cloud identity federation; give credentials as env_vars.`,
+    );
   }
 }
 
@@ -220,7 +224,11 @@ export async function listEnvironments(
     fetch: (after, limit) => listEnvironmentRows(deps.db, teamId, { sort: query.sort, limit, after }),
     keyOf: (row) => ({ value: row[column], id: row.id }),
     toItems: async (rows) => {
-      const newest = await newestRunByEnvironment(deps.db, teamId, rows.map((row) => row.id));
+      const newest = await newestRunByEnvironment(
+        deps.db,
+        teamId,
+        rows.map((row) => row.id),
+      );
       return rows.map((row) => toCloudEnvironment(deps, row, newest.get(row.id)));
     },
   });
@@ -251,7 +259,8 @@ export async function updateEnvironment(
   if (input.setup_commands !== undefined) changes.setup_commands = JSON.stringify(input.setup_commands);
   if (input.env_vars !== undefined) changes.env_vars = encryptVars(deps, input.env_vars);
   if (input.plain_env_vars !== undefined) changes.plain_env_vars = plainVarsColumn(input.plain_env_vars);
-  const repositoriesChange = input.github_repos !== undefined || input.repos !== undefined || input.git_token_secret_name !== undefined || input.auto_pr !== undefined;
+  const repositoriesChange =
+    input.github_repos !== undefined || input.repos !== undefined || input.git_token_secret_name !== undefined || input.auto_pr !== undefined;
   if (repositoriesChange || input.env_vars !== undefined || input.plain_env_vars !== undefined) {
     const current = await findEnvironment(deps.db, principal.teamId, id);
     if (!current) throw notFound(id);

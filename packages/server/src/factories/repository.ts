@@ -16,11 +16,7 @@ export async function findFactory(db: Kysely<Database>, teamId: string, factoryI
 }
 
 /** Newest first, after `page.after` (the previous page's last row). Fetches limit + 1. */
-export async function listFactoryRows(
-  db: Kysely<Database>,
-  teamId: string,
-  page: { limit: number; after?: KeysetAfter | undefined },
-): Promise<FactoryRow[]> {
+export async function listFactoryRows(db: Kysely<Database>, teamId: string, page: { limit: number; after?: KeysetAfter | undefined }): Promise<FactoryRow[]> {
   return newestFirstPage(teamScope(db, teamId).selectFrom('factories').selectAll(), 'created_at', page).execute();
 }
 
@@ -30,10 +26,6 @@ export async function listFactoryRows(
  * so the per-factory limit holds under races. Returns false when the factory is not the team's.
  */
 export async function lockFactory(db: Kysely<Database>, teamId: string, factoryId: string, now: string): Promise<boolean> {
-  const result = await teamScope(db, teamId)
-    .updateTable('factories')
-    .set({ updated_at: now })
-    .where('id', '=', factoryId)
-    .executeTakeFirst();
+  const result = await teamScope(db, teamId).updateTable('factories').set({ updated_at: now }).where('id', '=', factoryId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

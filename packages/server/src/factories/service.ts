@@ -23,12 +23,7 @@ export const toFactoryView = (row: FactoryRow): FactoryView => ({
 
 type Ctx = Pick<ServerContext, 'db' | 'clock'>;
 
-export async function createFactory(
-  ctx: Ctx,
-  teamId: string,
-  input: components['schemas']['CreateFactoryRequest'],
-  audit: AuditTrail,
-): Promise<FactoryView> {
+export async function createFactory(ctx: Ctx, teamId: string, input: components['schemas']['CreateFactoryRequest'], audit: AuditTrail): Promise<FactoryView> {
   const now = ctx.clock.now();
   const row: FactoryRow = {
     id: newId('fac', now),

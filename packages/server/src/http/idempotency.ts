@@ -32,7 +32,9 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'x-should-retry', 'retry-a
  * Throws on a string holding an unpaired UTF-16 surrogate, which JCS cannot represent.
  */
 export function requestHash(apiKeyId: string, method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${apiKeyId}\n${method}\n${path}\n${canonicalize(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${apiKeyId}\n${method}\n${path}\n${canonicalize(body ?? null)}`)
+    .digest('hex');
 }
 
 export function idempotency(ctx: ServerContext): RequestHandler {
@@ -40,9 +42,11 @@ export function idempotency(ctx: ServerContext): RequestHandler {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (req.method !== 'POST' || key === undefined) return next();
     if (!KEY_FORMAT.test(key)) {
-      return next(invalidRequest('Idempotency-Key must be 1–255 printable ASCII characters.', [
-        { path: 'header.Idempotency-Key', message: 'must be 1–255 printable ASCII characters' },
-      ]));
+      return next(
+        invalidRequest('Idempotency-Key must be 1–255 printable ASCII characters.', [
+          { path: 'header.Idempotency-Key', message: 'must be 1–255 printable ASCII characters' },
+        ]),
+      );
     }
     const { teamId, keyId } = principalOf(req);
     const path = req.originalUrl;
@@ -50,25 +54,32 @@ export function idempotency(ctx: ServerContext): RequestHandler {
     try {
       hash = requestHash(keyId, req.method, path, req.body);
     } catch {
-      return next(invalidRequest('A request with an Idempotency-Key must not hold an unpaired UTF-16 surrogate (a lone \\uD800–\\uDFFF escape).', [
-        { path: 'body', message: 'holds an unpaired UTF-16 surrogate' },
-      ]));
+      return next(
+        invalidRequest('A request with an Idempotency-Key must not hold an unpaired UTF-16 surrogate (a lone \\uD800–\\uDFFF escape).', [
+          { path: 'body', message: 'holds an unpaired UTF-16 surrogate' },
+        ]),
+      );
     }
     const now = ctx.clock.now();
     const nowTs = toTimestamp(now);
 
-    const claimed = await claimKey(ctx.db, {
-      team_id: teamId,
-      key,
-      method: req.method,
-      path,
-      request_hash: hash,
-      status_code: null,
-      response_headers: null,
-      response_body: null,
-      created_at: nowTs,
-      expires_at: toTimestamp(new Date(now.getTime() + ctx.settings.windows.idempotencySeconds * 1000)),
-    }, nowTs, toTimestamp(new Date(now.getTime() - ctx.settings.windows.idempotencyInFlightSeconds * 1000)));
+    const claimed = await claimKey(
+      ctx.db,
+      {
+        team_id: teamId,
+        key,
+        method: req.method,
+        path,
+        request_hash: hash,
+        status_code: null,
+        response_headers: null,
+        response_body: null,
+        created_at: nowTs,
+        expires_at: toTimestamp(new Date(now.getTime() + ctx.settings.windows.idempotencySeconds * 1000)),
+      },
+      nowTs,
+      toTimestamp(new Date(now.getTime() - ctx.settings.windows.idempotencyInFlightSeconds * 1000)),
+    );
 
     if (claimed.kind === 'existing') {
       const row = claimed.row;
@@ -100,9 +111,7 @@ async function claimKey(
     await teamScope(db, row.team_id)
       .deleteFrom('idempotency_keys')
       .where('key', '=', row.key)
-      .where((eb) =>
-        eb.or([eb('expires_at', '<=', nowTs), eb.and([eb('status_code', 'is', null), eb('created_at', '<', abandonedBefore)])]),
-      )
+      .where((eb) => eb.or([eb('expires_at', '<=', nowTs), eb.and([eb('status_code', 'is', null), eb('created_at', '<', abandonedBefore)])]))
       .execute();
     try {
       await teamScope(db, row.team_id).insertInto('idempotency_keys', row).execute();
@@ -110,11 +119,7 @@ async function claimKey(
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
-    const existing = await teamScope(db, row.team_id)
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('key', '=', row.key)
-      .executeTakeFirst();
+    const existing = await teamScope(db, row.team_id).selectFrom('idempotency_keys').selectAll().where('key', '=', row.key).executeTakeFirst();
     if (existing) return { kind: 'existing', row: existing };
     // Deleted between our insert and select (expired): try again.
   }
@@ -143,7 +148,8 @@ function captureAnswer(ctx: ServerContext, res: Response, teamId: string, key: s
     ended = true;
     const chunk = typeof args[0] === 'function' ? undefined : args[0];
     const encoding = typeof args[1] === 'string' ? (args[1] as BufferEncoding) : 'utf8';
-    const body = chunk === undefined || chunk === null ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : Buffer.from(chunk as string, encoding).toString('utf8');
+    const body =
+      chunk === undefined || chunk === null ? '' : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : Buffer.from(chunk as string, encoding).toString('utf8');
     const status = res.statusCode;
     const scope = teamScope(ctx.db, teamId).deleteFrom('idempotency_keys').where('key', '=', key);
     const store =
@@ -158,9 +164,7 @@ function captureAnswer(ctx: ServerContext, res: Response, teamId: string, key: s
             })
             .where('key', '=', key)
             .execute();
-    store
-      .catch((err: unknown) => res.req.log.error({ err }, 'could not store the idempotent answer'))
-      .finally(() => originalEnd(...args));
+    store.catch((err: unknown) => res.req.log.error({ err }, 'could not store the idempotent answer')).finally(() => originalEnd(...args));
     return res;
   }) as Response['end'];
 }

@@ -13,9 +13,11 @@ export const MAX_BODY_DEPTH = 64;
 /** After the JSON parser: a body nested deeper than MAX_BODY_DEPTH answers 400 before anything walks it. */
 export const bodyDepthLimit: RequestHandler = (req, _res, next) => {
   if (valueDepthExceeds(req.body, MAX_BODY_DEPTH)) {
-    return next(invalidRequest(`The request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep.`, [
-      { path: '$', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
-    ]));
+    return next(
+      invalidRequest(`The request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep.`, [
+        { path: '$', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
+      ]),
+    );
   }
   next();
 };

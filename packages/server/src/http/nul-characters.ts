@@ -32,5 +32,9 @@ export function findNul(value: unknown, path = '$'): string | undefined {
 export const refuseNulCharacters: RequestHandler = (req, _res, next) => {
   const where = decodeURIComponent(req.path).includes(NUL) ? 'path' : (findNul(req.query, 'query') ?? findNul(req.body));
   if (where === undefined) return next();
-  next(invalidRequest(`The request holds a NUL character (U+0000) at ${where}; no field may contain one.`, [{ path: where, message: 'contains a NUL character (U+0000)' }]));
+  next(
+    invalidRequest(`The request holds a NUL character (U+0000) at ${where}; no field may contain one.`, [
+      { path: where, message: 'contains a NUL character (U+0000)' },
+    ]),
+  );
 };

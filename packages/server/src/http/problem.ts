@@ -45,12 +45,7 @@ interface BodyParserError {
 }
 
 function isValidatorError(err: unknown): err is ValidatorError {
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    typeof (err as ValidatorError).status === 'number' &&
-    Array.isArray((err as ValidatorError).errors)
-  );
+  return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && Array.isArray((err as ValidatorError).errors);
 }
 
 const BODY_PARSER_TYPES = new Set([
@@ -83,10 +78,12 @@ function isDecodeError(err: unknown): err is { code: string } {
  */
 export function clientPath(raw: string | undefined): string {
   if (!raw) return '$';
-  const segments = raw.replace(/^\.?\/?/, '').split('/').filter((s) => s !== '');
+  const segments = raw
+    .replace(/^\.?\/?/, '')
+    .split('/')
+    .filter((s) => s !== '');
   const [where, ...rest] = segments;
-  const join = (root: string) =>
-    rest.reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : `${acc}.${seg}`), root);
+  const join = (root: string) => rest.reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : `${acc}.${seg}`), root);
   switch (where) {
     case 'body':
       return join('$');
@@ -152,7 +149,9 @@ export function toProblem(err: unknown, log?: Logger, request?: { headers: Recor
         log?.error({ errors: err.errors }, 'response does not match the OpenAPI contract');
         return new ProblemError(500, 'internal_error', `The response broke the contract: ${summary}`, { errors });
       default:
-        return new ProblemError(err.status >= 500 ? 500 : 400, err.status >= 500 ? 'internal_error' : 'invalid_request', summary || 'The request is invalid.', { errors });
+        return new ProblemError(err.status >= 500 ? 500 : 400, err.status >= 500 ? 'internal_error' : 'invalid_request', summary || 'The request is invalid.', {
+          errors,
+        });
     }
   }
 

@@ -13,10 +13,7 @@ import { deleteExpiredIdempotencyKeysServiceWide } from './idempotency';
 import { deletePastRateWindows } from './rate-limit';
 
 /** Deletes the expired keys in batches (db/batched-delete.ts). */
-export async function pruneIdempotencyKeys(
-  ctx: Pick<ServerContext, 'db' | 'clock'>,
-  { batchSize = 1000 }: { batchSize?: number } = {},
-): Promise<number> {
+export async function pruneIdempotencyKeys(ctx: Pick<ServerContext, 'db' | 'clock'>, { batchSize = 1000 }: { batchSize?: number } = {}): Promise<number> {
   const now = ctx.clock.now();
   return deleteInBatches((size) => deleteExpiredIdempotencyKeysServiceWide(ctx.db, now, size), batchSize);
 }

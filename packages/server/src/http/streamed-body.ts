@@ -45,7 +45,12 @@ export function writeRespectingBackPressure(res: Response, chunk: string, stallM
 }
 
 /** Sends status 200 with `headers` and the text `chunks` produce, as they come. */
-export async function sendStreamedBody(req: Request<any, any, any, any>, res: Response, headers: Record<string, string>, chunks: AsyncIterable<string>): Promise<void> {
+export async function sendStreamedBody(
+  req: Request<any, any, any, any>,
+  res: Response,
+  headers: Record<string, string>,
+  chunks: AsyncIterable<string>,
+): Promise<void> {
   const closed = streamedResponseOpened(req, res);
   let pending = '';
   try {

@@ -49,7 +49,12 @@ export function createGroupCommit<Item, Result>(db: Kysely<Database>, writeBatch
     if (batch.length > 1) {
       const results = await db
         .transaction()
-        .execute((trx) => writeBatch(trx, batch.map((pending) => pending.item)))
+        .execute((trx) =>
+          writeBatch(
+            trx,
+            batch.map((pending) => pending.item),
+          ),
+        )
         // Some delivery failed and took the batch with it: each is retried alone, below.
         .catch(() => undefined);
       if (results) {

@@ -35,13 +35,7 @@ import { identifyDelivery, signedBodyDigest } from './identify';
 import { parseJsonBody } from '../json';
 import { authFailureKey, deliveryRateKey, takeSlot, takeSlots, windowPosition, type CounterSnapshot, type WindowLimit } from './rate-limit';
 import { createGroupCommit, type GroupCommit } from './group-commit';
-import {
-  logAcceptedOrDuplicates,
-  logRejectedDelivery,
-  type DeliveryFacts,
-  type IdentifiedDelivery,
-  type LoggedDelivery,
-} from './record';
+import { logAcceptedOrDuplicates, logRejectedDelivery, type DeliveryFacts, type IdentifiedDelivery, type LoggedDelivery } from './record';
 import { resolveWebhook } from './resolve';
 import { routeIngressRequest, type IngressRoute } from './route';
 import { senderAddress } from './sender';
@@ -77,7 +71,12 @@ export function createIngressHandler(ctx: ServerContext, metrics?: ServerMetrics
       ingest(ingestCtx, route, req, res).catch((err: unknown) => {
         ctx.log.error({ err, webhook_id: route.kind === 'delivery' ? route.webhookId : undefined, ...traceFields() }, 'webhook ingress failed');
         try {
-          answerProblem(res, isOutOfStorage(err) ? problems.storageFull() : isDatabaseUnreachable(err) ? problems.databaseUnavailable() : problems.internal(), route.instance, { close: !req.complete });
+          answerProblem(
+            res,
+            isOutOfStorage(err) ? problems.storageFull() : isDatabaseUnreachable(err) ? problems.databaseUnavailable() : problems.internal(),
+            route.instance,
+            { close: !req.complete },
+          );
         } catch {
           res.destroy();
         }
@@ -177,14 +176,26 @@ async function ingest(ctx: IngestContext, route: IngressRoute, req: IncomingMess
   // verdict still comes after the rate check's.
   const parsed = parseJsonBody(rawBody);
   const identified = parsed.ok
-    ? { facts, identity: identifyDelivery(webhook, req.headers, rawBody), bodyDigest: signedBodyDigest(webhook, rawBody), rawBody, payload: parsed.payload, traceContext: activeTraceContext() }
+    ? {
+        facts,
+        identity: identifyDelivery(webhook, req.headers, rawBody),
+        bodyDigest: signedBodyDigest(webhook, rawBody),
+        rawBody,
+        payload: parsed.payload,
+        traceContext: activeTraceContext(),
+      }
     : undefined;
   spanEvent('verified');
   const outcome = await ctx.groupCommit.run({ facts, rateKey, counters, identified });
   if (outcome instanceof ProblemError) return answerProblem(res, outcome, route.instance);
   trace(ctx, webhook.id, outcome.deliveryId, outcome.label);
   if (outcome.label === 'Rejected (invalid JSON)') return answerProblem(res, problems.invalidJson(), route.instance);
-  if (outcome.label === 'Accepted') announceNewRuns(ctx, webhook.teamId, outcome.runs.map((r) => r.run_id));
+  if (outcome.label === 'Accepted')
+    announceNewRuns(
+      ctx,
+      webhook.teamId,
+      outcome.runs.map((r) => r.run_id),
+    );
 
   // 10. 202 — only now, after the log row (and any runs) committed.
   answerAccepted(res, outcome.deliveryId);
@@ -222,7 +233,11 @@ async function writeAuthenticated(ctx: ServerContext, trx: Transaction<Database>
   }
 
   // 9. The dedup gate: log Accepted and start its runs, or log a Duplicate.
-  const logged = await logAcceptedOrDuplicates(trx, ctx, identified.map(({ delivery }) => delivery));
+  const logged = await logAcceptedOrDuplicates(
+    trx,
+    ctx,
+    identified.map(({ delivery }) => delivery),
+  );
   identified.forEach(({ at }, j) => (outcomes[at] = logged[j]));
   return outcomes as WriteOutcome[];
 }

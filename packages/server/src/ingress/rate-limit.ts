@@ -125,13 +125,7 @@ async function currentSnapshot(db: Kysely<Database>, key: string, p: WindowPosit
 }
 
 /** Takes one slot for `key` if the sliding window has room; otherwise says how long to wait. */
-export async function takeSlot(
-  db: Kysely<Database>,
-  clock: Clock,
-  key: string,
-  limit: WindowLimit,
-  snapshot?: CounterSnapshot,
-): Promise<SlotVerdict> {
+export async function takeSlot(db: Kysely<Database>, clock: Clock, key: string, limit: WindowLimit, snapshot?: CounterSnapshot): Promise<SlotVerdict> {
   return (await takeSlots(db, clock, key, limit, 1, snapshot))[0]!;
 }
 

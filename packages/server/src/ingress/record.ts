@@ -53,9 +53,7 @@ export interface IdentifiedDelivery {
   traceContext?: Context;
 }
 
-export type LoggedDelivery =
-  | { label: 'Accepted'; deliveryId: string; runs: StartedRun[] }
-  | { label: 'Duplicate'; deliveryId: string; duplicateOf: string };
+export type LoggedDelivery = { label: 'Accepted'; deliveryId: string; runs: StartedRun[] } | { label: 'Duplicate'; deliveryId: string; duplicateOf: string };
 
 /**
  * Writes a Rejected entry (metadata only) and returns its delivery id. `reason`: why authentication failed,
@@ -77,11 +75,7 @@ export async function logRejectedDelivery(
  * as if written one after another: per delivery an Accepted row with its runs, or a Duplicate row naming
  * the accepted one. One insert logs them all; each webhook's automations are read once.
  */
-export async function logAcceptedOrDuplicates(
-  trx: Kysely<Database>,
-  ctx: ServerContext,
-  deliveries: readonly IdentifiedDelivery[],
-): Promise<LoggedDelivery[]> {
+export async function logAcceptedOrDuplicates(trx: Kysely<Database>, ctx: ServerContext, deliveries: readonly IdentifiedDelivery[]): Promise<LoggedDelivery[]> {
   const logged: LoggedDelivery[] = [];
   const candidatesByWebhook = new Map<string, CandidateAutomation[]>();
   const candidatesOf = async ({ teamId, factoryId, id }: ResolvedWebhook) => {
@@ -108,7 +102,15 @@ export async function logAcceptedOrDuplicates(
       const id = ids[j]!;
       if (inserted.has(id)) {
         const candidates = await candidatesOf(webhook);
-        const delivery = { teamId: webhook.teamId, factoryId: webhook.factoryId, webhookId: webhook.id, webhookName: webhook.name, deliveryId: id, rawBody, payload };
+        const delivery = {
+          teamId: webhook.teamId,
+          factoryId: webhook.factoryId,
+          webhookId: webhook.id,
+          webhookName: webhook.name,
+          deliveryId: id,
+          rawBody,
+          payload,
+        };
         const runs = await withTraceContext(traceContext ?? activeTraceContext(), () => startRunsForDelivery(trx, ctx, delivery, candidates));
         logged[i] = { label: 'Accepted', deliveryId: id, runs };
         continue;

@@ -27,27 +27,26 @@ export interface ResolvedWebhook {
 }
 
 /** The lookup, compiled once (compiled-query.ts): it runs for every delivery. */
-const selectWebhookWithCountersServiceWide = compiledQuery(
-  (db, webhookId: string, keys: readonly string[], windows: readonly number[]) =>
-    db
-      .selectFrom('webhooks as w')
-      .leftJoin('rate_limit_counters as c', (join) => join.on('c.key', 'in', keys).on('c.window_start', 'in', windows))
-      .select([
-        'w.id',
-        'w.team_id',
-        'w.factory_id',
-        'w.name',
-        'w.auth_mode',
-        'w.signature_scheme',
-        'w.secret',
-        'w.delivery_id_header',
-        'c.key',
-        'c.window_start',
-        'c.count',
-      ])
-      .where('w.id', '=', webhookId)
-      .where('w.enabled', '=', 1)
-      .where('w.deleted_at', 'is', null),
+const selectWebhookWithCountersServiceWide = compiledQuery((db, webhookId: string, keys: readonly string[], windows: readonly number[]) =>
+  db
+    .selectFrom('webhooks as w')
+    .leftJoin('rate_limit_counters as c', (join) => join.on('c.key', 'in', keys).on('c.window_start', 'in', windows))
+    .select([
+      'w.id',
+      'w.team_id',
+      'w.factory_id',
+      'w.name',
+      'w.auth_mode',
+      'w.signature_scheme',
+      'w.secret',
+      'w.delivery_id_header',
+      'c.key',
+      'c.window_start',
+      'c.count',
+    ])
+    .where('w.id', '=', webhookId)
+    .where('w.enabled', '=', 1)
+    .where('w.deleted_at', 'is', null),
 );
 
 export async function resolveWebhook(

@@ -57,7 +57,7 @@ export async function pruneDeliveryLog(
 
 /** One batch: the oldest rows received before `cutoff` that are not among the newest `keep` of their webhook. */
 function deleteOldDeliveriesServiceWide(db: Kysely<Database>, cutoff: Timestamp, keep: number, batchSize: number): Promise<DeleteResult> {
-return db
+  return db
     .deleteFrom('webhook_deliveries')
     .where('id', 'in', (eb) =>
       eb

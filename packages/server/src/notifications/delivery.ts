@@ -123,7 +123,9 @@ export function startNotificationDelivery(ctx: ServerContext, options: Notificat
       }
       for (const message of claimed) {
         const done: Promise<void> = deliverMessage(steps, message)
-          .catch((err: unknown) => log.error({ err, subscription_id: message.subscription_id, event_id: message.event_id }, 'notification attempt failed unexpectedly'))
+          .catch((err: unknown) =>
+            log.error({ err, subscription_id: message.subscription_id, event_id: message.event_id }, 'notification attempt failed unexpectedly'),
+          )
           .finally(() => {
             active.delete(done);
             // A finished message may let the run's next event go, and a slot is free.
@@ -166,7 +168,7 @@ interface DeliverySteps {
  */
 async function deliverMessage(steps: DeliverySteps, claimed: MessageRow): Promise<void> {
   const { ctx } = steps;
-  for (let message: MessageRow | undefined = claimed; message; ) {
+  for (let message: MessageRow | undefined = claimed; message;) {
     const subscription = await findSubscription(ctx.db, message.team_id, message.subscription_id);
     // Deleted meanwhile: its messages went with it.
     if (!subscription) return;
@@ -182,11 +184,16 @@ async function deliverMessage(steps: DeliverySteps, claimed: MessageRow): Promis
 /** One attempt's span (docs/decisions.md §Traces): its own trace, naming the run and the event. */
 function traceAttempt(message: MessageRow, attempt: () => Promise<AttemptResult>): Promise<AttemptResult> {
   const attributes = { 'notification.event_id': message.event_id, 'notification.subscription_id': message.subscription_id, 'run.id': message.run_id };
-  return inSpan('notification delivery', attributes, async (span) => {
-    const result = await attempt();
-    span.setAttributes({ 'notification.delivered': result.ok, ...(result.statusCode !== null ? { 'http.response.status_code': result.statusCode } : {}) });
-    return result;
-  }, { kind: SpanKind.CLIENT });
+  return inSpan(
+    'notification delivery',
+    attributes,
+    async (span) => {
+      const result = await attempt();
+      span.setAttributes({ 'notification.delivered': result.ok, ...(result.statusCode !== null ? { 'http.response.status_code': result.statusCode } : {}) });
+      return result;
+    },
+    { kind: SpanKind.CLIENT },
+  );
 }
 
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
@@ -200,7 +207,14 @@ function signingSecrets(ctx: Pick<ServerContext, 'secrets'>, subscription: Subsc
 
 async function send(steps: DeliverySteps, subscription: SubscriptionRow, message: MessageRow, at: Date): Promise<AttemptResult> {
   const { ctx, settings } = steps;
-  const failure = (error: string, latencyMs: number | null = null): AttemptResult => ({ ok: false, sent: true, statusCode: null, latencyMs, error, excerpt: null });
+  const failure = (error: string, latencyMs: number | null = null): AttemptResult => ({
+    ok: false,
+    sent: true,
+    statusCode: null,
+    latencyMs,
+    error,
+    excerpt: null,
+  });
   // The policy of today: the URL was checked when it was set, but the operator's list may have changed.
   const refusal = steps.targets.refusal(subscription.url);
   if (refusal) return failure(`refused by the egress policy: url ${refusal}`);
@@ -325,7 +339,8 @@ async function record(
     } else if (result.sent) {
       const failingSince = await markSubscriptionFailing(tx, message.team_id, subscription.id, nowTs);
       const disableBy = toTimestamp(new Date(now.getTime() - settings.disableAfterDays * 86_400_000));
-      disabled = failingSince !== undefined && failingSince <= disableBy && (await disableFailingSubscription(tx, message.team_id, subscription.id, disableBy, nowTs));
+      disabled =
+        failingSince !== undefined && failingSince <= disableBy && (await disableFailingSubscription(tx, message.team_id, subscription.id, disableBy, nowTs));
     }
     const next =
       outcome === 'retrying'

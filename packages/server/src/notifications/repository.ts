@@ -54,7 +54,12 @@ export async function countSubscriptions(db: Db, teamId: string): Promise<number
   return Number(row.n);
 }
 
-export function updateSubscriptionRow(db: Db, teamId: string, subscriptionId: string, changes: Updateable<NotificationSubscriptionsTable>): Promise<SubscriptionRow | undefined> {
+export function updateSubscriptionRow(
+  db: Db,
+  teamId: string,
+  subscriptionId: string,
+  changes: Updateable<NotificationSubscriptionsTable>,
+): Promise<SubscriptionRow | undefined> {
   return updateRow(db, teamId, 'notification_subscriptions', subscriptionId, changes);
 }
 
@@ -143,7 +148,12 @@ const insertMessagesStatement = compiledQuery((db, teamId: string, values: Reado
 
 /** The messages of one state change of a run of `teamId`. */
 export async function insertMessages(db: Db, teamId: string, rows: readonly MessageRow[]): Promise<void> {
-  if (rows.length > 0) await insertMessagesStatement(db, teamId, rows.flatMap((row) => MESSAGE_COLUMNS.map((column) => row[column])));
+  if (rows.length > 0)
+    await insertMessagesStatement(
+      db,
+      teamId,
+      rows.flatMap((row) => MESSAGE_COLUMNS.map((column) => row[column])),
+    );
 }
 
 export async function findMessage(db: Db, teamId: string, subscriptionId: string, eventId: string): Promise<MessageRow | undefined> {
@@ -186,7 +196,16 @@ export async function finishMessageAttempt(
   leaseOwner: string,
   changes: { status: MessageRow['status']; next_attempt_at: string | null; updated_at: string },
 ): Promise<boolean> {
-  const result = await updateFinishedAttempt(db, changes.status, changes.next_attempt_at, changes.updated_at, message.team_id, message.id, leaseOwner, message.attempts);
+  const result = await updateFinishedAttempt(
+    db,
+    changes.status,
+    changes.next_attempt_at,
+    changes.updated_at,
+    message.team_id,
+    message.id,
+    leaseOwner,
+    message.attempts,
+  );
   return Number(result.numAffectedRows ?? 0) > 0;
 }
 
@@ -225,7 +244,15 @@ export async function claimNextMessageOfRun(
   finished: Pick<MessageRow, 'team_id' | 'subscription_id' | 'run_id'>,
   claim: { workerId: string; now: Timestamp; leaseExpiresAt: Timestamp },
 ): Promise<MessageRow | undefined> {
-  const { rows } = await claimNextOfRunStatement(db, claim.workerId, claim.leaseExpiresAt, finished.team_id, finished.subscription_id, finished.run_id, claim.now);
+  const { rows } = await claimNextOfRunStatement(
+    db,
+    claim.workerId,
+    claim.leaseExpiresAt,
+    finished.team_id,
+    finished.subscription_id,
+    finished.run_id,
+    claim.now,
+  );
   return rows[0] && normalizeMessage(rows[0]);
 }
 
@@ -250,11 +277,18 @@ const ATTEMPT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof AttemptRow>;
 
 const insertAttemptStatement = compiledQuery((db, teamId: string, values: ReadonlyArray<string | number | null>) =>
-  teamScope(db, teamId).insertInto('notification_attempts', Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as AttemptRow),
+  teamScope(db, teamId).insertInto(
+    'notification_attempts',
+    Object.fromEntries(ATTEMPT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as AttemptRow,
+  ),
 );
 
 export async function insertAttempt(db: Db, row: AttemptRow): Promise<void> {
-  await insertAttemptStatement(db, row.team_id, ATTEMPT_COLUMNS.map((column) => row[column]));
+  await insertAttemptStatement(
+    db,
+    row.team_id,
+    ATTEMPT_COLUMNS.map((column) => row[column]),
+  );
 }
 
 export function listAttemptRows(
@@ -334,13 +368,20 @@ const claimDueStatementServiceWide = compiledQuery((db, workerId: string, leaseE
  * SERVICE-WIDE retention: deletes attempts older than `cutoff` and finished (delivered or given-up) messages
  * unchanged since, in batches of `batchSize` (a long backlog never holds SQLite for long). Pending messages stay.
  */
-export async function pruneNotificationsServiceWide(db: Db, cutoff: Timestamp, batchSize: number, between: () => Promise<void>): Promise<{ attempts: number; messages: number }> {
+export async function pruneNotificationsServiceWide(
+  db: Db,
+  cutoff: Timestamp,
+  batchSize: number,
+  between: () => Promise<void>,
+): Promise<{ attempts: number; messages: number }> {
   let attempts = 0;
   let messages = 0;
   for (;;) {
     const batch = await db
       .deleteFrom('notification_attempts')
-      .where('id', 'in', (eb) => eb.selectFrom('notification_attempts').select('id').where('attempted_at', '<', cutoff).orderBy('attempted_at').limit(batchSize))
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('notification_attempts').select('id').where('attempted_at', '<', cutoff).orderBy('attempted_at').limit(batchSize),
+      )
       .executeTakeFirst();
     const deleted = Number(batch.numDeletedRows);
     attempts += deleted;
@@ -351,7 +392,13 @@ export async function pruneNotificationsServiceWide(db: Db, cutoff: Timestamp, b
     const batch = await db
       .deleteFrom('notification_messages')
       .where('id', 'in', (eb) =>
-        eb.selectFrom('notification_messages').select('id').where('updated_at', '<', cutoff).where('status', '!=', 'pending').orderBy('updated_at').limit(batchSize),
+        eb
+          .selectFrom('notification_messages')
+          .select('id')
+          .where('updated_at', '<', cutoff)
+          .where('status', '!=', 'pending')
+          .orderBy('updated_at')
+          .limit(batchSize),
       )
       .executeTakeFirst();
     const deleted = Number(batch.numDeletedRows);

@@ -88,16 +88,24 @@ function checkedUrl(ctx: Pick<ServerContext, 'settings'>, raw: string): string {
 }
 
 /** The filter's references, each checked to be the team's (422 naming the field otherwise). */
-async function checkedFilter(ctx: Pick<ServerContext, 'db'>, teamId: string, filter: NotificationFilterInput | undefined): Promise<{ factory_id: string | null; automation_id: string | null }> {
+async function checkedFilter(
+  ctx: Pick<ServerContext, 'db'>,
+  teamId: string,
+  filter: NotificationFilterInput | undefined,
+): Promise<{ factory_id: string | null; automation_id: string | null }> {
   const factoryId = filter?.factory_uid ?? null;
   const automationId = filter?.automation_id ?? null;
   if (factoryId !== null && !(await findFactory(ctx.db, teamId, factoryId))) {
-    throw validationFailed(`filter.factory_uid ${factoryId} names no factory of this team.`, { errors: [{ path: '$.filter.factory_uid', message: 'names no factory of this team' }] });
+    throw validationFailed(`filter.factory_uid ${factoryId} names no factory of this team.`, {
+      errors: [{ path: '$.filter.factory_uid', message: 'names no factory of this team' }],
+    });
   }
   if (automationId !== null) {
     const automation = await findTeamAutomation(ctx.db, teamId, automationId);
     if (!automation) {
-      throw validationFailed(`filter.automation_id ${automationId} names no automation of this team.`, { errors: [{ path: '$.filter.automation_id', message: 'names no automation of this team' }] });
+      throw validationFailed(`filter.automation_id ${automationId} names no automation of this team.`, {
+        errors: [{ path: '$.filter.automation_id', message: 'names no automation of this team' }],
+      });
     }
     if (factoryId !== null && automation.factory_id !== factoryId) {
       throw validationFailed(`Automation ${automationId} belongs to another factory than ${factoryId}: no run would match.`, {
@@ -273,11 +281,16 @@ export async function replayEvent(
 ): Promise<Schemas['ReplayNotificationEventResponse']> {
   const subscription = await requireSubscription(ctx, teamId, subscriptionUid);
   const message = await findMessage(ctx.db, teamId, subscription.id, eventId);
-  if (!message) throw resourceNotFound(`Event ${eventId} of notification subscription ${subscriptionUid} not found (never recorded for it, or past retention).`);
-  if (subscription.enabled !== 1) throw conflict(`Notification subscription ${subscriptionUid} is disabled; enable it before replaying its events.`, { headers: { 'x-should-retry': 'false' } });
+  if (!message)
+    throw resourceNotFound(`Event ${eventId} of notification subscription ${subscriptionUid} not found (never recorded for it, or past retention).`);
+  if (subscription.enabled !== 1)
+    throw conflict(`Notification subscription ${subscriptionUid} is disabled; enable it before replaying its events.`, {
+      headers: { 'x-should-retry': 'false' },
+    });
   const now = toTimestamp(ctx.clock.now());
   await ctx.db.transaction().execute(async (tx) => {
-    if (!(await requeueMessage(tx, teamId, message.id, now))) throw resourceNotFound(`Event ${eventId} of notification subscription ${subscriptionUid} not found.`);
+    if (!(await requeueMessage(tx, teamId, message.id, now)))
+      throw resourceNotFound(`Event ${eventId} of notification subscription ${subscriptionUid} not found.`);
     await ctx.runSignals.announceInTransaction(tx, 'notifications', teamId, message.run_id);
     await audit.record(tx, eventId);
   });

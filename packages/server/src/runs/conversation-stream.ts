@@ -47,7 +47,13 @@ function storedContent(data: string): StoredContent {
   if (cut > 0 && data.endsWith('}')) {
     const head = JSON.parse(`${data.slice(0, cut)}}`) as Partial<ContentEventData>;
     if (head.step_id !== undefined && head.message_id !== undefined && head.role !== undefined && head.timestamp !== undefined) {
-      return { step_id: head.step_id, message_id: head.message_id, role: head.role, timestamp: head.timestamp, blockJson: data.slice(cut + BLOCK_MEMBER.length, -1) };
+      return {
+        step_id: head.step_id,
+        message_id: head.message_id,
+        role: head.role,
+        timestamp: head.timestamp,
+        blockJson: data.slice(cut + BLOCK_MEMBER.length, -1),
+      };
     }
   }
   const { block, ...head } = JSON.parse(data) as ContentEventData;
@@ -86,7 +92,12 @@ const openObject = (value: object): string => JSON.stringify(value).slice(0, -1)
  * Events → messages as text: `open(first event)` starts a message (up to its `"content":[`), blocks follow
  * comma-separated, `close` ends it, `separator` goes between messages.
  */
-async function* messagesText(events: AsyncIterable<StoredContent>, open: (e: StoredContent) => string, close: string, separator: string): AsyncGenerator<string> {
+async function* messagesText(
+  events: AsyncIterable<StoredContent>,
+  open: (e: StoredContent) => string,
+  close: string,
+  separator: string,
+): AsyncGenerator<string> {
   let current: string | undefined;
   for await (const event of events) {
     const block = event.blockJson;

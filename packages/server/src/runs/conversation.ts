@@ -108,11 +108,7 @@ async function openStep(tx: Db, run: RunKey, at: Date, description: string | nul
  * starts, those before it.
  */
 export async function closeOpenTurns(tx: Db, run: RunKey, at: Timestamp, startingTurn?: { id: string; position: number }): Promise<void> {
-  let q = teamScope(tx, run.team_id)
-    .updateTable('run_steps')
-    .set({ completed_at: at })
-    .where('run_id', '=', run.id)
-    .where('completed_at', 'is', null);
+  let q = teamScope(tx, run.team_id).updateTable('run_steps').set({ completed_at: at }).where('run_id', '=', run.id).where('completed_at', 'is', null);
   if (startingTurn) q = q.where('position', '<', startingTurn.position).where('id', '!=', startingTurn.id);
   await q.execute();
 }
@@ -130,7 +126,10 @@ async function appendMessage(
 ): Promise<boolean> {
   if (blocks.length === 0) return true;
   const timestamp = toTimestamp(at);
-  const events = blocks.map((block) => ({ kind: 'content' as const, data: { run_id: run.id, step_id: stepId, message_id: messageId, role, timestamp, block } }));
+  const events = blocks.map((block) => ({
+    kind: 'content' as const,
+    data: { run_id: run.id, step_id: stepId, message_id: messageId, role, timestamp, block },
+  }));
   return (await appendEvents(tx, run, events, guard ? { leaseOwner: guard.leaseOwner, states: ['INPROGRESS'] } : {})) !== undefined;
 }
 

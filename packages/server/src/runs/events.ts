@@ -68,7 +68,8 @@ export async function insertEvents(tx: Db, run: RunKey, lastSeq: number, events:
   if (events.length === 0) return;
   const first = lastSeq - events.length + 1;
   await teamScope(tx, run.team_id)
-    .insertInto('run_events',
+    .insertInto(
+      'run_events',
       events.map((e, i) => ({
         run_id: run.id,
         seq: first + i,

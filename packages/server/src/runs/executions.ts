@@ -83,12 +83,22 @@ export async function planExecution(deps: RunsDeps, run: RunRow, leaseOwner: str
     const followups = await listFollowups(tx, run);
     const acceptedSinceFinish = (f: { id: string }) => (messageSeq.get(f.id) ?? Number.POSITIVE_INFINITY) > finishedAt;
     const current = followups.filter((f) => f.delivered_at === null || acceptedSinceFinish(f));
-    await setFollowupsDelivered(tx, run, current.filter((f) => f.delivered_at !== null).map((f) => f.id), null);
+    await setFollowupsDelivered(
+      tx,
+      run,
+      current.filter((f) => f.delivered_at !== null).map((f) => f.id),
+      null,
+    );
     // The output goes to the turn of the newest message in the input: the prompt's (turn 1), even when
     // follow-ups accepted since the start opened later turns; else the newest follow-up's, the last turn.
     if (finishedAt === 0) return { input: { kind: 'initial', prompt: locked.prompt }, history: [], stepId: steps[0]!.id };
 
-    await setFollowupsDelivered(tx, run, current.map((f) => f.id), toTimestamp(now));
+    await setFollowupsDelivered(
+      tx,
+      run,
+      current.map((f) => f.id),
+      toTimestamp(now),
+    );
     const inInput = new Set(current.map((f) => f.id));
     const earlier = groupMessages(content.filter((e) => e.seq <= finishedAt && !inInput.has(e.data.message_id)));
     const history: ConversationTurn[] = [];
@@ -129,7 +139,11 @@ export async function addRunUsage(
     };
     // A run's cost is kept once the server prices models (and from then on).
     if (costMicros !== undefined || before?.cost_micros !== undefined) usage.cost_micros = (before?.cost_micros ?? 0) + (costMicros ?? 0);
-    await teamScope(tx, teamId).updateTable('runs').set({ usage: JSON.stringify(usage) }).where('id', '=', runId).execute();
+    await teamScope(tx, teamId)
+      .updateTable('runs')
+      .set({ usage: JSON.stringify(usage) })
+      .where('id', '=', runId)
+      .execute();
     await alsoInTransaction(tx);
     return usage;
   });
@@ -152,20 +166,30 @@ export async function finishExecution(
   outcome: { state: ExecutionOutcomeState; statusMessage?: RunStatusMessage },
 ): Promise<FinishResult> {
   const now = deps.clock.now();
-  const result = await inRunTransaction(deps, run.team_id, run.id, async (tx): Promise<FinishResult> => {
-    if (!(await lockExecutingRun(tx, run, leaseOwner))) return { ok: false, reason: 'not_owned' };
-    const finished = await transitionInTransaction(tx, deps.notificationOutbox, now, run.team_id, run.id, {
-      from: ['INPROGRESS'],
-      to: outcome.state,
-      leaseOwner,
-      statusMessage: outcome.statusMessage ?? null,
-    });
-    if (!finished.ok) return { ok: false, reason: 'not_owned' };
-    if (outcome.state === 'ERROR' || !(await hasUndeliveredFollowup(tx, run))) return { ok: true, run: finished.run, requeued: false };
-    const requeued = await transitionInTransaction(tx, deps.notificationOutbox, now, run.team_id, run.id, { from: [outcome.state], to: 'QUEUED', claimCount: 0 });
-    if (!requeued.ok) throw new Error(`run ${run.id} changed state while locked`);
-    return { ok: true, run: requeued.run, requeued: true };
-  }, requeuedNotice);
+  const result = await inRunTransaction(
+    deps,
+    run.team_id,
+    run.id,
+    async (tx): Promise<FinishResult> => {
+      if (!(await lockExecutingRun(tx, run, leaseOwner))) return { ok: false, reason: 'not_owned' };
+      const finished = await transitionInTransaction(tx, deps.notificationOutbox, now, run.team_id, run.id, {
+        from: ['INPROGRESS'],
+        to: outcome.state,
+        leaseOwner,
+        statusMessage: outcome.statusMessage ?? null,
+      });
+      if (!finished.ok) return { ok: false, reason: 'not_owned' };
+      if (outcome.state === 'ERROR' || !(await hasUndeliveredFollowup(tx, run))) return { ok: true, run: finished.run, requeued: false };
+      const requeued = await transitionInTransaction(tx, deps.notificationOutbox, now, run.team_id, run.id, {
+        from: [outcome.state],
+        to: 'QUEUED',
+        claimCount: 0,
+      });
+      if (!requeued.ok) throw new Error(`run ${run.id} changed state while locked`);
+      return { ok: true, run: requeued.run, requeued: true };
+    },
+    requeuedNotice,
+  );
   if (result.ok && result.requeued) deps.notifyRunQueued?.();
   return result;
 }

@@ -243,12 +243,7 @@ const listQueries = new Map<string, ListQuery>();
 const LIST_QUERY_SHAPES = 256;
 
 /** One page (limit + 1 rows, so the caller knows whether another page follows). */
-export async function listRunRows(
-  db: Db,
-  teamId: string,
-  given: RunFilters,
-  page: RunsPage,
-): Promise<RunListRow[]> {
+export async function listRunRows(db: Db, teamId: string, given: RunFilters, page: RunsPage): Promise<RunListRow[]> {
   const rare = dialectOfDb(db) === 'sqlite' ? await rareMetadataPair(db, teamId, given) : undefined;
   const filters = rare === undefined ? given : withMetadataPairFirst(given, rare);
   const shape: ListShape = {
@@ -281,7 +276,9 @@ const METADATA_DRIVER_MAX_RUNS = 1000;
 
 const countMetadataRuns = compiledQuery((db: Db, teamId: string, key: string, value: string, max: number) =>
   db
-    .selectFrom(teamScope(db, teamId).selectFrom('run_metadata').select('run_metadata.run_id').where('key', '=', key).where('value', '=', value).limit(max).as('named'))
+    .selectFrom(
+      teamScope(db, teamId).selectFrom('run_metadata').select('run_metadata.run_id').where('key', '=', key).where('value', '=', value).limit(max).as('named'),
+    )
     .select((eb) => eb.fn.countAll().as('runs')),
 );
 
@@ -312,26 +309,24 @@ const VALUE_DEPENDENT_FILTERS: readonly FilterKey[] = ['textPattern', 'metadataK
 /** The list query of one shape; its arguments come in the order listRunRows passes them. */
 function compileListQuery(shape: ListShape): ListQuery {
   const prepareByName = !shape.filters.some((f) => VALUE_DEPENDENT_FILTERS.includes(f));
-  return compiledQuery((db: Db, ...args: ListArg[]) => {
-    const [teamId, fetch, ...rest] = args as [string, number, ...ListArg[]];
-    const filters: RunFilters = Object.fromEntries(shape.filters.map((f, i) => [f, rest[i]]));
-    const [value, id] = rest.slice(shape.filters.length) as [string, string];
-    return selectRunsPage(db, teamId, filters, {
-      sortBy: shape.sortBy,
-      order: shape.order,
-      fetch,
-      metadataDriven: shape.metadataDriven,
-      ...(shape.cursor ? { after: { value, id } } : {}),
-    });
-  }, { prepareByName });
+  return compiledQuery(
+    (db: Db, ...args: ListArg[]) => {
+      const [teamId, fetch, ...rest] = args as [string, number, ...ListArg[]];
+      const filters: RunFilters = Object.fromEntries(shape.filters.map((f, i) => [f, rest[i]]));
+      const [value, id] = rest.slice(shape.filters.length) as [string, string];
+      return selectRunsPage(db, teamId, filters, {
+        sortBy: shape.sortBy,
+        order: shape.order,
+        fetch,
+        metadataDriven: shape.metadataDriven,
+        ...(shape.cursor ? { after: { value, id } } : {}),
+      });
+    },
+    { prepareByName },
+  );
 }
 
-function selectRunsPage(
-  db: Db,
-  teamId: string,
-  filters: RunFilters,
-  page: Omit<RunsPage, 'limit'> & { fetch: number; metadataDriven: boolean },
-) {
+function selectRunsPage(db: Db, teamId: string, filters: RunFilters, page: Omit<RunsPage, 'limit'> & { fetch: number; metadataDriven: boolean }) {
   const dialect = dialectOfDb(db);
   const sortKey = sortExpression(dialect, page.sortBy);
   const team = teamScope(db, teamId);
@@ -354,7 +349,13 @@ function selectRunsPage(
     )
     .select((eb) =>
       eb
-        .exists(eb.selectFrom('run_artifacts').select('run_artifacts.run_id').whereRef('run_artifacts.run_id', '=', 'runs.id').whereRef('run_artifacts.team_id', '=', 'runs.team_id'))
+        .exists(
+          eb
+            .selectFrom('run_artifacts')
+            .select('run_artifacts.run_id')
+            .whereRef('run_artifacts.run_id', '=', 'runs.id')
+            .whereRef('run_artifacts.team_id', '=', 'runs.team_id'),
+        )
         .as('has_artifacts'),
     );
   if (filters.states?.length) q = q.where('state', 'in', filters.states);
@@ -372,7 +373,9 @@ function selectRunsPage(
   if (filters.textPattern !== undefined) {
     const pattern = filters.textPattern;
     const skill = jsonTextField(dialect, 'resolved_config', 'skill_spec');
-    q = q.where((eb) => eb.or([containsText(dialect, sql.ref('title'), pattern), containsText(dialect, sql.ref('prompt'), pattern), containsText(dialect, skill, pattern)]));
+    q = q.where((eb) =>
+      eb.or([containsText(dialect, sql.ref('title'), pattern), containsText(dialect, sql.ref('prompt'), pattern), containsText(dialect, skill, pattern)]),
+    );
   }
   if (filters.environmentId !== undefined) {
     q = q.where(sql<string>`coalesce(${jsonTextField(dialect, 'resolved_config', 'environment_id')}, '')`, '=', filters.environmentId);
@@ -447,12 +450,7 @@ export async function listAttachmentMeta(db: Db, teamId: string, runIds: string[
   return rows.map((r) => ({ ...r, size: Number(r.size) }));
 }
 
-export async function findAttachment(
-  db: Db,
-  teamId: string,
-  runId: string,
-  fileName: string,
-): Promise<AttachmentRow | undefined> {
+export async function findAttachment(db: Db, teamId: string, runId: string, fileName: string): Promise<AttachmentRow | undefined> {
   const row = await teamScope(db, teamId)
     .selectFrom('run_attachments')
     .selectAll()
@@ -507,11 +505,7 @@ export async function newestRunByEnvironment(
 }
 
 export async function teamHasEnvironment(db: Db, teamId: string, environmentId: string): Promise<boolean> {
-  const row = await teamScope(db, teamId)
-    .selectFrom('environments')
-    .select('id')
-    .where('id', '=', environmentId)
-    .executeTakeFirst();
+  const row = await teamScope(db, teamId).selectFrom('environments').select('id').where('id', '=', environmentId).executeTakeFirst();
   return row !== undefined;
 }
 

@@ -65,7 +65,11 @@ export type ListRunsResponse = Schemas['ListRunsResponse'];
 
 /** Default title: the first non-blank line of the prompt, cut to 80 characters (code points). */
 export function titleFromPrompt(prompt: string): string {
-  const line = prompt.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    prompt
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return [...line].slice(0, TITLE_MAX_LENGTH).join('');
 }
 
@@ -119,10 +123,10 @@ function refuseUnsupportedOzFields(input: CreateRunInput): void {
     throw refuse('$.agent_identity_uid', 'agent_identity_uid is not supported; dispatch factory work with POST /factories/{factoryUid}/runs.');
   }
   if (input.conversation_id !== undefined) {
-    throw refuse('$.conversation_id', 'conversation_id is not supported: continue a run\'s conversation with POST /agent/runs/{runId}/followups.');
+    throw refuse('$.conversation_id', "conversation_id is not supported: continue a run's conversation with POST /agent/runs/{runId}/followups.");
   }
   refuseUnsupportedMode(input.mode, 'run');
-  if (input.team === false) throw refuse('$.team', 'team: false (a personal run) is not supported: every run belongs to the API key\'s team.');
+  if (input.team === false) throw refuse('$.team', "team: false (a personal run) is not supported: every run belongs to the API key's team.");
   if (input.on_behalf_of !== undefined) throw refuse('$.on_behalf_of', 'on_behalf_of is not supported: this service has no users to attribute a run to.');
   if (input.interactive === true) throw refuse('$.interactive', 'interactive: true is not supported: runs of this service are not interactive.');
 }
@@ -130,7 +134,10 @@ function refuseUnsupportedOzFields(input: CreateRunInput): void {
 /** Oz's `mode` of a run, of its follow-up, or of every run of a schedule: only `normal` runs here. */
 export function refuseUnsupportedMode(mode: string | undefined, what: 'run' | 'schedule'): void {
   if (mode !== undefined && mode !== 'normal') {
-    throw refuse('$.mode', `mode ${mode} is not supported${what === 'schedule' ? ' for the runs of a schedule' : ''}: this service has no approval step; only mode normal runs here.`);
+    throw refuse(
+      '$.mode',
+      `mode ${mode} is not supported${what === 'schedule' ? ' for the runs of a schedule' : ''}: this service has no approval step; only mode normal runs here.`,
+    );
   }
 }
 
@@ -154,11 +161,17 @@ export function checkRunDefinition(input: RunDefinitionInput, configPath = '$.co
     throw refuse(`${configPath}.worker_host`, `${field}.worker_host is not supported: runs execute on this server's workers (omit it, or send "warp").`);
   }
   if (config['runner_id'] !== undefined) {
-    throw refuse(`${configPath}.runner_id`, `${field}.runner_id is not supported: this service has no runners to choose from; its workers execute every run (setup commands belong to ${field}.environment_id).`);
+    throw refuse(
+      `${configPath}.runner_id`,
+      `${field}.runner_id is not supported: this service has no runners to choose from; its workers execute every run (setup commands belong to ${field}.environment_id).`,
+    );
   }
   const sharing = config['session_sharing'] as { public_access?: unknown } | undefined;
   if (sharing?.public_access !== undefined) {
-    throw refuse(`${configPath}.session_sharing.public_access`, `${field}.session_sharing.public_access is not supported: a run's session_link opens only for a person signed in with an API key of the team.`);
+    throw refuse(
+      `${configPath}.session_sharing.public_access`,
+      `${field}.session_sharing.public_access is not supported: a run's session_link opens only for a person signed in with an API key of the team.`,
+    );
   }
   const memoryStores = config['memory_stores'] as unknown[] | undefined;
   if (memoryStores !== undefined && memoryStores.length > 0) {
@@ -166,18 +179,25 @@ export function checkRunDefinition(input: RunDefinitionInput, configPath = '$.co
   }
   const aws = (config['inference_providers'] as { aws?: { disabled?: unknown } } | undefined)?.aws;
   if (aws !== undefined && aws.disabled !== true) {
-    throw refuse(`${configPath}.inference_providers.aws`, `${field}.inference_providers.aws is not supported: runs call this server's model provider (MODEL_BASE_URL), not AWS Bedrock.`);
+    throw refuse(
+      `${configPath}.inference_providers.aws`,
+      `${field}.inference_providers.aws is not supported: runs call this server's model provider (MODEL_BASE_URL), not AWS Bedrock.`,
+    );
   }
   const skill = requestedSkill(input, configPath);
   if (input.prompt === undefined && skill === undefined) {
     const skillFields = `${configPath === '$.config' ? 'skill, ' : ''}${field}.skill_spec or ${field}.skills`;
-    throw invalidRequest(`prompt is required unless a skill is given (${skillFields}).`, [{ path: '$.prompt', message: 'prompt is required unless a skill is given' }]);
+    throw invalidRequest(`prompt is required unless a skill is given (${skillFields}).`, [
+      { path: '$.prompt', message: 'prompt is required unless a skill is given' },
+    ]);
   }
   if (input.prompt !== undefined && input.prompt.trim() === '') {
     throw invalidRequest('prompt must not be blank.', [{ path: '$.prompt', message: 'must not be blank' }]);
   }
   if (input.prompt !== undefined && exceedsChars(input.prompt, PROMPT_MAX_CHARS)) {
-    throw invalidRequest(`prompt is longer than ${PROMPT_MAX_CHARS} characters.`, [{ path: '$.prompt', message: `must NOT have more than ${PROMPT_MAX_CHARS} characters` }]);
+    throw invalidRequest(`prompt is longer than ${PROMPT_MAX_CHARS} characters.`, [
+      { path: '$.prompt', message: `must NOT have more than ${PROMPT_MAX_CHARS} characters` },
+    ]);
   }
   return { prompt: input.prompt ?? skillOnlyPrompt(skill!), skill };
 }
@@ -189,7 +209,9 @@ function requestedSkill(input: RunDefinitionInput, configPath: string): string |
   if (skills !== undefined) {
     const other = input.skill !== undefined ? '$.skill' : config['skill_spec'] !== undefined ? `${configPath}.skill_spec` : undefined;
     if (other) {
-      throw invalidRequest(`${configPath.slice(2)}.skills and ${other.slice(2)} are mutually exclusive.`, [{ path: `${configPath}.skills`, message: `mutually exclusive with ${other}` }]);
+      throw invalidRequest(`${configPath.slice(2)}.skills and ${other.slice(2)} are mutually exclusive.`, [
+        { path: `${configPath}.skills`, message: `mutually exclusive with ${other}` },
+      ]);
     }
     return skills[0];
   }
@@ -215,21 +237,28 @@ export async function resolveRequestedConfig(
     if (configPath === '$.config') throw invalidRequest(err.message, err.errors);
     // The runner's errors name `config`; a schedule's configuration is `agent_config`.
     const rename = (text: string) => text.replace(/\$\.config\b/g, configPath).replace(/^config\./, `${configPath.slice(2)}.`);
-    throw invalidRequest(rename(err.message), err.errors?.map((e) => ({ ...e, path: rename(e.path) })));
+    throw invalidRequest(
+      rename(err.message),
+      err.errors?.map((e) => ({ ...e, path: rename(e.path) })),
+    );
   }
 }
 
 /** Oz's metadata limits beyond the schema (key count with inherited keys, NUL, bytes); shared with scheduled agents. */
 export function checkMetadata(metadata: RunMetadata): void {
   if (Object.keys(metadata).length > METADATA_MAX_KEYS) {
-    throw invalidRequest(`metadata holds more than ${METADATA_MAX_KEYS} keys (its parent's included).`, [{ path: '$.metadata', message: `must NOT have more than ${METADATA_MAX_KEYS} properties` }]);
+    throw invalidRequest(`metadata holds more than ${METADATA_MAX_KEYS} keys (its parent's included).`, [
+      { path: '$.metadata', message: `must NOT have more than ${METADATA_MAX_KEYS} properties` },
+    ]);
   }
   for (const [key, value] of Object.entries(metadata)) {
     if (value.includes('\0')) {
       throw invalidRequest(`metadata.${key} holds a NUL character.`, [{ path: `$.metadata.${key}`, message: 'must not contain NUL' }]);
     }
     if (Buffer.byteLength(value) > METADATA_VALUE_MAX_BYTES) {
-      throw invalidRequest(`metadata.${key} is longer than ${METADATA_VALUE_MAX_BYTES} bytes.`, [{ path: `$.metadata.${key}`, message: `must NOT be longer than ${METADATA_VALUE_MAX_BYTES} bytes of UTF-8` }]);
+      throw invalidRequest(`metadata.${key} is longer than ${METADATA_VALUE_MAX_BYTES} bytes.`, [
+        { path: `$.metadata.${key}`, message: `must NOT be longer than ${METADATA_VALUE_MAX_BYTES} bytes of UTF-8` },
+      ]);
     }
   }
 }
@@ -238,7 +267,11 @@ const IMAGE_EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/p
 
 /** Oz's `images` as attachments `image-1.<ext>`, … after `attachments` (contract: RunAgentRequest.images). */
 function attachmentsOf(input: CreateRunInput): RunAttachmentInput[] {
-  const images = (input.images ?? []).map((image, i) => ({ file_name: `image-${i + 1}.${IMAGE_EXTENSIONS[image.mime_type]}`, mime_type: image.mime_type, data: image.data }));
+  const images = (input.images ?? []).map((image, i) => ({
+    file_name: `image-${i + 1}.${IMAGE_EXTENSIONS[image.mime_type]}`,
+    mime_type: image.mime_type,
+    data: image.data,
+  }));
   return [...(input.attachments ?? []), ...images];
 }
 
@@ -247,24 +280,24 @@ export interface RunOrigin {
   factoryId?: string;
 }
 
-export async function createRun(
-  ctx: ServerContext,
-  principal: Principal,
-  input: CreateRunInput,
-  origin: RunOrigin = {},
-): Promise<RunAgentResponse> {
+export async function createRun(ctx: ServerContext, principal: Principal, input: CreateRunInput, origin: RunOrigin = {}): Promise<RunAgentResponse> {
   refuseUnsupportedOzFields(input);
   const { prompt, skill } = checkRunDefinition(input);
   if (input.title !== undefined && exceedsChars(input.title, TITLE_MAX_CHARS)) {
-    throw invalidRequest(`title is longer than ${TITLE_MAX_CHARS} characters.`, [{ path: '$.title', message: `must NOT have more than ${TITLE_MAX_CHARS} characters` }]);
+    throw invalidRequest(`title is longer than ${TITLE_MAX_CHARS} characters.`, [
+      { path: '$.title', message: `must NOT have more than ${TITLE_MAX_CHARS} characters` },
+    ]);
   }
   const attachments = decodeAttachments(attachmentsOf(input));
   const parent = input.parent_run_id === undefined ? undefined : await findRun(ctx, principal.teamId, input.parent_run_id);
   if (input.parent_run_id !== undefined && !parent) {
-    throw invalidRequest(`parent_run_id ${input.parent_run_id} names no run of this team.`, [{ path: '$.parent_run_id', message: 'names no run of this team' }]);
+    throw invalidRequest(`parent_run_id ${input.parent_run_id} names no run of this team.`, [
+      { path: '$.parent_run_id', message: 'names no run of this team' },
+    ]);
   }
   // A child inherits its parent's metadata; the request's keys override (contract: RunMetadata).
-  const metadata = parent?.metadata || input.metadata ? { ...(parent?.metadata ? (JSON.parse(parent.metadata) as RunMetadata) : {}), ...input.metadata } : undefined;
+  const metadata =
+    parent?.metadata || input.metadata ? { ...(parent?.metadata ? (JSON.parse(parent.metadata) as RunMetadata) : {}), ...input.metadata } : undefined;
   if (metadata) checkMetadata(metadata);
   const { requested, resolved } = await resolveRequestedConfig(ctx, principal.teamId, input.config, skill);
   await refuseWhenTeamBudgetSpent(ctx, principal.teamId);
@@ -484,14 +517,12 @@ export interface ListRunsQuery {
   filters: RunFilters;
 }
 
-export async function listRuns(
-  ctx: ServerContext,
-  teamId: string,
-  query: ListRunsQuery,
-): Promise<ListRunsResponse> {
+export async function listRuns(ctx: ServerContext, teamId: string, query: ListRunsQuery): Promise<ListRunsResponse> {
   const { sortBy, sortOrder, filters } = query;
   if (filters.ancestorRunId !== undefined && !(await findRun(ctx, teamId, filters.ancestorRunId))) {
-    throw invalidRequest(`ancestor_run_id ${filters.ancestorRunId} names no run of this team.`, [{ path: 'ancestor_run_id', message: 'names no run of this team' }]);
+    throw invalidRequest(`ancestor_run_id ${filters.ancestorRunId} names no run of this team.`, [
+      { path: 'ancestor_run_id', message: 'names no run of this team' },
+    ]);
   }
   const { items, page_info } = await keysetPage({
     ...query,
@@ -513,8 +544,16 @@ export async function listRuns(
 async function runItemsOf(ctx: ServerContext, teamId: string, rows: RunListRow[]): Promise<RunItem[]> {
   // Most pages have no attachments or artifacts at all: then there is nothing more to read.
   const [attachments, artifacts] = await Promise.all([
-    listAttachmentMeta(ctx.db, teamId, rows.filter((r) => r.has_attachments).map((r) => r.id)),
-    listArtifactMeta(ctx.db, teamId, rows.filter((r) => r.has_artifacts).map((r) => r.id)),
+    listAttachmentMeta(
+      ctx.db,
+      teamId,
+      rows.filter((r) => r.has_attachments).map((r) => r.id),
+    ),
+    listArtifactMeta(
+      ctx.db,
+      teamId,
+      rows.filter((r) => r.has_artifacts).map((r) => r.id),
+    ),
   ]);
   const [attachmentsByRun, artifactsByRun] = [byRunId(attachments), byRunId(artifacts)];
   return rows.map((row) => toRunItem(ctx, row, attachmentsByRun.get(row.id), artifactsByRun.get(row.id)));

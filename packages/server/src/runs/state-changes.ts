@@ -10,7 +10,19 @@ import type { RunState } from './states';
 /** The columns of a run an event reports. */
 export type NotifiedRun = Pick<
   RunsTable,
-  'id' | 'team_id' | 'title' | 'state' | 'source' | 'factory_id' | 'automation_id' | 'delivery_id' | 'metadata' | 'session_id' | 'status_message' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'team_id'
+  | 'title'
+  | 'state'
+  | 'source'
+  | 'factory_id'
+  | 'automation_id'
+  | 'delivery_id'
+  | 'metadata'
+  | 'session_id'
+  | 'status_message'
+  | 'created_at'
+  | 'updated_at'
 >;
 
 export interface RunStateChange {

@@ -43,8 +43,7 @@ const STATES = {
 export type NotifiedState = { [S in RunState]: (typeof STATES)[S]['notified'] extends true ? S : never }[RunState];
 
 const traitsOf = (state: string): StateTraits | undefined => (Object.hasOwn(STATES, state) ? STATES[state as RunState] : undefined);
-const statesWhere = (test: (traits: StateTraits) => boolean): readonly RunState[] =>
-  (Object.keys(STATES) as RunState[]).filter((state) => test(STATES[state]));
+const statesWhere = (test: (traits: StateTraits) => boolean): readonly RunState[] => (Object.keys(STATES) as RunState[]).filter((state) => test(STATES[state]));
 
 export const TERMINAL_STATES = statesWhere((t) => t.terminal);
 export const LEASED_STATES = statesWhere((t) => t.leased);

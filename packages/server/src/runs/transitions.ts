@@ -19,7 +19,15 @@ import { appendEvent, findStateBefore, inRunTransaction, insertEvents, type Stat
 import { findRun, lockRun, normalizeRun, type Db, type RunRow, type RunsDeps } from './repository';
 import type { RunNoticeKind } from './signals';
 import type { NotifiedRun, RunStateChangeRecorder } from './state-changes';
-import { CANCELLABLE_STATES, FOLLOWUP_RESUME_STATES, isFollowupLiveState, isFollowupResumeState, isLeasedState, isTerminalState, type RunState } from './states';
+import {
+  CANCELLABLE_STATES,
+  FOLLOWUP_RESUME_STATES,
+  isFollowupLiveState,
+  isFollowupResumeState,
+  isLeasedState,
+  isTerminalState,
+  type RunState,
+} from './states';
 import { teamScope } from '../db/scoped';
 
 export interface TransitionRequest {
@@ -69,24 +77,26 @@ async function changeState(
   const ts = toTimestamp(now);
   const terminal = isTerminalState(req.to);
   let q = target(
-    teamScope(tx, teamId).updateTable('runs').set((eb) => ({
-      state: req.to,
-      updated_at: ts,
-      event_seq: eb('event_seq', '+', 1),
-      status_message: req.statusMessage ? JSON.stringify(req.statusMessage) : null,
-      completed_at: terminal ? ts : null,
-      ...(req.to === 'INPROGRESS' ? { started_at: sql<string>`coalesce(started_at, ${ts})` } : {}),
-      ...(isLeasedState(req.to)
-        ? {
-            ...(req.newLeaseOwner !== undefined ? { lease_owner: req.newLeaseOwner } : {}),
-            ...(req.leaseExpiresAt !== undefined ? { lease_expires_at: req.leaseExpiresAt } : {}),
-          }
-        : { lease_owner: null, lease_expires_at: null }),
-      ...(typeof req.claimCount === 'number' ? { claim_count: req.claimCount } : {}),
-      ...(typeof req.claimCount === 'object' ? { claim_count: eb('claim_count', '+', req.claimCount.add) } : {}),
-      ...(req.cancelRequestedAt !== undefined ? { cancel_requested_at: req.cancelRequestedAt } : {}),
-      ...(req.runner !== undefined ? { runner: req.runner } : {}),
-    })),
+    teamScope(tx, teamId)
+      .updateTable('runs')
+      .set((eb) => ({
+        state: req.to,
+        updated_at: ts,
+        event_seq: eb('event_seq', '+', 1),
+        status_message: req.statusMessage ? JSON.stringify(req.statusMessage) : null,
+        completed_at: terminal ? ts : null,
+        ...(req.to === 'INPROGRESS' ? { started_at: sql<string>`coalesce(started_at, ${ts})` } : {}),
+        ...(isLeasedState(req.to)
+          ? {
+              ...(req.newLeaseOwner !== undefined ? { lease_owner: req.newLeaseOwner } : {}),
+              ...(req.leaseExpiresAt !== undefined ? { lease_expires_at: req.leaseExpiresAt } : {}),
+            }
+          : { lease_owner: null, lease_expires_at: null }),
+        ...(typeof req.claimCount === 'number' ? { claim_count: req.claimCount } : {}),
+        ...(typeof req.claimCount === 'object' ? { claim_count: eb('claim_count', '+', req.claimCount.add) } : {}),
+        ...(req.cancelRequestedAt !== undefined ? { cancel_requested_at: req.cancelRequestedAt } : {}),
+        ...(req.runner !== undefined ? { runner: req.runner } : {}),
+      })),
   ).where('state', 'in', [...req.from]);
   if (req.leaseOwner !== undefined) q = q.where('lease_owner', '=', req.leaseOwner);
   if (req.leaseExpiredBy !== undefined) q = q.where('lease_expires_at', '<=', req.leaseExpiredBy);
@@ -254,23 +264,37 @@ export type FollowupResult =
  */
 export async function acceptFollowup(deps: RunsDeps, teamId: string, runId: string, message: string): Promise<FollowupResult> {
   const now = deps.clock.now();
-  const result = await inRunTransaction(deps, teamId, runId, async (tx): Promise<FollowupResult> => {
-    const locked = await lockRun(tx, teamId, runId);
-    if (!locked) return { ok: false, reason: 'not_found' };
-    const resume = isFollowupResumeState(locked.state);
-    if (!resume && !isFollowupLiveState(locked.state)) return { ok: false, reason: 'conflict', run: locked };
+  const result = await inRunTransaction(
+    deps,
+    teamId,
+    runId,
+    async (tx): Promise<FollowupResult> => {
+      const locked = await lockRun(tx, teamId, runId);
+      if (!locked) return { ok: false, reason: 'not_found' };
+      const resume = isFollowupResumeState(locked.state);
+      if (!resume && !isFollowupLiveState(locked.state)) return { ok: false, reason: 'conflict', run: locked };
 
-    const followupId = await addFollowup(tx, locked, message, now);
-    if (resume) {
-      // claim_count restarts: the lease-recovery budget is per execution.
-      const requeued = await transitionInTransaction(tx, deps.notificationOutbox, now, teamId, runId, { from: FOLLOWUP_RESUME_STATES, to: 'QUEUED', claimCount: 0 });
-      if (!requeued.ok) throw new Error(`run ${runId} changed state while locked`);
-      return { ok: true, run: requeued.run, followupId, requeued: true };
-    }
-    await teamScope(tx, teamId).updateTable('runs').set({ updated_at: toTimestamp(now) }).where('id', '=', runId).execute();
-    const run = await findRun({ db: tx }, teamId, runId);
-    return { ok: true, run: run!, followupId, requeued: false };
-  }, requeuedNotice);
+      const followupId = await addFollowup(tx, locked, message, now);
+      if (resume) {
+        // claim_count restarts: the lease-recovery budget is per execution.
+        const requeued = await transitionInTransaction(tx, deps.notificationOutbox, now, teamId, runId, {
+          from: FOLLOWUP_RESUME_STATES,
+          to: 'QUEUED',
+          claimCount: 0,
+        });
+        if (!requeued.ok) throw new Error(`run ${runId} changed state while locked`);
+        return { ok: true, run: requeued.run, followupId, requeued: true };
+      }
+      await teamScope(tx, teamId)
+        .updateTable('runs')
+        .set({ updated_at: toTimestamp(now) })
+        .where('id', '=', runId)
+        .execute();
+      const run = await findRun({ db: tx }, teamId, runId);
+      return { ok: true, run: run!, followupId, requeued: false };
+    },
+    requeuedNotice,
+  );
   if (result.ok && result.requeued) deps.notifyRunQueued?.();
   return result;
 }

@@ -78,12 +78,7 @@ export function minimumIntervalMinutes(expression: string): number {
  * at least once after `now`, and whose slots never come closer than `minIntervalSeconds`. Returns the
  * canonical zone and the first slot.
  */
-export function checkSchedule(
-  expression: string,
-  timeZone: string,
-  now: Date,
-  minIntervalSeconds: number,
-): { timeZone: string; firstSlot: Date } {
+export function checkSchedule(expression: string, timeZone: string, now: Date, minIntervalSeconds: number): { timeZone: string; firstSlot: Date } {
   const zone = canonicalTimeZone(timeZone);
   if (!zone) {
     throw new InvalidScheduleError('$.time_zone', `time_zone "${timeZone}" is not an IANA time zone (for example Europe/Paris, America/New_York or UTC).`);

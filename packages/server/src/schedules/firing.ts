@@ -49,7 +49,10 @@ export async function fireSlot(deps: FiringDeps, due: DueSlot): Promise<FiringOu
       resolved = await resolveAgentConfig({ db: tx, settings: deps.settings }, teamId, requested);
     } catch (err) {
       if (!(err instanceof InvalidConfigError)) throw err;
-      deps.log.warn({ schedule_id: schedule.id, team_id: teamId, problem: err.message }, 'scheduled agent started no run: its configuration no longer resolves');
+      deps.log.warn(
+        { schedule_id: schedule.id, team_id: teamId, problem: err.message },
+        'scheduled agent started no run: its configuration no longer resolves',
+      );
       await recordFiringOutcome(tx, teamId, schedule.id, { kind: 'spawn_failed', error: err.message });
       return { outcome: 'spawn_failed' };
     }

@@ -24,7 +24,10 @@ export async function findSchedule(db: Db, teamId: string, id: string): Promise<
 }
 
 export async function countSchedules(db: Db, teamId: string): Promise<number> {
-  const row = await teamScope(db, teamId).selectFrom('schedules').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await teamScope(db, teamId)
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -32,16 +35,15 @@ export async function countSchedules(db: Db, teamId: string): Promise<number> {
 export async function listScheduleRows(db: Db, teamId: string, page: { limit: number; after?: KeysetAfter | undefined }): Promise<ScheduleRow[]> {
   let q = teamScope(db, teamId).selectFrom('schedules').selectAll();
   if (page.after) q = q.where(sql<boolean>`(name, id) > (${page.after.value}, ${page.after.id})`);
-  return q.orderBy('name').orderBy('id').limit(page.limit + 1).execute();
+  return q
+    .orderBy('name')
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 /** A change of the schedule's definition (bumps its version, so a firing that read the old one claims nothing). */
-export async function updateScheduleDefinition(
-  db: Db,
-  teamId: string,
-  id: string,
-  changes: Updateable<SchedulesTable>,
-): Promise<ScheduleRow | undefined> {
+export async function updateScheduleDefinition(db: Db, teamId: string, id: string, changes: Updateable<SchedulesTable>): Promise<ScheduleRow | undefined> {
   return teamScope(db, teamId)
     .updateTable('schedules')
     .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
@@ -81,10 +83,7 @@ export async function recordFiringOutcome(
   tx: Db,
   teamId: string,
   id: string,
-  outcome:
-    | { kind: 'run_created'; runId: string; at: Timestamp }
-    | { kind: 'skipped_overlap' }
-    | { kind: 'spawn_failed'; error: string },
+  outcome: { kind: 'run_created'; runId: string; at: Timestamp } | { kind: 'skipped_overlap' } | { kind: 'spawn_failed'; error: string },
 ): Promise<void> {
   const q = teamScope(tx, teamId).updateTable('schedules').where('id', '=', id);
   switch (outcome.kind) {
@@ -116,6 +115,9 @@ export async function findDueSlotsServiceWide(db: Db, now: Timestamp, limit: num
 
 /** SERVICE-WIDE: the nearest slot of any schedule, or undefined when none is enabled. */
 export async function findNearestSlotServiceWide(db: Db): Promise<Timestamp | undefined> {
-  const row = await db.selectFrom('schedules').select((eb) => eb.fn.min('next_run_at').as('nearest')).executeTakeFirst();
+  const row = await db
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.min('next_run_at').as('nearest'))
+    .executeTakeFirst();
   return row?.nearest ?? undefined;
 }

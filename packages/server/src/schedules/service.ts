@@ -64,7 +64,7 @@ async function checkDefinition(
   if (input.agent_uid !== undefined) {
     throw refuse('$.agent_uid', 'agent_uid is not supported: this service has no agent identities; the runs of a schedule execute as the key that created it.');
   }
-  if (input.team === false) throw refuse('$.team', 'team: false (a personal schedule) is not supported: every schedule belongs to the API key\'s team.');
+  if (input.team === false) throw refuse('$.team', "team: false (a personal schedule) is not supported: every schedule belongs to the API key's team.");
   refuseUnsupportedMode(input.mode, 'schedule');
   let schedule;
   try {
@@ -126,7 +126,11 @@ const environmentIdOf = (row: ScheduleRow): string | undefined => parseJsonColum
 
 /** The items of some rows of one team, with the environments they name read in one query. */
 async function itemsOf(deps: Pick<Deps, 'db'>, teamId: string, rows: ScheduleRow[]): Promise<ScheduledAgentItem[]> {
-  const environments = await environmentConfigs(deps, teamId, rows.flatMap((row) => environmentIdOf(row) ?? []));
+  const environments = await environmentConfigs(
+    deps,
+    teamId,
+    rows.flatMap((row) => environmentIdOf(row) ?? []),
+  );
   return rows.map((row) => toScheduledAgentItem(row, environments.get(environmentIdOf(row) ?? '')));
 }
 
@@ -249,13 +253,7 @@ export async function deleteScheduledAgent(
  * Pause (`enabled: false`, no next slot) or resume (the first slot after now; slots that passed while it
  * was paused are not made up). A schedule already in that state is answered unchanged (and nothing is audited).
  */
-export async function setScheduledAgentEnabled(
-  deps: Deps,
-  principal: Principal,
-  id: string,
-  enabled: boolean,
-  audit: AuditTrail,
-): Promise<ScheduledAgentItem> {
+export async function setScheduledAgentEnabled(deps: Deps, principal: Principal, id: string, enabled: boolean, audit: AuditTrail): Promise<ScheduledAgentItem> {
   const row = await deps.db.transaction().execute(async (tx) => {
     const current = await lockSchedule(tx, principal.teamId, id);
     if ((current.enabled === 1) === enabled) return current;

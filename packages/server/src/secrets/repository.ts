@@ -11,14 +11,13 @@ export async function findTeamSecret(db: Kysely<Database>, teamId: string, name:
 }
 
 /** Sorted by name; `after` is the last name of the previous page. Fetches limit + 1. Never selects values. */
-export async function listTeamSecretNames(
-  db: Kysely<Database>,
-  teamId: string,
-  page: { limit: number; after?: string },
-): Promise<SecretMetadataRow[]> {
+export async function listTeamSecretNames(db: Kysely<Database>, teamId: string, page: { limit: number; after?: string }): Promise<SecretMetadataRow[]> {
   let query = teamScope(db, teamId).selectFrom('team_secrets').select(['name', 'created_at', 'updated_at']);
   if (page.after !== undefined) query = query.where('name', '>', page.after);
-  return query.orderBy('name', 'asc').limit(page.limit + 1).execute();
+  return query
+    .orderBy('name', 'asc')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 /** Creates the secret; throws a unique violation if the name exists. */
@@ -27,13 +26,7 @@ export async function insertTeamSecret(db: Kysely<Database>, row: TeamSecretRow)
 }
 
 /** Creates or replaces the value (keeps created_at of an existing secret). */
-export async function upsertTeamSecret(
-  db: Kysely<Database>,
-  teamId: string,
-  name: string,
-  encryptedValue: string,
-  now: string,
-): Promise<SecretMetadataRow> {
+export async function upsertTeamSecret(db: Kysely<Database>, teamId: string, name: string, encryptedValue: string, now: string): Promise<SecretMetadataRow> {
   return teamScope(db, teamId)
     .insertInto('team_secrets', { name, value: encryptedValue, created_at: now, updated_at: now })
     .onConflict((oc) => oc.columns(['team_id', 'name']).doUpdateSet({ value: encryptedValue, updated_at: now }))
@@ -47,11 +40,7 @@ export async function deleteTeamSecret(db: Kysely<Database>, teamId: string, nam
 }
 
 /** Live (not deleted) webhooks of the team that name this secret. */
-export async function webhooksNamingSecret(
-  db: Kysely<Database>,
-  teamId: string,
-  name: string,
-): Promise<Array<{ id: string; auth_mode: string }>> {
+export async function webhooksNamingSecret(db: Kysely<Database>, teamId: string, name: string): Promise<Array<{ id: string; auth_mode: string }>> {
   return teamScope(db, teamId)
     .selectFrom('webhooks')
     .select(['id', 'auth_mode'])

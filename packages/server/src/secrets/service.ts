@@ -9,23 +9,13 @@ import type { components } from '@agent-runs/contract';
 import { keysetPage } from '../pagination';
 import { conflict, resourceNotFound, validationFailed } from '../problems';
 import { isUrlSafeSecret } from './url-safe';
-import {
-  deleteTeamSecret,
-  findTeamSecret,
-  listTeamSecretNames,
-  upsertTeamSecret,
-  webhooksNamingSecret,
-} from './repository';
+import { deleteTeamSecret, findTeamSecret, listTeamSecretNames, upsertTeamSecret, webhooksNamingSecret } from './repository';
 
 export type SecretMetadata = components['schemas']['SecretMetadata'];
 
 type Ctx = Pick<ServerContext, 'db' | 'clock' | 'secrets'>;
 
-export async function listSecrets(
-  ctx: Ctx,
-  teamId: string,
-  query: { limit: number; cursor?: string },
-): Promise<components['schemas']['ListSecretsResponse']> {
+export async function listSecrets(ctx: Ctx, teamId: string, query: { limit: number; cursor?: string }): Promise<components['schemas']['ListSecretsResponse']> {
   const { items, page_info } = await keysetPage({
     ...query,
     sortKey: 'name',
@@ -41,10 +31,9 @@ export async function listSecrets(
 export async function putSecret(ctx: Ctx, teamId: string, name: string, value: string, audit: AuditTrail): Promise<SecretMetadata> {
   const users = await webhooksNamingSecret(ctx.db, teamId, name);
   if (users.some((w) => w.auth_mode === 'url_token') && !isUrlSafeSecret(value)) {
-    throw validationFailed(
-      `Secret ${name} is used by a url_token webhook, so its value must be URL-safe: at least 16 of A–Z a–z 0–9 . _ ~ -.`,
-      { errors: [{ path: '$.value', message: 'must be URL-safe (at least 16 of A–Z a–z 0–9 . _ ~ -)' }] },
-    );
+    throw validationFailed(`Secret ${name} is used by a url_token webhook, so its value must be URL-safe: at least 16 of A–Z a–z 0–9 . _ ~ -.`, {
+      errors: [{ path: '$.value', message: 'must be URL-safe (at least 16 of A–Z a–z 0–9 . _ ~ -)' }],
+    });
   }
   const row = await ctx.db.transaction().execute(async (tx) => {
     const existed = (await findTeamSecret(tx, teamId, name)) !== undefined;

@@ -79,7 +79,8 @@ export async function listAgents(ctx: Pick<ServerContext, 'db' | 'settings'>, te
     byName.set(skill.name, [...(byName.get(skill.name) ?? []), variant]);
   }
   const agents = [...byName].map(([name, variants]) => ({ name, variants }));
-  const lastRun = (agent: { variants: AgentListVariant[] }) => agent.variants.reduce<string>((latest, v) => (v.last_run_timestamp && v.last_run_timestamp > latest ? v.last_run_timestamp : latest), '');
+  const lastRun = (agent: { variants: AgentListVariant[] }) =>
+    agent.variants.reduce<string>((latest, v) => (v.last_run_timestamp && v.last_run_timestamp > latest ? v.last_run_timestamp : latest), '');
   agents.sort((a, b) => (query.sortBy === 'last_run' ? compare(lastRun(b), lastRun(a)) : 0) || compare(a.name, b.name));
   return { agents };
 }
@@ -145,7 +146,10 @@ async function walk(dir: string, segments: string[], onSkill: (segments: string[
 
 async function directories(dir: string): Promise<string[]> {
   try {
-    return (await fs.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort(compare);
+    return (await fs.readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort(compare);
   } catch {
     return [];
   }

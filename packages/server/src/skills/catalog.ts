@@ -32,8 +32,7 @@ export const BUNDLED_SKILLS: readonly BundledSkill[] = [
   {
     id: 'factory-mcp',
     name: 'Factory MCP',
-    description:
-      'Send work to a factory and collaborate through the factory MCP interface; present only where that interface is available.',
+    description: 'Send work to a factory and collaborate through the factory MCP interface; present only where that interface is available.',
   },
   {
     id: 'modify-settings',

@@ -68,10 +68,7 @@ const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** Syntax check of a skill_spec; throws SkillError('invalid_skill_spec') naming what is wrong. */
 export function parseSkillSpec(spec: string): ParsedSkillSpec {
   const invalid = (why: string) =>
-    new SkillError(
-      'invalid_skill_spec',
-      `skill_spec "${spec}" is invalid: ${why} (expected owner/repo:skill-name or owner/repo:path/to/SKILL.md)`,
-    );
+    new SkillError('invalid_skill_spec', `skill_spec "${spec}" is invalid: ${why} (expected owner/repo:skill-name or owner/repo:path/to/SKILL.md)`);
   const colon = spec.indexOf(':');
   if (colon < 0) throw invalid('missing ":"');
   const repoPart = spec.slice(0, colon);
@@ -179,10 +176,7 @@ export async function resolveSkillSpec(skillsDir: string | undefined, spec: stri
   const parsed = parseSkillSpec(spec);
   if (isBundledRepository(parsed.owner, parsed.repo)) return loadBundledSkillBySpec(parsed, spec);
   if (!skillsDir) {
-    throw new SkillError(
-      'skills_dir_not_configured',
-      `skill_spec "${spec}" cannot be resolved: this server has no skills root (SKILLS_DIR is not set)`,
-    );
+    throw new SkillError('skills_dir_not_configured', `skill_spec "${spec}" cannot be resolved: this server has no skills root (SKILLS_DIR is not set)`);
   }
   const root = path.resolve(skillsDir);
   const repoDir = path.join(root, parsed.owner, parsed.repo);
@@ -191,9 +185,7 @@ export async function resolveSkillSpec(skillsDir: string | undefined, spec: stri
     throw new SkillError('skill_not_found', `skill_spec "${spec}": repository ${parsed.owner}/${parsed.repo} is not in the skills root`);
   }
   const candidates =
-    parsed.kind === 'name'
-      ? [path.join('skills', parsed.ref, 'SKILL.md'), path.join(parsed.ref, 'SKILL.md')]
-      : [parsed.ref.split('/').join(path.sep)];
+    parsed.kind === 'name' ? [path.join('skills', parsed.ref, 'SKILL.md'), path.join(parsed.ref, 'SKILL.md')] : [parsed.ref.split('/').join(path.sep)];
 
   for (const relative of candidates) {
     const file = path.join(repoDir, relative);

@@ -18,7 +18,10 @@ export async function findTeamByName(db: Kysely<Database>, name: string): Promis
 }
 
 export async function countTeams(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -7,7 +7,12 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 const tracer = () => trace.getTracer('agent-runs');
 
 /** Runs `work` inside a new child span of the active one; a thrown error marks the span as failed. */
-export async function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>, options: { kind?: SpanKind; parent?: Context } = {}): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  options: { kind?: SpanKind; parent?: Context } = {},
+): Promise<T> {
   return tracer().startActiveSpan(name, { attributes, kind: options.kind ?? SpanKind.INTERNAL }, options.parent ?? context.active(), async (span) => {
     try {
       return await work(span);

@@ -20,11 +20,7 @@ export async function findWebhook(
   webhookId: string,
   options: { includeDeleted?: boolean } = {},
 ): Promise<WebhookRow | undefined> {
-  let query = teamScope(db, teamId)
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('factory_id', '=', factoryId)
-    .where('id', '=', webhookId);
+  let query = teamScope(db, teamId).selectFrom('webhooks').selectAll().where('factory_id', '=', factoryId).where('id', '=', webhookId);
   if (!options.includeDeleted) query = query.where('deleted_at', 'is', null);
   return query.executeTakeFirst();
 }
@@ -36,11 +32,7 @@ export async function listWebhookRows(
   factoryId: string,
   page: { limit: number; after?: KeysetAfter | undefined },
 ): Promise<WebhookRow[]> {
-  const query = teamScope(db, teamId)
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('factory_id', '=', factoryId)
-    .where('deleted_at', 'is', null);
+  const query = teamScope(db, teamId).selectFrom('webhooks').selectAll().where('factory_id', '=', factoryId).where('deleted_at', 'is', null);
   return newestFirstPage(query, 'created_at', page).execute();
 }
 

@@ -30,15 +30,7 @@ import { lockFactory } from '../factories/repository';
 import { requireFactory } from '../factories/service';
 import type { FactoryRow } from '../factories/repository';
 import { findTeamSecret, insertTeamSecret, upsertTeamSecret } from '../secrets/repository';
-import {
-  countLiveWebhooks,
-  findWebhook,
-  insertWebhook,
-  isWebhookNameTaken,
-  listWebhookRows,
-  updateWebhookRow,
-  type WebhookRow,
-} from './repository';
+import { countLiveWebhooks, findWebhook, insertWebhook, isWebhookNameTaken, listWebhookRows, updateWebhookRow, type WebhookRow } from './repository';
 
 export type WebhookView = components['schemas']['Webhook'];
 export type WebhookWithSecretView = components['schemas']['WebhookWithSecret'];
@@ -47,8 +39,7 @@ export type UpdateWebhookInput = components['schemas']['UpdateWebhookRequest'];
 
 type Ctx = Pick<ServerContext, 'db' | 'clock' | 'secrets' | 'settings'>;
 
-const FILES_FACTORY =
-  'This factory is defined by files; give the team secret a new value or change the files, and apply again.';
+const FILES_FACTORY = 'This factory is defined by files; give the team secret a new value or change the files, and apply again.';
 
 /** `{ingress_url}/webhooks/w/<uid>`, plus the token segment for url_token (`{token}` unless shown once). */
 export function ingressUrlOf(ctx: Pick<ServerContext, 'settings'>, row: Pick<WebhookRow, 'id' | 'auth_mode'>, token?: string): string {
@@ -75,7 +66,10 @@ export function toWebhookView(ctx: Pick<ServerContext, 'settings'>, row: Webhook
 
 /** `GitHub issues` → `WEBHOOK_GITHUB_ISSUES_SECRET` (contract: createWebhook). */
 export function suggestedSecretName(webhookName: string): string {
-  const middle = webhookName.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const middle = webhookName
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   const name = `WEBHOOK_${middle ? `${middle}_` : ''}SECRET`;
   // Secret names are at most 128 characters (SecretName).
   return name.length <= 128 ? name : `${name.slice(0, 121)}_SECRET`;
@@ -149,10 +143,18 @@ export async function createWebhook(
           throw conflict(`A team secret named ${secretName} (the suggested name) already exists; pass secret_name explicitly.`);
         }
         if (input.provider_secret !== undefined) {
-          invalid('$.provider_secret', 'cannot be combined with an existing team secret', `Team secret ${secretName} exists; omit provider_secret to use its value, or name a new secret.`);
+          invalid(
+            '$.provider_secret',
+            'cannot be combined with an existing team secret',
+            `Team secret ${secretName} exists; omit provider_secret to use its value, or name a new secret.`,
+          );
         }
         if (mode === 'url_token' && !isUrlSafeSecret(ctx.secrets.decrypt(existing.value))) {
-          invalid('$.secret_name', 'names a secret whose value is not URL-safe', `Team secret ${secretName} is not URL-safe, so it cannot be a url_token secret.`);
+          invalid(
+            '$.secret_name',
+            'names a secret whose value is not URL-safe',
+            `Team secret ${secretName} is not URL-safe, so it cannot be a url_token secret.`,
+          );
         }
         snapshot = existing.value; // same key: the ciphertext is the snapshot
         shown = null;
@@ -279,7 +281,7 @@ export async function updateWebhook(
 
 export async function deleteWebhook(ctx: Ctx, teamId: string, factoryUid: string, webhookUid: string, audit: AuditTrail): Promise<void> {
   const { factory, webhook } = await requireWebhook(ctx, teamId, factoryUid, webhookUid);
-  refuseFilesFactory(factory, 'This factory is defined by files; remove the webhook\'s file and apply the definitions again.');
+  refuseFilesFactory(factory, "This factory is defined by files; remove the webhook's file and apply the definitions again.");
   const now = toTimestamp(ctx.clock.now());
   // Soft delete: senders get 404 from now on, the delivery log stays readable for its retention.
   await ctx.db.transaction().execute(async (trx) => {
@@ -302,13 +304,21 @@ export async function rotateWebhookSecret(
   let value: string;
   if (input.provider_secret !== undefined) {
     if (webhook.auth_mode !== 'signature') {
-      invalid('$.provider_secret', 'is only allowed for signature webhooks', `provider_secret is only for signature webhooks; a new ${webhook.auth_mode} secret is generated when the body is empty.`);
+      invalid(
+        '$.provider_secret',
+        'is only allowed for signature webhooks',
+        `provider_secret is only for signature webhooks; a new ${webhook.auth_mode} secret is generated when the body is empty.`,
+      );
     }
     value = input.provider_secret;
   } else {
     const generated = newSecretValue(webhook.auth_mode, (webhook.signature_scheme ?? undefined) as SignatureSchemeName | undefined, undefined);
     if (generated === null) {
-      invalid('$.provider_secret', `is required for the ${webhook.signature_scheme} scheme`, `The ${webhook.signature_scheme} provider issues the signing secret; send it as provider_secret.`);
+      invalid(
+        '$.provider_secret',
+        `is required for the ${webhook.signature_scheme} scheme`,
+        `The ${webhook.signature_scheme} provider issues the signing secret; send it as provider_secret.`,
+      );
     }
     value = generated;
   }

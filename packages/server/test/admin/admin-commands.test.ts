@@ -112,12 +112,7 @@ describe('pnpm admin errors', () => {
     // Neither opens the database: the DATA_DIR given is never created.
     const dataDir = path.join(tmpdir(), `admin-help-${randomBytes(6).toString('hex')}`);
     const env = { DATA_DIR: dataDir };
-    const [help, helpWord, unknown, missing] = await Promise.all([
-      admin(env, '--help'),
-      admin(env, 'help'),
-      admin(env, 'rotate-everything'),
-      admin(env),
-    ]);
+    const [help, helpWord, unknown, missing] = await Promise.all([admin(env, '--help'), admin(env, 'help'), admin(env, 'rotate-everything'), admin(env)]);
     for (const res of [help, helpWord]) {
       expect(res).toMatchObject({ code: 0, stderr: '' });
       expect(res.stdout).toMatch(/^usage: pnpm --silent admin <command>/);

@@ -149,7 +149,10 @@ describe('the server as a process (src/main.ts)', () => {
     const keys = stdout.match(/ar_live_[A-Za-z0-9_-]{43}/g) ?? [];
     expect(keys).toHaveLength(1);
     expect(stdout).toContain('shown ONLY THIS ONCE');
-    const logs = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: string; msg: string; [k: string]: unknown });
+    const logs = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: string; msg: string; [k: string]: unknown });
     // The listening line gives URLs to click: the listener, the API root and the dashboard-to-be.
     expect(logs.find((l) => l.msg === 'listening')).toMatchObject({
       url: `http://127.0.0.1:${port}`,

@@ -149,7 +149,9 @@ describe('GET /agent/models', () => {
       const models = (await api.get('/agent/models')).body;
       expect(models).toEqual({
         default_model_id: 'echo',
-        models: [{ id: 'echo', display_name: 'echo', provider: 'UNKNOWN', vision_supported: false, description: expect.stringContaining('uses no language model') }],
+        models: [
+          { id: 'echo', display_name: 'echo', provider: 'UNKNOWN', vision_supported: false, description: expect.stringContaining('uses no language model') },
+        ],
       });
       const { run_id } = (await api.post('/agent/runs', { prompt: 'p' })).body;
       expect((await api.get(`/agent/runs/${run_id}`)).body.agent_config.model_id).toBe(models.default_model_id);
@@ -181,7 +183,11 @@ describe('GET /agent/models', () => {
         ['llama-3.3-70b', 'UNKNOWN'],
         ['o3-mini', 'OPENAI'],
       ]);
-      expect(first.body.models[0]).toMatchObject({ display_name: 'gpt-4.1-mini', vision_supported: false, description: expect.stringContaining('DEFAULT_MODEL_ID') });
+      expect(first.body.models[0]).toMatchObject({
+        display_name: 'gpt-4.1-mini',
+        vision_supported: false,
+        description: expect.stringContaining('DEFAULT_MODEL_ID'),
+      });
 
       model.models = 'fail';
       clock.advance(59_000);

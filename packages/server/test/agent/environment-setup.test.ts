@@ -15,7 +15,13 @@ import { createEnvironment, deleteEnvironment } from '../../src/environments/ser
 import { createTeam } from '../../src/teams/service';
 import { systemClock } from '../../src/clock';
 import { SecretBox } from '../../src/crypto/secret-box';
-import { EnvironmentSetupError, prepareEnvironment, prepareEnvironmentForRun, SETUP_LOG_OUTPUT_BYTES, type SetupCommandRecord } from '../../src/engine/environment-setup';
+import {
+  EnvironmentSetupError,
+  prepareEnvironment,
+  prepareEnvironmentForRun,
+  SETUP_LOG_OUTPUT_BYTES,
+  type SetupCommandRecord,
+} from '../../src/engine/environment-setup';
 import { createSandbox, type RunSandbox } from '../../src/engine/sandbox';
 import { loadSettings } from '../../src/settings';
 import { makeTempDir, testDatabases, type TestDatabase } from '../support/databases';
@@ -48,12 +54,17 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('runs the setup commands in the working directory with the variables, and gives the agent the plain ones only', async () => {
-    const env = await createEnvironment(deps, admin(teamId), {
-      name: 'node',
-      setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
-      env_vars: { NPM_TOKEN: 'npm_secret_value' },
-      plain_env_vars: { GREETING: 'hello-from-env' },
-    }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      {
+        name: 'node',
+        setup_commands: ['printf "%s" "$GREETING" > greeting.txt', 'mkdir -p build && touch build/ready', 'pwd > where.txt'],
+        env_vars: { NPM_TOKEN: 'npm_secret_value' },
+        plain_env_vars: { GREETING: 'hello-from-env' },
+      },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     const result = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
     expect(result).toEqual({ env: { GREETING: 'hello-from-env' } });
     expect(fs.readFileSync(path.join(workDir, 'greeting.txt'), 'utf8')).toBe('hello-from-env');
@@ -69,7 +80,12 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   it('does not hand the server process environment to setup commands', async () => {
     process.env.AGENT_RUNS_TEST_SERVER_SECRET = 'do-not-leak';
     try {
-      const env = await createEnvironment(deps, admin(teamId), { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] }, directCallAudit(teamId, 'environment', 'created'));
+      const env = await createEnvironment(
+        deps,
+        admin(teamId),
+        { name: 'plain', setup_commands: ['printf "%s" "${AGENT_RUNS_TEST_SERVER_SECRET:-unset}" > out.txt; test -n "$PATH"'] },
+        directCallAudit(teamId, 'environment', 'created'),
+      );
       await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal);
       expect(fs.readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('unset');
     } finally {
@@ -78,14 +94,21 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails with environment_setup_failed naming the command and its exit code only; its output goes to the setup log, scrubbed', async () => {
-    const env = await createEnvironment(deps, admin(teamId), {
-      name: 'broken',
-      setup_commands: ['true', 'echo "token is $TOKEN, base64 $(printf %s "$TOKEN" | base64)" >&2; exit 7', 'touch never.txt'],
-      env_vars: { TOKEN: 'tok_very_secret' },
-    }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      {
+        name: 'broken',
+        setup_commands: ['true', 'echo "token is $TOKEN, base64 $(printf %s "$TOKEN" | base64)" >&2; exit 7', 'touch never.txt'],
+        env_vars: { TOKEN: 'tok_very_secret' },
+      },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     const records: SetupCommandRecord[] = [];
     const recordCommand = async (record: SetupCommandRecord) => void records.push(record);
-    const err = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { recordCommand }).catch((e: unknown) => e);
+    const err = await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { recordCommand }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(EnvironmentSetupError);
     const { statusMessage } = err as EnvironmentSetupError;
     expect(statusMessage).toEqual({ message: expect.any(String), error_code: 'environment_setup_failed', retryable: false });
@@ -102,13 +125,20 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   it('keeps the tail of a long output in the setup log, scrubbing a secret that straddles the cut', async () => {
     const secret = 'straddling-secret-value';
     // 70 000 bytes of filler, the secret, then exactly as much as the log keeps minus part of the secret.
-    const env = await createEnvironment(deps, admin(teamId), {
-      name: 'long',
-      setup_commands: [`head -c 70000 /dev/zero | tr '\\0' a; printf %s "$S"; head -c ${SETUP_LOG_OUTPUT_BYTES - 10} /dev/zero | tr '\\0' b`],
-      env_vars: { S: secret },
-    }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      {
+        name: 'long',
+        setup_commands: [`head -c 70000 /dev/zero | tr '\\0' a; printf %s "$S"; head -c ${SETUP_LOG_OUTPUT_BYTES - 10} /dev/zero | tr '\\0' b`],
+        env_vars: { S: secret },
+      },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     const records: SetupCommandRecord[] = [];
-    await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { recordCommand: async (r) => void records.push(r) });
+    await prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, {
+      recordCommand: async (r) => void records.push(r),
+    });
     expect(records[0]!.output_truncated).toBe(1);
     expect(records[0]!.output.length).toBe(SETUP_LOG_OUTPUT_BYTES);
     expect(records[0]!.output).not.toContain(secret.slice(-10));
@@ -126,7 +156,12 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
 
   it('stops the running command on cancel', async () => {
     const marker = randomBytes(8).toString('hex');
-    const env = await createEnvironment(deps, admin(teamId), { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      { name: 'cancel', setup_commands: ['sleep 30 & wait'], env_vars: { SETUP_MARKER: marker } },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     const controller = new AbortController();
     const pending = prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, controller.signal);
     let pids: number[] = [];
@@ -146,14 +181,21 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('prepares from a run row: its resolved environment_id, or nothing without one', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'row', env_vars: { A: 'b' }, plain_env_vars: { C: 'd' } }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      { name: 'row', env_vars: { A: 'b' }, plain_env_vars: { C: 'd' } },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     const signal = new AbortController().signal;
     const row = { id: randomBytes(8).toString('hex'), team_id: teamId, config: null };
-    expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: JSON.stringify({ environment_id: env.uid }) }, sandbox, signal)).toEqual({ env: { C: 'd' } });
+    expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: JSON.stringify({ environment_id: env.uid }) }, sandbox, signal)).toEqual({
+      env: { C: 'd' },
+    });
     expect(await prepareEnvironmentForRun(deps, { ...row, resolved_config: '{}' }, sandbox, signal)).toEqual({ env: {} });
   });
 
-  it('never reads another team\'s environment', async () => {
+  it("never reads another team's environment", async () => {
     const other = (await createTeam(t.db, systemClock, `other-${randomBytes(3).toString('hex')}`)).id;
     const env = await createEnvironment(deps, admin(other), { name: 'theirs', env_vars: { X: 'y' } }, directCallAudit(other, 'environment', 'created'));
     await expect(prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal)).rejects.toBeInstanceOf(

@@ -108,7 +108,13 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
 
     it('refuses, naming the field, the Oz config field it cannot honour: providers', async () => {
       const cases: Array<[Record<string, unknown>, string]> = [
-        [{ name: 'gcp', providers: { gcp: { project_number: '1', workload_identity_federation_pool_id: 'p', workload_identity_federation_provider_id: 'q' } } }, '$.providers.gcp'],
+        [
+          {
+            name: 'gcp',
+            providers: { gcp: { project_number: '1', workload_identity_federation_pool_id: 'p', workload_identity_federation_provider_id: 'q' } },
+          },
+          '$.providers.gcp',
+        ],
       ];
       for (const [body, path] of cases) {
         const res = await call(admin.apiKey, 'POST', '/agent/environments', body);
@@ -140,7 +146,9 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
       const patched = await call(admin.apiKey, 'PATCH', `/agent/environments/${created.body.uid}`, { docker_image: '169.254.169.254/x:1' });
       expect(patched.status).toBe(400);
       expect(patched.body.errors[0].path).toBe('$.docker_image');
-      expect((await call(admin.apiKey, 'GET', `/agent/environments?sort_by=name`)).body.environments.map((e: { config: { name: string } }) => e.config.name)).not.toContain('bad-img');
+      expect(
+        (await call(admin.apiKey, 'GET', `/agent/environments?sort_by=name`)).body.environments.map((e: { config: { name: string } }) => e.config.name),
+      ).not.toContain('bad-img');
     });
 
     it('pages most recently updated first by default, by name with sort_by=name; a cursor holds to its sort', async () => {
@@ -178,7 +186,10 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
       // The newest run failed while setting the environment up (as engine/environment-setup.ts records it).
       await server.ctx.db
         .updateTable('runs')
-        .set({ state: 'FAILED', status_message: JSON.stringify({ message: 'setup command 1 of 1 exited with code 3', error_code: 'environment_setup_failed', retryable: false }) })
+        .set({
+          state: 'FAILED',
+          status_message: JSON.stringify({ message: 'setup command 1 of 1 exited with code 3', error_code: 'environment_setup_failed', retryable: false }),
+        })
         .where('id', '=', second.run_id)
         .execute();
       const run = (await call(team.apiKey, 'GET', `/agent/runs/${second.run_id}`)).body;
@@ -192,7 +203,11 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
       const listed = (await call(team.apiKey, 'GET', '/agent/environments')).body.environments[0];
       expect(listed).toEqual(got);
       // Another failure is not a setup failure.
-      await server.ctx.db.updateTable('runs').set({ status_message: JSON.stringify({ message: 'boom', error_code: 'agent_command_failed' }) }).where('id', '=', second.run_id).execute();
+      await server.ctx.db
+        .updateTable('runs')
+        .set({ status_message: JSON.stringify({ message: 'boom', error_code: 'agent_command_failed' }) })
+        .where('id', '=', second.run_id)
+        .execute();
       expect((await call(team.apiKey, 'GET', `/agent/environments/${env.uid}`)).body.setup_failed).toBe(false);
     });
 
@@ -246,9 +261,12 @@ describe.each(testDatabases())('over HTTP (%s)', (kind) => {
         bundled: true,
         available: true,
       });
-      expect(res.body.skills.filter((s: { available: boolean }) => s.available).map((s: { id: string }) => s.id).sort()).toEqual(
-        [...availableBundledSkillIds()].sort(),
-      );
+      expect(
+        res.body.skills
+          .filter((s: { available: boolean }) => s.available)
+          .map((s: { id: string }) => s.id)
+          .sort(),
+      ).toEqual([...availableBundledSkillIds()].sort());
     });
 
     it('needs an API key', async () => {

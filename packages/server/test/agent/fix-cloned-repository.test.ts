@@ -83,9 +83,19 @@ describe.skipIf(!sandboxAvailable).each(testDatabases())('the built-in agent fix
     expect(conversation.status).toBe(200);
     const blocks = (conversation.body.steps as Json[]).flatMap((s) => (s.messages as Json[]).flatMap((m) => m.content as Json[]));
     const actions = blocks.filter((b) => b.type === 'action').map((b) => [b.name, b.category]);
-    expect(actions).toEqual([['Bash', 'command'], ['Read', 'files'], ['Edit', 'files'], ['Bash', 'command']]);
+    expect(actions).toEqual([
+      ['Bash', 'command'],
+      ['Read', 'files'],
+      ['Edit', 'files'],
+      ['Bash', 'command'],
+    ]);
     const states = blocks.filter((b) => b.type === 'action_result').map((b) => [b.action_id, b.state]);
-    expect(states).toEqual([['test-before', 'failed'], ['read', 'completed'], ['edit', 'completed'], ['test-after', 'completed']]);
+    expect(states).toEqual([
+      ['test-before', 'failed'],
+      ['read', 'completed'],
+      ['edit', 'completed'],
+      ['test-after', 'completed'],
+    ]);
 
     // The fix is on the run's branch in the team's repository, on top of main, and nothing else changed.
     const branch = `agent/${run.run_id.slice(0, 8)}`;

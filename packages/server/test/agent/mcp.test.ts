@@ -85,7 +85,22 @@ describe('MCP over stdio', () => {
     expect(outcome).toEqual({ state: 'SUCCEEDED' });
 
     const tools = model.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
-    expect(tools).toEqual(['read_skill', 'publish_artifact', 'Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'local_files__echo', 'local_files__add', 'local_files__fail', 'local_files__env', 'local_files__wait', 'ask_user']);
+    expect(tools).toEqual([
+      'read_skill',
+      'publish_artifact',
+      'Bash',
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'local_files__echo',
+      'local_files__add',
+      'local_files__fail',
+      'local_files__env',
+      'local_files__wait',
+      'ask_user',
+    ]);
     const echo = model.requests[0]!.body.tools.find((t: { function: { name: string } }) => t.function.name === 'local_files__echo');
     expect(echo.function.description).toBe('Echo the text back.');
     expect(echo.function.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
@@ -110,7 +125,11 @@ describe('MCP over stdio', () => {
     expect(run.conversation.results()[0]!.output).toEqual({ text: 'stdio-test echoes: ping' });
 
     // The server process is gone once the run is over.
-    const pid = Number(readEvents(events).find((e) => e.startsWith('pid:'))!.slice(4));
+    const pid = Number(
+      readEvents(events)
+        .find((e) => e.startsWith('pid:'))!
+        .slice(4),
+    );
     await eventually(() => !isAlive(pid));
   }, 30_000);
 
@@ -134,7 +153,11 @@ describe('MCP over stdio', () => {
     const outcome = await runner().run(run.ctx);
     expect(outcome).toEqual({
       state: 'FAILED',
-      statusMessage: { message: expect.stringContaining('MCP server "broken" could not be started'), error_code: 'integration_not_configured', retryable: false },
+      statusMessage: {
+        message: expect.stringContaining('MCP server "broken" could not be started'),
+        error_code: 'integration_not_configured',
+        retryable: false,
+      },
     });
     expect(model.requests).toHaveLength(0);
   });
@@ -160,7 +183,10 @@ describe('MCP over stdio', () => {
     run.ctx.config.mcp_servers = { silent: { command: '/bin/sh', args: ['-c', 'sleep 30'] } };
     const started = Date.now();
     const outcome = await createModelRunner({ baseUrl: model.url, mcpConnectTimeoutMs: 500 }).run(run.ctx);
-    expect(outcome).toMatchObject({ state: 'FAILED', statusMessage: { error_code: 'integration_not_configured', message: expect.stringContaining('"silent"') } });
+    expect(outcome).toMatchObject({
+      state: 'FAILED',
+      statusMessage: { error_code: 'integration_not_configured', message: expect.stringContaining('"silent"') },
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 20_000);
 
@@ -176,7 +202,11 @@ describe('MCP over stdio', () => {
     expect(outcome).toMatchObject({ state: 'ERROR', statusMessage: { error_code: 'run_cancelled' } });
     expect(model.requests).toHaveLength(1); // the loop did not go on to the model
     await eventually(() => readEvents(events).includes('wait:cancelled'));
-    const pid = Number(readEvents(events).find((e) => e.startsWith('pid:'))!.slice(4));
+    const pid = Number(
+      readEvents(events)
+        .find((e) => e.startsWith('pid:'))!
+        .slice(4),
+    );
     await eventually(() => !isAlive(pid));
     // The call was recorded as an action; no result was invented for it.
     expect(run.conversation.actions().map((a) => a.id)).toEqual(['call_wait']);

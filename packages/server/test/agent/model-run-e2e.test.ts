@@ -68,10 +68,7 @@ describe('model run through the server', () => {
     });
     expect(env.status).toBe(201);
 
-    model.reply(
-      toolCalls([{ id: 'call_1', name: 'remote__echo', arguments: { text: 'hi' } }], usage(50, 5)),
-      text('Triaged.', usage(60, 3)),
-    );
+    model.reply(toolCalls([{ id: 'call_1', name: 'remote__echo', arguments: { text: 'hi' } }], usage(50, 5)), text('Triaged.', usage(60, 3)));
     const created = await call('POST', '/agent/runs', {
       prompt: 'Triage issue 7.',
       config: { skill_spec: 'acme/tools:triage', environment_id: env.body.uid, mcp_servers: { remote: { url: mcp.url } } },
@@ -99,7 +96,12 @@ describe('model run through the server', () => {
     expect(blocks).toEqual(
       expect.arrayContaining([
         { type: 'text', text: 'Triage issue 7.' },
-        expect.objectContaining({ type: 'action', category: 'skill', name: 'read_skill', input: { name: 'issue-triage', skill_path: 'acme/tools/triage/SKILL.md' } }),
+        expect.objectContaining({
+          type: 'action',
+          category: 'skill',
+          name: 'read_skill',
+          input: { name: 'issue-triage', skill_path: 'acme/tools/triage/SKILL.md' },
+        }),
         { type: 'action', id: 'call_1', category: 'integration', name: 'echo', input: { text: 'hi' } },
         expect.objectContaining({ type: 'action_result', action_id: 'call_1', state: 'completed', output: { text: 'remote echoes: hi' } }),
         { type: 'text', text: 'Triaged.' },

@@ -194,7 +194,10 @@ describe('model runner: retries and failures', () => {
   it('fails with model_request_rejected without retrying a 429 insufficient_quota (no credit left, or a budget refusal)', async () => {
     model.reply(status(429, { error: { message: 'The run used its budget.', type: 'insufficient_quota', code: 'insufficient_quota' } }));
     const outcome = await runner().run(testRun().ctx);
-    expect(outcome).toMatchObject({ state: 'FAILED', statusMessage: { message: expect.stringContaining('The run used its budget.'), error_code: 'model_request_rejected', retryable: false } });
+    expect(outcome).toMatchObject({
+      state: 'FAILED',
+      statusMessage: { message: expect.stringContaining('The run used its budget.'), error_code: 'model_request_rejected', retryable: false },
+    });
     expect(model.requests).toHaveLength(1);
   });
 
@@ -284,10 +287,7 @@ describe('model runner: cancel', () => {
 
 describe('model runner: tool calls, follow-ups and resume', () => {
   it('sends tool results back and records action / action_result blocks', async () => {
-    model.reply(
-      toolCalls([{ id: 'call_1', name: 'read_skill', arguments: { skill: 'service-platform' } }], usage(100, 10)),
-      text('Loaded it.', usage(200, 5)),
-    );
+    model.reply(toolCalls([{ id: 'call_1', name: 'read_skill', arguments: { skill: 'service-platform' } }], usage(100, 10)), text('Loaded it.', usage(200, 5)));
     const run = testRun();
     const outcome = await runner().run(run.ctx);
     expect(outcome).toEqual({ state: 'SUCCEEDED' });
@@ -323,9 +323,30 @@ describe('model runner: tool calls, follow-ups and resume', () => {
     const run = testRun();
     await runner().run(run.ctx);
     expect(run.conversation.results()).toEqual([
-      { type: 'action_result', action_id: 'bad', category: 'skill', name: 'read_skill', state: 'failed', output: { text: 'The tool arguments are not valid JSON.' } },
-      { type: 'action_result', action_id: 'nope', category: 'integration', name: 'no_such_tool', state: 'failed', output: { text: 'There is no tool named no_such_tool.' } },
-      { type: 'action_result', action_id: 'raw', category: 'integration', name: 'no_such_tool', state: 'failed', output: { text: 'There is no tool named no_such_tool.' } },
+      {
+        type: 'action_result',
+        action_id: 'bad',
+        category: 'skill',
+        name: 'read_skill',
+        state: 'failed',
+        output: { text: 'The tool arguments are not valid JSON.' },
+      },
+      {
+        type: 'action_result',
+        action_id: 'nope',
+        category: 'integration',
+        name: 'no_such_tool',
+        state: 'failed',
+        output: { text: 'There is no tool named no_such_tool.' },
+      },
+      {
+        type: 'action_result',
+        action_id: 'raw',
+        category: 'integration',
+        name: 'no_such_tool',
+        state: 'failed',
+        output: { text: 'There is no tool named no_such_tool.' },
+      },
     ]);
     // Arguments that are not a JSON object are recorded as an object (contract: ActionBlock's input).
     expect(run.conversation.actions().find((a) => a.id === 'raw')!.input).toEqual({ unparsed_arguments: '[1, 2' });
@@ -339,13 +360,10 @@ describe('model runner: tool calls, follow-ups and resume', () => {
 
   it('puts a follow-up that arrives mid-run into the next model request and opens a new turn', async () => {
     let run!: TestRun;
-    model.reply(
-      () => {
-        run.inbox.push('Also mention the weather.');
-        return toolCalls([{ id: 'call_1', name: 'read_skill', arguments: { skill: 'model-api' } }]);
-      },
-      text('Hello, and it is sunny.'),
-    );
+    model.reply(() => {
+      run.inbox.push('Also mention the weather.');
+      return toolCalls([{ id: 'call_1', name: 'read_skill', arguments: { skill: 'model-api' } }]);
+    }, text('Hello, and it is sunny.'));
     run = testRun({ prompt: 'Say hello.' });
     const outcome = await runner().run(run.ctx);
     expect(outcome.state).toBe('SUCCEEDED');
@@ -361,13 +379,10 @@ describe('model runner: tool calls, follow-ups and resume', () => {
 
   it('keeps working when a follow-up arrives just as the model answers', async () => {
     let run!: TestRun;
-    model.reply(
-      () => {
-        run.inbox.push('Now in French.');
-        return text('Hello!');
-      },
-      text('Bonjour !'),
-    );
+    model.reply(() => {
+      run.inbox.push('Now in French.');
+      return text('Hello!');
+    }, text('Bonjour !'));
     run = testRun();
     expect((await runner().run(run.ctx)).state).toBe('SUCCEEDED');
     expect(model.requests[1]!.body.messages).toEqual([
@@ -391,13 +406,21 @@ describe('model runner: tool calls, follow-ups and resume', () => {
             timestamp: ts,
             content: [
               { type: 'text', text: 'Checking the docs.' },
-              { type: 'action', id: 'call_1', category: 'skill', name: 'read_skill', input: { name: 'Service platform', bundled_skill_id: 'service-platform' } },
+              {
+                type: 'action',
+                id: 'call_1',
+                category: 'skill',
+                name: 'read_skill',
+                input: { name: 'Service platform', bundled_skill_id: 'service-platform' },
+              },
             ],
           },
           {
             role: 'tool',
             timestamp: ts,
-            content: [{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'SKILL TEXT' } }],
+            content: [
+              { type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'SKILL TEXT' } },
+            ],
           },
           { role: 'assistant', timestamp: ts, content: [{ type: 'text', text: 'Hello!' }] },
         ],

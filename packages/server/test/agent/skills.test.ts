@@ -199,7 +199,14 @@ describe('read_skill actions of a model run', () => {
         turn: 1,
         role: 'tool',
         content: [
-          { type: 'action_result', action_id: `skill_spec_${run.ctx.runId}`, category: 'skill', name: 'read_skill', state: 'completed', output: { text: skillFile } },
+          {
+            type: 'action_result',
+            action_id: `skill_spec_${run.ctx.runId}`,
+            category: 'skill',
+            name: 'read_skill',
+            state: 'completed',
+            output: { text: skillFile },
+          },
         ],
       },
     ]);

@@ -114,7 +114,9 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect(sent.get('read')).toBe('     1\tadd() {\n     2\t  echo $(($1 - $2))\n     3\t}');
     expect(sent.get('test-before')).toBe('exit code: 1\nstderr:\nFAIL: add 2 3 gave -1\n');
     expect(sent.get('missing-tool')).toBe('exit code: 127\nstderr:\nline 1: no_such_tool: not found\n');
-    expect(sent.get('absent')).toBe('Error: old_string was not found in /workspace/add.sh: it must match the file exactly, including whitespace and indentation');
+    expect(sent.get('absent')).toBe(
+      'Error: old_string was not found in /workspace/add.sh: it must match the file exactly, including whitespace and indentation',
+    );
     expect(sent.get('ambiguous')).toBe(
       'Error: old_string matches 2 places in /workspace/dup.txt: add surrounding lines to make it unique, or set replace_all to replace every one',
     );
@@ -146,7 +148,13 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     const action = (id: string) => blocks.find((b) => b.type === 'action' && b.id === id);
     const result = (id: string) => blocks.find((b) => b.type === 'action_result' && b.action_id === id);
     expect(action('read')).toEqual({ type: 'action', id: 'read', category: 'files', name: 'Read', input: { file_path: 'add.sh' } });
-    expect(action('test')).toEqual({ type: 'action', id: 'test', category: 'command', name: 'Bash', input: { command: 'sh test.sh', description: 'run the test' } });
+    expect(action('test')).toEqual({
+      type: 'action',
+      id: 'test',
+      category: 'command',
+      name: 'Bash',
+      input: { command: 'sh test.sh', description: 'run the test' },
+    });
     expect(action('glob')).toMatchObject({ category: 'search', name: 'Glob' });
     expect(action('grep')).toMatchObject({ category: 'search', name: 'Grep' });
     expect(result('test')).toEqual({
@@ -207,7 +215,11 @@ describe.skipIf(bwrapMissing)('workspace tools of the built-in agent', () => {
     expect((await client.post(`/agent/runs/${runId}/followups`, { message: 'What does it say?' })).status).toBe(200);
     expect((await waitForEnd(runId)).state).toBe('SUCCEEDED');
 
-    const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; tool_calls?: Array<{ function: { name: string; arguments: string } }>; content: string }>;
+    const messages = model.requests.at(-1)!.body.messages as Array<{
+      role: string;
+      tool_calls?: Array<{ function: { name: string; arguments: string } }>;
+      content: string;
+    }>;
     expect(messages[1]!.tool_calls).toEqual([expect.objectContaining({ function: { name: 'Bash', arguments: '{"command":"printf hello > hi.txt"}' } })]);
     expect(messages.at(-1)).toMatchObject({ role: 'tool', content: '     1\thello' });
   }, 60_000);

@@ -25,7 +25,8 @@ function teamOwnedTables(tablesFile: string): Set<string> {
   for (const statement of parse(tablesFile).statements) {
     if (ts.isInterfaceDeclaration(statement)) interfaces.set(statement.name.text, statement);
   }
-  const memberNames = (decl: ts.InterfaceDeclaration) => decl.members.flatMap((member) => (member.name && ts.isIdentifier(member.name) ? [member.name.text] : []));
+  const memberNames = (decl: ts.InterfaceDeclaration) =>
+    decl.members.flatMap((member) => (member.name && ts.isIdentifier(member.name) ? [member.name.text] : []));
   const owned = new Set<string>();
   for (const member of interfaces.get('Database')!.members) {
     if (!ts.isPropertySignature(member) || !member.type || !ts.isTypeReferenceNode(member.type)) continue;

@@ -48,7 +48,10 @@ function client(server: TestServer, key: string) {
     // What the runner recorded (the prompt, the script itself, is the user's message).
     const blocks = conversation.body.steps.flatMap((s: Json) => s.messages.filter((m: Json) => m.role === 'assistant').flatMap((m: Json) => m.content));
     return {
-      text: blocks.filter((b: Json) => b.type === 'text').map((b: Json) => b.text).join(''),
+      text: blocks
+        .filter((b: Json) => b.type === 'text')
+        .map((b: Json) => b.text)
+        .join(''),
       published: blocks.filter((b: Json) => b.type === 'event' && b.name === 'artifact').map((b: Json) => b.data),
       rejected: blocks.filter((b: Json) => b.type === 'event' && b.name === 'artifact_rejected').map((b: Json) => b.data),
     };
@@ -97,7 +100,12 @@ describe.each(testDatabases())('command runner artifacts (%s)', (database) => {
     expect(pr.data).toEqual({ url: 'https://git.example.com/acme/app/pull/7', branch: 'fix-login' });
     expect(reference.data).toEqual({ url: 'https://issues.example.com/ENG-42', reference_type: 'linear_issue', title: 'ENG-42' });
     expect(page.data).toMatchObject({ filename: 'page.html', mime_type: 'text/html', size_bytes: 25 });
-    expect(plan.data).toEqual({ artifact_uid: expect.any(String), document_uid: plan.data.artifact_uid, notebook_uid: plan.data.artifact_uid, title: 'Fix the login bug' });
+    expect(plan.data).toEqual({
+      artifact_uid: expect.any(String),
+      document_uid: plan.data.artifact_uid,
+      notebook_uid: plan.data.artifact_uid,
+      title: 'Fix the login bug',
+    });
     expect(report.data).toEqual({ artifact_uid: expect.any(String), filepath: 'report.md', filename: 'report.md', mime_type: 'text/markdown', size_bytes: 15 });
     expect(shot.data).toEqual({ artifact_uid: expect.any(String), mime_type: 'image/png' });
 
@@ -123,7 +131,9 @@ describe.each(testDatabases())('command runner artifacts (%s)', (database) => {
       artifact_type: 'FILE',
       created_at: report.created_at,
       data: {
-        download_url: expect.stringMatching(new RegExp(`^${server.apiUrl}/agent/artifacts/${report.data.artifact_uid}/content\\?token=team_[a-z0-9]+\\.\\d+\\.[A-Za-z0-9_-]{43}$`)),
+        download_url: expect.stringMatching(
+          new RegExp(`^${server.apiUrl}/agent/artifacts/${report.data.artifact_uid}/content\\?token=team_[a-z0-9]+\\.\\d+\\.[A-Za-z0-9_-]{43}$`),
+        ),
         expires_at: new Date((Math.floor(clock.now().getTime() / 1000) + 900) * 1000).toISOString(),
         content_type: 'text/markdown',
         filepath: 'report.md',
@@ -154,7 +164,13 @@ describe.each(testDatabases())('command runner artifacts (%s)', (database) => {
       artifact_uid: plan.data.artifact_uid,
       artifact_type: 'PLAN',
       created_at: plan.created_at,
-      data: { document_uid: plan.data.artifact_uid, notebook_uid: plan.data.artifact_uid, title: 'Fix the login bug', content: '# Fix the login bug\n\n1. Reproduce\n2. Patch\n', content_type: 'text/markdown' },
+      data: {
+        document_uid: plan.data.artifact_uid,
+        notebook_uid: plan.data.artifact_uid,
+        title: 'Fix the login bug',
+        content: '# Fix the login bug\n\n1. Reproduce\n2. Patch\n',
+        content_type: 'text/markdown',
+      },
     });
 
     // downloadArtifact redirects to a fresh signed URL (as Oz).
@@ -228,7 +244,9 @@ describe.each(testDatabases())('command runner artifacts (%s)', (database) => {
     const first = await api.run(`mkdir -p .artifacts; echo one > .artifacts/a.txt; echo two > .artifacts/b.txt`);
     expect(first.artifacts.map((a: Json) => a.data.filepath)).toEqual(['a.txt', 'b.txt']);
     // The follow-up re-queues the finished run in the same transaction, so the wait sees it run again.
-    expect((await api.call('POST', `/agent/runs/${first.run_id}/followups`, { message: 'echo changed > .artifacts/b.txt; echo new > .artifacts/c.txt' })).status).toBe(200);
+    expect(
+      (await api.call('POST', `/agent/runs/${first.run_id}/followups`, { message: 'echo changed > .artifacts/b.txt; echo new > .artifacts/c.txt' })).status,
+    ).toBe(200);
     const second = await api.waitForState(first.run_id, ['SUCCEEDED']);
     expect(second.artifacts.map((a: Json) => a.data.filepath)).toEqual(['a.txt', 'b.txt', 'b.txt', 'c.txt']);
     expect(second.artifacts[2].data.size_bytes).toBe(8);

@@ -87,7 +87,14 @@ describe.each(testDatabases())('publish_artifact of the model runner (%s)', (dat
       input: { artifact_type: 'FILE', filename: 'report.md', content: `[${report.length} bytes, published as the artifact]`, title: 'Report' },
     });
     const toolBlocks = messages.filter((m: Json) => m.role === 'tool').flatMap((m: Json) => m.content);
-    expect(toolBlocks).toContainEqual({ type: 'action_result', action_id: 'call_file', category: 'documents', name: 'publish_artifact', state: 'completed', output: file });
+    expect(toolBlocks).toContainEqual({
+      type: 'action_result',
+      action_id: 'call_file',
+      category: 'documents',
+      name: 'publish_artifact',
+      state: 'completed',
+      output: file,
+    });
     expect(toolBlocks.filter((b: Json) => b.type === 'event' && b.name === 'artifact').map((b: Json) => b.data)).toEqual(run.artifacts);
   });
 
@@ -95,7 +102,11 @@ describe.each(testDatabases())('publish_artifact of the model runner (%s)', (dat
     model.reply(
       toolCalls([
         { id: 'c1', name: 'publish_artifact', arguments: { artifact_type: 'FILE', filename: '../../etc/passwd', content: 'x' } },
-        { id: 'c2', name: 'publish_artifact', arguments: { artifact_type: 'SCREENSHOT', filename: 'a.png', content_base64: Buffer.from('not an image').toString('base64') } },
+        {
+          id: 'c2',
+          name: 'publish_artifact',
+          arguments: { artifact_type: 'SCREENSHOT', filename: 'a.png', content_base64: Buffer.from('not an image').toString('base64') },
+        },
         { id: 'c3', name: 'publish_artifact', arguments: { artifact_type: 'FILE', filename: 'big.txt', content: 'x'.repeat(1001) } },
         { id: 'c4', name: 'publish_artifact', arguments: { artifact_type: 'EXTERNAL_REFERENCE', url: 'ftp://x.example.com/a', reference_type: 'x' } },
         { id: 'c5', name: 'publish_artifact', arguments: '{"artifact_type": ' },
@@ -106,7 +117,10 @@ describe.each(testDatabases())('publish_artifact of the model runner (%s)', (dat
     const run = await finished(created.body.run_id);
     expect(run.state).toBe('SUCCEEDED');
     expect(run.artifacts).toEqual([]);
-    const answers = model.requests.at(-1)!.body.messages.filter((m: Json) => m.role === 'tool').map((m: Json) => m.content);
+    const answers = model.requests
+      .at(-1)!
+      .body.messages.filter((m: Json) => m.role === 'tool')
+      .map((m: Json) => m.content);
     expect(answers).toEqual([
       'Error: filename must be a plain file name (no / or \\, not . or ..)',
       'Error: a SCREENSHOT must be a PNG, JPEG, GIF or WebP image',

@@ -129,7 +129,8 @@ describe.each(testDatabases())('audit log (%s)', (kind) => {
     await change(admin.delete(`/agent/schedules/${schedule}`), 200);
     expect1('deleteScheduledAgent', 'schedule', 'deleted', schedule);
 
-    const subscription = (await change(admin.post('/notifications/subscriptions', { url: 'http://127.0.0.1:9/hook', event_types: ['run.state_changed'] }), 201)).body;
+    const subscription = (await change(admin.post('/notifications/subscriptions', { url: 'http://127.0.0.1:9/hook', event_types: ['run.state_changed'] }), 201))
+      .body;
     expect1('createNotificationSubscription', 'notification_subscription', 'created', subscription.uid);
     const resigned = (await change(admin.post(`/notifications/subscriptions/${subscription.uid}/rotate-secret`), 200)).body;
     expect1('rotateNotificationSubscriptionSecret', 'notification_subscription', 'secret_rotated', subscription.uid);
@@ -169,7 +170,7 @@ describe.each(testDatabases())('audit log (%s)', (kind) => {
     expect(await storedRows()).toEqual(before);
   });
 
-  it('records the event in the change\'s transaction: when it cannot be recorded, the change does not happen', async () => {
+  it("records the event in the change's transaction: when it cannot be recorded, the change does not happen", async () => {
     let seenInTransaction: string[] = [];
     const unrecordable: AuditTrail = {
       async record(db) {
@@ -233,7 +234,7 @@ describe.each(testDatabases())('audit log (%s)', (kind) => {
     expectProblem(await admin.get('/audit-events?since=yesterday'), 400, 'invalid_request');
   });
 
-  it("shows a team only its own events", async () => {
+  it('shows a team only its own events', async () => {
     const theirs = await allEvents(other);
     expect(theirs).toEqual([]);
     expect(await allEvents(other, `&actor_key_id=${team.keyId}`)).toEqual([]);

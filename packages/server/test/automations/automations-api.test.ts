@@ -231,7 +231,10 @@ describe.each(testDatabases())('automations API (%s)', (kind) => {
 
       const otherWebhook = await admin.post(base, { delivery_id: s.fromSecondId });
       expect(otherWebhook.body.result).toBe('Would not trigger');
-      expect(otherWebhook.body.webhook_check).toEqual({ passed: false, reason: expect.stringContaining(`webhook ${s.second.uid}, which the trigger does not select`) });
+      expect(otherWebhook.body.webhook_check).toEqual({
+        passed: false,
+        reason: expect.stringContaining(`webhook ${s.second.uid}, which the trigger does not select`),
+      });
     });
 
     it('draft trigger: both verdicts, and an invalid draft filter → 422 with its path', async () => {

@@ -62,7 +62,10 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
     const second = await apply([
       webhookFile('github', `secretName: ${secret}\ndeliveryIdHeader: X-GitHub-Delivery`),
       webhookFile('linear', `authMode: url_token\nsecretName: ${secret}\nname: Linear events`),
-      automationFile('triage', `name: Triage\ntriggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${github}]\n      payload:\n        action: [opened]`),
+      automationFile(
+        'triage',
+        `name: Triage\ntriggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${github}]\n      payload:\n        action: [opened]`,
+      ),
     ]);
     expect(second.status, JSON.stringify(second.body)).toBe(200);
     expect(second.body.webhooks.map((w: any) => w.uid)).toEqual([github, linear]);
@@ -90,7 +93,10 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
     const third = await apply([
       webhookFile('github', `secretName: ${secret}\ndeliveryIdHeader: X-GitHub-Delivery`),
       webhookFile('linear', `authMode: url_token\nsecretName: ${secret}\nname: Linear events`),
-      automationFile('triage', `name: Triage\ntriggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${github}]\n      payload:\n        action: [opened]`),
+      automationFile(
+        'triage',
+        `name: Triage\ntriggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${github}]\n      payload:\n        action: [opened]`,
+      ),
     ]);
     expect(third.body).toEqual(second.body);
     expect((await admin.get(`/factories/${factory}/automations/${automationUid}`)).body).toEqual(shown.body);
@@ -179,14 +185,21 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
         webhookFile('signature', `authMode: signature\nsecretName: ${secret}`),
         webhookFile('no-secret', 'authMode: token'),
         webhookFile('credential-header', `secretName: ${secret}\ndeliveryIdHeader: Authorization`),
-        automationFile('filter', `triggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [wh_0000000000aaaaaaaaaaaaaaaa]\n      payload:\n        action: {in: opened}`),
+        automationFile(
+          'filter',
+          `triggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [wh_0000000000aaaaaaaaaaaaaaaa]\n      payload:\n        action: {in: opened}`,
+        ),
         automationFile('file-name', 'triggers:\n  - {provider: webhook, event: received, filter: {webhook_ids: [unknown-key.yaml]}}'),
         automationFile('config', 'config: {max_turns: 0, model: x}\ntriggers: []'),
         { path: 'automations/no-front-matter.md', content: 'Just a prompt.' },
         automationFile('blank', 'triggers: []', '   '),
       ]);
       expect(res.status).toBe(422);
-      const byFile = (file: string) => res.body.file_errors.filter((e: any) => e.file === file).map((e: any) => e.message).join(' | ');
+      const byFile = (file: string) =>
+        res.body.file_errors
+          .filter((e: any) => e.file === file)
+          .map((e: any) => e.message)
+          .join(' | ');
       expect(byFile('webhooks/bad-yaml.yaml')).toContain('invalid YAML');
       expect(byFile('webhooks/unknown-key.yaml')).toContain('unknown key "colour"');
       expect(byFile('webhooks/signature.yaml')).toContain('signatureScheme is required');
@@ -204,7 +217,12 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
   it('a YAML alias bomb (billion laughs) fails quickly with 422, in a webhook file and in front matter', async () => {
     const { factory, secret, apply } = await filesFactory();
     const lines = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const bomb = lines.join('\n');
     const started = Date.now();
     const res = await apply([webhookFile('bomb', `secretName: ${secret}\n${bomb}`), automationFile('bomb', `${bomb}\ntriggers: []`)]);
@@ -232,7 +250,10 @@ describe.each(testDatabases())('definition apply (%s)', (kind) => {
     const first = await apply([...files, mention('webhooks/github.yaml')]);
     expect(first.status).toBe(422);
     expect(first.body.file_errors).toEqual([
-      { file: 'automations/triage.md', message: expect.stringMatching(/webhook_ids take webhook UIDs .*webhooks\/github\.yaml gets its UID when it first applies/) },
+      {
+        file: 'automations/triage.md',
+        message: expect.stringMatching(/webhook_ids take webhook UIDs .*webhooks\/github\.yaml gets its UID when it first applies/),
+      },
     ]);
     expect((await admin.get(`/factories/${factory}/webhooks`)).body.webhooks).toEqual([]);
     const applied = await apply(files);

@@ -47,7 +47,14 @@ const rows: Row[] = [
   { name: 'empty filter, null payload', filter: {}, payload: null, passed: true },
 
   // non-object payloads with a non-empty filter
-  { name: 'array payload', filter: { action: 'opened' }, payload: [{ action: 'opened' }], passed: false, path: '$', reason: 'payload is not an object (got an array)' },
+  {
+    name: 'array payload',
+    filter: { action: 'opened' },
+    payload: [{ action: 'opened' }],
+    passed: false,
+    path: '$',
+    reason: 'payload is not an object (got an array)',
+  },
   { name: 'string payload', filter: { action: 'opened' }, payload: 'opened', passed: false, path: '$', reason: 'payload is not an object (got a string)' },
   { name: 'number payload', filter: { n: 1 }, payload: 1, passed: false, path: '$', reason: 'payload is not an object (got a number)' },
   { name: 'null payload', filter: { a: { exists: false } }, payload: null, passed: false, path: '$', reason: 'payload is not an object (got null)' },
@@ -59,7 +66,14 @@ const rows: Row[] = [
   { name: 'number equality match', filter: { number: 42 }, payload: pr, passed: true },
   { name: 'number equality by value (42.0)', filter: { number: 42.0 }, payload: { number: 42 }, passed: true },
   { name: 'zero equals negative zero', filter: { n: 0 }, payload: { n: -0 }, passed: true },
-  { name: 'number filter vs string field', filter: { number: 42 }, payload: { number: '42' }, passed: false, path: '$.number', reason: 'expected 42, got "42"' },
+  {
+    name: 'number filter vs string field',
+    filter: { number: 42 },
+    payload: { number: '42' },
+    passed: false,
+    path: '$.number',
+    reason: 'expected 42, got "42"',
+  },
   { name: 'string filter vs number field', filter: { number: '42' }, payload: pr, passed: false, path: '$.number', reason: 'expected "42", got 42' },
   { name: 'boolean equality match', filter: { draft: false }, payload: pr, passed: true },
   { name: 'boolean vs string "false"', filter: { draft: 'false' }, payload: pr, passed: false, path: '$.draft', reason: 'expected "false", got false' },
@@ -67,14 +81,42 @@ const rows: Row[] = [
   { name: 'null equality: field is null', filter: { merged_at: null }, payload: pr, passed: true },
   { name: 'null equality: field missing', filter: { closed_at: null }, payload: pr, passed: false, path: '$.closed_at', reason: 'field is missing' },
   { name: 'null equality: field is a string', filter: { action: null }, payload: pr, passed: false, path: '$.action', reason: 'expected null, got "opened"' },
-  { name: 'equality vs object field', filter: { sender: 'octocat' }, payload: pr, passed: false, path: '$.sender', reason: 'expected "octocat", got an object' },
+  {
+    name: 'equality vs object field',
+    filter: { sender: 'octocat' },
+    payload: pr,
+    passed: false,
+    path: '$.sender',
+    reason: 'expected "octocat", got an object',
+  },
   { name: 'equality, missing field', filter: { nope: 'x' }, payload: pr, passed: false, path: '$.nope', reason: 'field is missing' },
 
   // array value (= in)
   { name: 'array value match', filter: { action: ['opened', 'reopened'] }, payload: pr, passed: true },
-  { name: 'array value mismatch', filter: { action: ['closed', 'reopened'] }, payload: pr, passed: false, path: '$.action', reason: 'expected one of ["closed","reopened"], got "opened"' },
-  { name: 'array value, numbers vs string field', filter: { n: [1, 2] }, payload: { n: '1' }, passed: false, path: '$.n', reason: 'expected one of [1,2], got "1"' },
-  { name: 'array value, strings vs number field', filter: { n: ['1', '2'] }, payload: { n: 1 }, passed: false, path: '$.n', reason: 'expected one of ["1","2"], got 1' },
+  {
+    name: 'array value mismatch',
+    filter: { action: ['closed', 'reopened'] },
+    payload: pr,
+    passed: false,
+    path: '$.action',
+    reason: 'expected one of ["closed","reopened"], got "opened"',
+  },
+  {
+    name: 'array value, numbers vs string field',
+    filter: { n: [1, 2] },
+    payload: { n: '1' },
+    passed: false,
+    path: '$.n',
+    reason: 'expected one of [1,2], got "1"',
+  },
+  {
+    name: 'array value, strings vs number field',
+    filter: { n: ['1', '2'] },
+    payload: { n: 1 },
+    passed: false,
+    path: '$.n',
+    reason: 'expected one of ["1","2"], got 1',
+  },
   { name: 'array value, mixed types match number', filter: { n: ['1', 1, true, null] }, payload: { n: 1 }, passed: true },
   { name: 'array value, null member matches null field', filter: { merged_at: [null, 'x'] }, payload: pr, passed: true },
   { name: 'array value, true does not match 1', filter: { n: [true] }, payload: { n: 1 }, passed: false, path: '$.n', reason: 'expected one of [true], got 1' },
@@ -82,18 +124,67 @@ const rows: Row[] = [
 
   // operator: in
   { name: 'in match', filter: { action: { in: ['opened', 'closed'] } }, payload: pr, passed: true },
-  { name: 'in mismatch (reason format)', filter: { action: { in: ['opened', 'closed'] } }, payload: { action: 'edited' }, passed: false, path: '$.action', reason: 'expected one of ["opened","closed"], got "edited"' },
+  {
+    name: 'in mismatch (reason format)',
+    filter: { action: { in: ['opened', 'closed'] } },
+    payload: { action: 'edited' },
+    passed: false,
+    path: '$.action',
+    reason: 'expected one of ["opened","closed"], got "edited"',
+  },
   { name: 'in on missing field', filter: { action: { in: ['opened'] } }, payload: {}, passed: false, path: '$.action', reason: 'field is missing' },
-  { name: 'in on null field without null member', filter: { merged_at: { in: ['x'] } }, payload: pr, passed: false, path: '$.merged_at', reason: 'expected one of ["x"], got null' },
-  { name: 'in on object field', filter: { sender: { in: ['octocat'] } }, payload: pr, passed: false, path: '$.sender', reason: 'expected one of ["octocat"], got an object' },
-  { name: 'in, long list is truncated in reason', filter: { n: { in: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] } }, payload: { n: 13 }, passed: false, path: '$.n', reason: 'expected one of [1,2,3,4,5,6,7,8,9,10,… (2 more)], got 13' },
+  {
+    name: 'in on null field without null member',
+    filter: { merged_at: { in: ['x'] } },
+    payload: pr,
+    passed: false,
+    path: '$.merged_at',
+    reason: 'expected one of ["x"], got null',
+  },
+  {
+    name: 'in on object field',
+    filter: { sender: { in: ['octocat'] } },
+    payload: pr,
+    passed: false,
+    path: '$.sender',
+    reason: 'expected one of ["octocat"], got an object',
+  },
+  {
+    name: 'in, long list is truncated in reason',
+    filter: { n: { in: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] } },
+    payload: { n: 13 },
+    passed: false,
+    path: '$.n',
+    reason: 'expected one of [1,2,3,4,5,6,7,8,9,10,… (2 more)], got 13',
+  },
 
   // operator: not_in
   { name: 'not_in match', filter: { action: { not_in: ['closed'] } }, payload: pr, passed: true },
-  { name: 'not_in mismatch', filter: { action: { not_in: ['opened', 'closed'] } }, payload: pr, passed: false, path: '$.action', reason: 'expected none of ["opened","closed"], got "opened"' },
-  { name: 'not_in on missing field does not match', filter: { nope: { not_in: ['x'] } }, payload: pr, passed: false, path: '$.nope', reason: 'field is missing' },
+  {
+    name: 'not_in mismatch',
+    filter: { action: { not_in: ['opened', 'closed'] } },
+    payload: pr,
+    passed: false,
+    path: '$.action',
+    reason: 'expected none of ["opened","closed"], got "opened"',
+  },
+  {
+    name: 'not_in on missing field does not match',
+    filter: { nope: { not_in: ['x'] } },
+    payload: pr,
+    passed: false,
+    path: '$.nope',
+    reason: 'field is missing',
+  },
   { name: 'not_in on null field', filter: { merged_at: { not_in: ['x'] } }, payload: pr, passed: true },
-  { name: 'not_in with null member vs null field', filter: { merged_at: { not_in: [null] } }, payload: pr, passed: false, path: '$.merged_at', reason: 'expected none of [null], got null' },
+  {
+    name: 'not_in with null member vs null field',
+    filter: { merged_at: { not_in: [null] } },
+    payload: pr,
+    passed: false,
+    path: '$.merged_at',
+    reason: 'expected none of [null], got null',
+  },
   { name: 'not_in number vs string field', filter: { n: { not_in: [1] } }, payload: { n: '1' }, passed: true },
   { name: 'not_in empty list matches present field', filter: { action: { not_in: [] } }, payload: pr, passed: true },
   { name: 'not_in on object field', filter: { sender: { not_in: ['x'] } }, payload: pr, passed: true },
@@ -103,58 +194,224 @@ const rows: Row[] = [
   { name: 'exists true, null value is present', filter: { merged_at: { exists: true } }, payload: pr, passed: true },
   { name: 'exists true, missing', filter: { closed_at: { exists: true } }, payload: pr, passed: false, path: '$.closed_at', reason: 'field is missing' },
   { name: 'exists false, missing', filter: { closed_at: { exists: false } }, payload: pr, passed: true },
-  { name: 'exists false, present', filter: { action: { exists: false } }, payload: pr, passed: false, path: '$.action', reason: 'field exists but exists: false was required' },
-  { name: 'exists false, null value is present', filter: { merged_at: { exists: false } }, payload: pr, passed: false, path: '$.merged_at', reason: 'field exists but exists: false was required' },
+  {
+    name: 'exists false, present',
+    filter: { action: { exists: false } },
+    payload: pr,
+    passed: false,
+    path: '$.action',
+    reason: 'field exists but exists: false was required',
+  },
+  {
+    name: 'exists false, null value is present',
+    filter: { merged_at: { exists: false } },
+    payload: pr,
+    passed: false,
+    path: '$.merged_at',
+    reason: 'field exists but exists: false was required',
+  },
   { name: 'exists true, array field', filter: { empty: { exists: true } }, payload: pr, passed: true },
-  { name: 'exists false on nested missing parent', filter: { a: { b: { exists: false } } }, payload: {}, passed: false, path: '$.a', reason: 'field is missing' },
+  {
+    name: 'exists false on nested missing parent',
+    filter: { a: { b: { exists: false } } },
+    payload: {},
+    passed: false,
+    path: '$.a',
+    reason: 'field is missing',
+  },
   { name: 'exists false on nested present parent', filter: { sender: { id: { exists: false } } }, payload: pr, passed: true },
 
   // combined operators (all must hold; checked exists, in, not_in)
   { name: 'in + not_in both hold', filter: { action: { in: ['opened', 'closed'], not_in: ['closed'] } }, payload: pr, passed: true },
-  { name: 'in + not_in, not_in fails', filter: { action: { in: ['opened'], not_in: ['opened'] } }, payload: pr, passed: false, path: '$.action', reason: 'expected none of ["opened"], got "opened"' },
-  { name: 'exists true + in, missing explained by exists', filter: { a: { in: ['x'], exists: true } }, payload: {}, passed: false, path: '$.a', reason: 'field is missing' },
+  {
+    name: 'in + not_in, not_in fails',
+    filter: { action: { in: ['opened'], not_in: ['opened'] } },
+    payload: pr,
+    passed: false,
+    path: '$.action',
+    reason: 'expected none of ["opened"], got "opened"',
+  },
+  {
+    name: 'exists true + in, missing explained by exists',
+    filter: { a: { in: ['x'], exists: true } },
+    payload: {},
+    passed: false,
+    path: '$.a',
+    reason: 'field is missing',
+  },
   { name: 'exists true + in, present and in', filter: { action: { exists: true, in: ['opened'] } }, payload: pr, passed: true },
 
   // arrays in the payload
   { name: 'equality, any element matches', filter: { labels: 'bug' }, payload: pr, passed: true },
-  { name: 'equality, no element matches', filter: { labels: 'docs' }, payload: pr, passed: false, path: '$.labels', reason: 'expected an element equal to "docs", got ["bug","p1"]' },
+  {
+    name: 'equality, no element matches',
+    filter: { labels: 'docs' },
+    payload: pr,
+    passed: false,
+    path: '$.labels',
+    reason: 'expected an element equal to "docs", got ["bug","p1"]',
+  },
   { name: 'in, any element matches', filter: { labels: { in: ['docs', 'p1'] } }, payload: pr, passed: true },
   { name: 'array value, any element matches', filter: { labels: ['docs', 'bug'] }, payload: pr, passed: true },
-  { name: 'in, no element matches', filter: { labels: { in: ['docs', 'ui'] } }, payload: pr, passed: false, path: '$.labels', reason: 'expected an element among ["docs","ui"], got ["bug","p1"]' },
+  {
+    name: 'in, no element matches',
+    filter: { labels: { in: ['docs', 'ui'] } },
+    payload: pr,
+    passed: false,
+    path: '$.labels',
+    reason: 'expected an element among ["docs","ui"], got ["bug","p1"]',
+  },
   { name: 'not_in, no element matches', filter: { labels: { not_in: ['docs', 'ui'] } }, payload: pr, passed: true },
-  { name: 'not_in, an element matches (path to element)', filter: { labels: { not_in: ['docs', 'p1'] } }, payload: pr, passed: false, path: '$.labels[1]', reason: 'expected none of ["docs","p1"], got "p1"' },
+  {
+    name: 'not_in, an element matches (path to element)',
+    filter: { labels: { not_in: ['docs', 'p1'] } },
+    payload: pr,
+    passed: false,
+    path: '$.labels[1]',
+    reason: 'expected none of ["docs","p1"], got "p1"',
+  },
   { name: 'numeric array, in with numbers', filter: { ids: { in: [3, 9] } }, payload: pr, passed: true },
-  { name: 'numeric array, in with strings never matches', filter: { ids: { in: ['3'] } }, payload: pr, passed: false, path: '$.ids', reason: 'expected an element among ["3"], got [1,2,3]' },
+  {
+    name: 'numeric array, in with strings never matches',
+    filter: { ids: { in: ['3'] } },
+    payload: pr,
+    passed: false,
+    path: '$.ids',
+    reason: 'expected an element among ["3"], got [1,2,3]',
+  },
   { name: 'numeric array, equality', filter: { ids: 2 }, payload: pr, passed: true },
   { name: 'mixed array, null element equals null', filter: { mixed: null }, payload: pr, passed: true },
   { name: 'mixed array, "7" string element', filter: { mixed: { in: ['7'] } }, payload: pr, passed: true },
-  { name: 'mixed array, 7 number does not equal "7"', filter: { mixed: 7 }, payload: pr, passed: false, path: '$.mixed', reason: 'expected an element equal to 7, got [null,true,"7",{"name":"x"},["bug"]]' },
-  { name: 'mixed array, nested arrays are not flattened', filter: { mixed: 'bug' }, payload: pr, passed: false, path: '$.mixed', reason: 'expected an element equal to "bug", got [null,true,"7",{"name":"x"},["bug"]]' },
+  {
+    name: 'mixed array, 7 number does not equal "7"',
+    filter: { mixed: 7 },
+    payload: pr,
+    passed: false,
+    path: '$.mixed',
+    reason: 'expected an element equal to 7, got [null,true,"7",{"name":"x"},["bug"]]',
+  },
+  {
+    name: 'mixed array, nested arrays are not flattened',
+    filter: { mixed: 'bug' },
+    payload: pr,
+    passed: false,
+    path: '$.mixed',
+    reason: 'expected an element equal to "bug", got [null,true,"7",{"name":"x"},["bug"]]',
+  },
   { name: 'empty array, in fails', filter: { empty: ['x'] }, payload: pr, passed: false, path: '$.empty', reason: 'expected an element among ["x"], got []' },
   { name: 'empty array, not_in holds', filter: { empty: { not_in: ['x'] } }, payload: pr, passed: true },
-  { name: 'empty array, equality fails', filter: { empty: 'x' }, payload: pr, passed: false, path: '$.empty', reason: 'expected an element equal to "x", got []' },
+  {
+    name: 'empty array, equality fails',
+    filter: { empty: 'x' },
+    payload: pr,
+    passed: false,
+    path: '$.empty',
+    reason: 'expected an element equal to "x", got []',
+  },
 
   // nesting
   { name: 'nested match', filter: { pull_request: { base: { ref: 'main' } } }, payload: pr, passed: true },
   { name: 'deep nested match', filter: { pull_request: { base: { repo: { owner: { login: ['acme', 'other'] } } } } }, payload: pr, passed: true },
-  { name: 'nested mismatch, path', filter: { pull_request: { base: { ref: 'develop' } } }, payload: pr, passed: false, path: '$.pull_request.base.ref', reason: 'expected "develop", got "main"' },
-  { name: 'nested, intermediate missing', filter: { pull_request: { merged_by: { login: 'x' } } }, payload: pr, passed: false, path: '$.pull_request.merged_by', reason: 'field is missing' },
-  { name: 'nested on string field', filter: { action: { type: 'x' } }, payload: pr, passed: false, path: '$.action', reason: 'expected an object for the nested filter, got a string "opened"' },
-  { name: 'nested on null field', filter: { merged_at: { by: 'x' } }, payload: pr, passed: false, path: '$.merged_at', reason: 'expected an object for the nested filter, got null' },
-  { name: 'nested on array field (no descent)', filter: { pull_request: { labels: { name: 'bug' } } }, payload: pr, passed: false, path: '$.pull_request.labels', reason: 'expected an object for the nested filter, got an array (nested filters do not look inside arrays)' },
-  { name: 'nested with several keys, all hold', filter: { sender: { login: 'octocat', type: { not_in: ['Bot'] } }, action: 'opened' }, payload: pr, passed: true },
-  { name: 'every key must match; first failure in key order', filter: { action: 'opened', number: 41, draft: true }, payload: pr, passed: false, path: '$.number', reason: 'expected 41, got 42' },
-  { name: '"gt" is a nested field, not an operator', filter: { number: { gt: 5 } }, payload: pr, passed: false, path: '$.number', reason: 'expected an object for the nested filter, got a number 42' },
+  {
+    name: 'nested mismatch, path',
+    filter: { pull_request: { base: { ref: 'develop' } } },
+    payload: pr,
+    passed: false,
+    path: '$.pull_request.base.ref',
+    reason: 'expected "develop", got "main"',
+  },
+  {
+    name: 'nested, intermediate missing',
+    filter: { pull_request: { merged_by: { login: 'x' } } },
+    payload: pr,
+    passed: false,
+    path: '$.pull_request.merged_by',
+    reason: 'field is missing',
+  },
+  {
+    name: 'nested on string field',
+    filter: { action: { type: 'x' } },
+    payload: pr,
+    passed: false,
+    path: '$.action',
+    reason: 'expected an object for the nested filter, got a string "opened"',
+  },
+  {
+    name: 'nested on null field',
+    filter: { merged_at: { by: 'x' } },
+    payload: pr,
+    passed: false,
+    path: '$.merged_at',
+    reason: 'expected an object for the nested filter, got null',
+  },
+  {
+    name: 'nested on array field (no descent)',
+    filter: { pull_request: { labels: { name: 'bug' } } },
+    payload: pr,
+    passed: false,
+    path: '$.pull_request.labels',
+    reason: 'expected an object for the nested filter, got an array (nested filters do not look inside arrays)',
+  },
+  {
+    name: 'nested with several keys, all hold',
+    filter: { sender: { login: 'octocat', type: { not_in: ['Bot'] } }, action: 'opened' },
+    payload: pr,
+    passed: true,
+  },
+  {
+    name: 'every key must match; first failure in key order',
+    filter: { action: 'opened', number: 41, draft: true },
+    payload: pr,
+    passed: false,
+    path: '$.number',
+    reason: 'expected 41, got 42',
+  },
+  {
+    name: '"gt" is a nested field, not an operator',
+    filter: { number: { gt: 5 } },
+    payload: pr,
+    passed: false,
+    path: '$.number',
+    reason: 'expected an object for the nested filter, got a number 42',
+  },
   { name: '"gt" nested field present', filter: { limits: { gt: 5 } }, payload: { limits: { gt: 5 } }, passed: true },
   { name: 'root keys named like operators are fields', filter: { in: ['a'], exists: true }, payload: { in: 'a', exists: true }, passed: true },
-  { name: 'root "exists" key is equality on field "exists"', filter: { exists: true }, payload: { foo: 1 }, passed: false, path: '$.exists', reason: 'field is missing' },
+  {
+    name: 'root "exists" key is equality on field "exists"',
+    filter: { exists: true },
+    payload: { foo: 1 },
+    passed: false,
+    path: '$.exists',
+    reason: 'field is missing',
+  },
 
   // key names and inherited properties
-  { name: 'odd key names use bracket paths', filter: { 'dotted.key': 'no' }, payload: pr, passed: false, path: '$["dotted.key"]', reason: 'expected "no", got "yes"' },
-  { name: 'inherited "constructor" is missing', filter: { constructor: { exists: true } }, payload: {}, passed: false, path: '$.constructor', reason: 'field is missing' },
+  {
+    name: 'odd key names use bracket paths',
+    filter: { 'dotted.key': 'no' },
+    payload: pr,
+    passed: false,
+    path: '$["dotted.key"]',
+    reason: 'expected "no", got "yes"',
+  },
+  {
+    name: 'inherited "constructor" is missing',
+    filter: { constructor: { exists: true } },
+    payload: {},
+    passed: false,
+    path: '$.constructor',
+    reason: 'field is missing',
+  },
   { name: 'inherited "toString" with exists false', filter: { toString: { exists: false } }, payload: {}, passed: true },
   { name: 'own "__proto__" from JSON.parse is a field', filter: JSON.parse('{"__proto__": "x"}'), payload: JSON.parse('{"__proto__": "x"}'), passed: true },
-  { name: 'long strings are truncated in reasons', filter: { s: 'a' }, payload: { s: 'b'.repeat(200) }, passed: false, path: '$.s', reason: `expected "a", got ${JSON.stringify('b'.repeat(200)).slice(0, 120)}…` },
+  {
+    name: 'long strings are truncated in reasons',
+    filter: { s: 'a' },
+    payload: { s: 'b'.repeat(200) },
+    passed: false,
+    path: '$.s',
+    reason: `expected "a", got ${JSON.stringify('b'.repeat(200)).slice(0, 120)}…`,
+  },
 ];
 
 describe('payload filter: matches() and explain()', () => {
@@ -204,35 +461,100 @@ const invalid: InvalidRow[] = [
   { name: 'boolean filter', filter: true, issues: [{ path: '$', message: 'filter must be a JSON object (or null for no filter), got boolean' }] },
 
   // mixing operator and field keys
-  { name: 'mixing in + field', filter: { action: { in: ['a'], foo: 1 } }, issues: [{ path: '$.action', message: 'object mixes operator keys ("in") with field keys ("foo"); an object is either an operator object (only "in", "not_in", "exists") or a nested filter' }] },
-  { name: 'mixing deep', filter: { a: { b: { exists: true, c: 1, not_in: [] } } }, issues: [{ path: '$.a.b', message: /^object mixes operator keys \("exists", "not_in"\) with field keys \("c"\)/ }] },
+  {
+    name: 'mixing in + field',
+    filter: { action: { in: ['a'], foo: 1 } },
+    issues: [
+      {
+        path: '$.action',
+        message:
+          'object mixes operator keys ("in") with field keys ("foo"); an object is either an operator object (only "in", "not_in", "exists") or a nested filter',
+      },
+    ],
+  },
+  {
+    name: 'mixing deep',
+    filter: { a: { b: { exists: true, c: 1, not_in: [] } } },
+    issues: [{ path: '$.a.b', message: /^object mixes operator keys \("exists", "not_in"\) with field keys \("c"\)/ }],
+  },
 
   // empty object
-  { name: 'empty object value', filter: { a: {} }, issues: [{ path: '$.a', message: 'empty object: use {"exists": true} to require the field, or remove the key' }] },
+  {
+    name: 'empty object value',
+    filter: { a: {} },
+    issues: [{ path: '$.a', message: 'empty object: use {"exists": true} to require the field, or remove the key' }],
+  },
   { name: 'empty nested object value', filter: { a: { b: {} } }, issues: [{ path: '$.a.b', message: /^empty object/ }] },
 
   // in / not_in operands
-  { name: 'in is a string', filter: { action: { in: 'opened' } }, issues: [{ path: '$.action.in', message: '"in" must be an array of JSON scalars (string, number, boolean or null), got string' }] },
-  { name: 'in is an object', filter: { action: { in: { a: 1 } } }, issues: [{ path: '$.action.in', message: '"in" must be an array of JSON scalars (string, number, boolean or null), got object' }] },
-  { name: 'in is null', filter: { action: { in: null } }, issues: [{ path: '$.action.in', message: '"in" must be an array of JSON scalars (string, number, boolean or null), got null' }] },
-  { name: 'not_in is a number', filter: { action: { not_in: 3 } }, issues: [{ path: '$.action.not_in', message: '"not_in" must be an array of JSON scalars (string, number, boolean or null), got number' }] },
-  { name: 'in element is an object', filter: { payload: { action: { in: ['a', 'b', { x: 1 }] } } }, issues: [{ path: '$.payload.action.in[2]', message: 'list elements must be JSON scalars (string, number, boolean or null), got object' }] },
-  { name: 'not_in element is an array', filter: { a: { not_in: [['x']] } }, issues: [{ path: '$.a.not_in[0]', message: 'list elements must be JSON scalars (string, number, boolean or null), got array' }] },
-  { name: 'array value element is an object', filter: { a: ['x', { y: 1 }] }, issues: [{ path: '$.a[1]', message: 'list elements must be JSON scalars (string, number, boolean or null), got object' }] },
-  { name: 'array value with two bad elements', filter: { a: [[1], 'ok', {}] }, issues: [{ path: '$.a[0]', message: /got array$/ }, { path: '$.a[2]', message: /got object$/ }] },
+  {
+    name: 'in is a string',
+    filter: { action: { in: 'opened' } },
+    issues: [{ path: '$.action.in', message: '"in" must be an array of JSON scalars (string, number, boolean or null), got string' }],
+  },
+  {
+    name: 'in is an object',
+    filter: { action: { in: { a: 1 } } },
+    issues: [{ path: '$.action.in', message: '"in" must be an array of JSON scalars (string, number, boolean or null), got object' }],
+  },
+  {
+    name: 'in is null',
+    filter: { action: { in: null } },
+    issues: [{ path: '$.action.in', message: '"in" must be an array of JSON scalars (string, number, boolean or null), got null' }],
+  },
+  {
+    name: 'not_in is a number',
+    filter: { action: { not_in: 3 } },
+    issues: [{ path: '$.action.not_in', message: '"not_in" must be an array of JSON scalars (string, number, boolean or null), got number' }],
+  },
+  {
+    name: 'in element is an object',
+    filter: { payload: { action: { in: ['a', 'b', { x: 1 }] } } },
+    issues: [{ path: '$.payload.action.in[2]', message: 'list elements must be JSON scalars (string, number, boolean or null), got object' }],
+  },
+  {
+    name: 'not_in element is an array',
+    filter: { a: { not_in: [['x']] } },
+    issues: [{ path: '$.a.not_in[0]', message: 'list elements must be JSON scalars (string, number, boolean or null), got array' }],
+  },
+  {
+    name: 'array value element is an object',
+    filter: { a: ['x', { y: 1 }] },
+    issues: [{ path: '$.a[1]', message: 'list elements must be JSON scalars (string, number, boolean or null), got object' }],
+  },
+  {
+    name: 'array value with two bad elements',
+    filter: { a: [[1], 'ok', {}] },
+    issues: [
+      { path: '$.a[0]', message: /got array$/ },
+      { path: '$.a[2]', message: /got object$/ },
+    ],
+  },
   { name: 'empty in', filter: { a: { in: [] } }, issues: [{ path: '$.a.in', message: '"in" must list at least one value (an empty list never matches)' }] },
-  { name: 'empty array value', filter: { a: [] }, issues: [{ path: '$.a', message: 'an array value (= "in") must list at least one value (an empty list never matches)' }] },
+  {
+    name: 'empty array value',
+    filter: { a: [] },
+    issues: [{ path: '$.a', message: 'an array value (= "in") must list at least one value (an empty list never matches)' }],
+  },
   { name: 'non-finite number in list', filter: { a: [1, Number.NaN] }, issues: [{ path: '$.a[1]', message: /got non-finite number \(NaN\)$/ }] },
 
   // exists operand
   { name: 'exists is a string', filter: { a: { exists: 'yes' } }, issues: [{ path: '$.a.exists', message: '"exists" must be true or false, got string' }] },
   { name: 'exists is null', filter: { a: { exists: null } }, issues: [{ path: '$.a.exists', message: '"exists" must be true or false, got null' }] },
   { name: 'exists is 1', filter: { a: { exists: 1 } }, issues: [{ path: '$.a.exists', message: '"exists" must be true or false, got number' }] },
-  { name: 'exists false + in', filter: { a: { exists: false, in: ['x'] } }, issues: [{ path: '$.a', message: /^"exists": false cannot be combined with "in" or "not_in"/ }] },
+  {
+    name: 'exists false + in',
+    filter: { a: { exists: false, in: ['x'] } },
+    issues: [{ path: '$.a', message: /^"exists": false cannot be combined with "in" or "not_in"/ }],
+  },
   { name: 'exists false + not_in', filter: { a: { exists: false, not_in: ['x'] } }, issues: [{ path: '$.a', message: /never matches$/ }] },
 
   // unsupported JS values
-  { name: 'undefined value', filter: { a: undefined }, issues: [{ path: '$.a', message: 'unsupported value: expected a JSON scalar, an array of scalars or an object, got undefined' }] },
+  {
+    name: 'undefined value',
+    filter: { a: undefined },
+    issues: [{ path: '$.a', message: 'unsupported value: expected a JSON scalar, an array of scalars or an object, got undefined' }],
+  },
   { name: 'Infinity value', filter: { a: Number.POSITIVE_INFINITY }, issues: [{ path: '$.a', message: /got non-finite number \(Infinity\)$/ }] },
   { name: 'Date value', filter: { a: new Date(0) }, issues: [{ path: '$.a', message: /got Date instance$/ }] },
 
@@ -242,7 +564,11 @@ const invalid: InvalidRow[] = [
   // limits
   { name: 'depth 9', filter: nest(9), issues: [{ path: depth9Path, message: 'filter nests deeper than 8 levels' }] },
   { name: 'depth 9 with operator leaf', filter: nest(9, { in: ['x'] }), issues: [{ path: depth9Path, message: 'filter nests deeper than 8 levels' }] },
-  { name: '101 keys flat', filter: flatKeys(101), issues: [{ path: '$', message: 'filter has 101 field keys; at most 100 are allowed (all levels together)' }] },
+  {
+    name: '101 keys flat',
+    filter: flatKeys(101),
+    issues: [{ path: '$', message: 'filter has 101 field keys; at most 100 are allowed (all levels together)' }],
+  },
   {
     name: '101 keys over several levels',
     filter: { ...flatKeys(50), nested: flatKeys(50) },
@@ -360,8 +686,7 @@ describe('payload filter: compiled filters are independent of the source object'
 
 function refMatches(filter: unknown, payload: unknown): boolean {
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const objMatch = (f: Record<string, unknown>, o: Record<string, unknown>): boolean =>
-    Object.keys(f).every((k) => valMatch(f[k], Object.hasOwn(o, k), o[k]));
+  const objMatch = (f: Record<string, unknown>, o: Record<string, unknown>): boolean => Object.keys(f).every((k) => valMatch(f[k], Object.hasOwn(o, k), o[k]));
   const anyEq = (v: unknown, want: (x: unknown) => boolean): boolean => (Array.isArray(v) ? v.some(want) : want(v));
   const valMatch = (fv: unknown, present: boolean, v: unknown): boolean => {
     if (Array.isArray(fv)) return present && anyEq(v, (x) => fv.includes(x));
@@ -385,7 +710,7 @@ describe('payload filter: differential check against the rules read naively', ()
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const KEYS = ['a', 'b', 'c', 'constructor'];
   const SCALARS = [1, '1', 0, 'x', true, false, null, 2.5, ''];
 

@@ -10,7 +10,10 @@ import type { TestDatabaseKind } from '../support/databases';
 import { startTestServer, type TestServer, type TestServerOverrides } from '../support/server';
 import { restClient, send, type Answer, type RestClient } from '../webhooks/helpers';
 
-export const problemCode = (body: any): string => String(body?.type ?? '').split('/').pop() ?? '';
+export const problemCode = (body: any): string =>
+  String(body?.type ?? '')
+    .split('/')
+    .pop() ?? '';
 
 export interface AutomationWorld {
   server: TestServer;

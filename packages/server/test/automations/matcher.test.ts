@@ -63,7 +63,10 @@ describe('AutomationMatcher', () => {
     const m = new AutomationMatcher(list);
     const payloads = [opened, closed, {}, { pull_request: null }, { pull_request: { base: 'main' } }, { pull_request: {} }, [opened], 'x', null];
     for (const payload of payloads) {
-      const expected = m.candidates('wh').filter((c) => c.compiled.explain(payload).passed).map((c) => c.automationId);
+      const expected = m
+        .candidates('wh')
+        .filter((c) => c.compiled.explain(payload).passed)
+        .map((c) => c.automationId);
       expect(m.match('wh', payload)).toEqual(expected);
     }
     expect(m.match('wh', { pull_request: {} })).toEqual(['b', 'e']);
@@ -88,9 +91,7 @@ describe('AutomationMatcher', () => {
   it('rebuild replaces the whole index', () => {
     const m = new AutomationMatcher(automations);
     expect(m.match('wh_a', opened)).toEqual(['aut_all', 'aut_opened', 'aut_main']);
-    const returned = m.rebuild([
-      { automationId: 'aut_new', enabled: true, webhookIds: ['wh_c'], payloadFilter: { action: { not_in: ['opened'] } } },
-    ]);
+    const returned = m.rebuild([{ automationId: 'aut_new', enabled: true, webhookIds: ['wh_c'], payloadFilter: { action: { not_in: ['opened'] } } }]);
     expect(returned).toBe(m);
     expect(m.match('wh_a', opened)).toEqual([]);
     expect(m.match('wh_c', opened)).toEqual([]);

@@ -10,19 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { waitForRunState, apiClient } from '../support/http';
 import { send } from '../webhooks/helpers';
-import {
-  createAutomation,
-  deliver,
-  factoryWithWebhook,
-  problemCode,
-  runsWhere,
-  startWorld,
-  trigger,
-  type AutomationWorld,
-} from './helpers';
+import { createAutomation, deliver, factoryWithWebhook, problemCode, runsWhere, startWorld, trigger, type AutomationWorld } from './helpers';
 
 /** Whitespace, escapes, non-ASCII, a trailing-zero decimal and a 20-digit integer: any re-serialisation changes these bytes. */
-const ODD_BODY = '{ "action" :"opened",\n\t"title": "caf\u00e9 \u2603 \ud83d\ude00 \\u00e9 \\"quoted\\"",  "n": 1.50 ,"big": 12345678901234567890, "nested": {"ref":"main"} }\r\n';
+const ODD_BODY =
+  '{ "action" :"opened",\n\t"title": "caf\u00e9 \u2603 \ud83d\ude00 \\u00e9 \\"quoted\\"",  "n": 1.50 ,"big": 12345678901234567890, "nested": {"ref":"main"} }\r\n';
 
 describe.each(testDatabases())('webhook-started runs (%s)', (kind) => {
   let world: AutomationWorld;

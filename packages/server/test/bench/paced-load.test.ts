@@ -154,4 +154,3 @@ describe('pacedLoad', () => {
     expect(percent).toBeLessThanOrEqual(100);
   });
 });
-

@@ -51,42 +51,54 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     return waitForRunState(client, created.body.run_id, FINISHED, SLOW_MS);
   }
 
-  it('ends a run that passes its max_tokens FAILED budget_exceeded, with what it used', async () => {
-    const { member } = await newTeam('run-tokens');
-    model.reply(text('A long answer.', usage(80, 40)));
-    const run = await runToEnd(member, { prompt: 'Write at length.', config: { max_tokens: 100 } });
-    expect(run.state).toBe('FAILED');
-    expect(run.status_message).toEqual({
-      message: 'The run used 120 tokens; its max_tokens is 100 tokens.',
-      error_code: 'budget_exceeded',
-      retryable: false,
-    });
-    expect(run.usage).toMatchObject(usage(80, 40));
-    expect(run.agent_config.max_tokens).toBe(100);
-  }, SLOW_MS);
+  it(
+    'ends a run that passes its max_tokens FAILED budget_exceeded, with what it used',
+    async () => {
+      const { member } = await newTeam('run-tokens');
+      model.reply(text('A long answer.', usage(80, 40)));
+      const run = await runToEnd(member, { prompt: 'Write at length.', config: { max_tokens: 100 } });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message).toEqual({
+        message: 'The run used 120 tokens; its max_tokens is 100 tokens.',
+        error_code: 'budget_exceeded',
+        retryable: false,
+      });
+      expect(run.usage).toMatchObject(usage(80, 40));
+      expect(run.agent_config.max_tokens).toBe(100);
+    },
+    SLOW_MS,
+  );
 
-  it('makes no model call once a run has used its max_tokens: a follow-up fails at start', async () => {
-    const { member } = await newTeam('run-reached');
-    model.reply(text('Exactly on budget.', usage(90, 10)));
-    const run = await runToEnd(member, { prompt: 'Answer briefly.', config: { max_tokens: 100 } });
-    expect(run.state).toBe('SUCCEEDED'); // the last answer landed on the limit, not past it
-    const calls = model.requests.length;
+  it(
+    'makes no model call once a run has used its max_tokens: a follow-up fails at start',
+    async () => {
+      const { member } = await newTeam('run-reached');
+      model.reply(text('Exactly on budget.', usage(90, 10)));
+      const run = await runToEnd(member, { prompt: 'Answer briefly.', config: { max_tokens: 100 } });
+      expect(run.state).toBe('SUCCEEDED'); // the last answer landed on the limit, not past it
+      const calls = model.requests.length;
 
-    const followup = await member.post(`/agent/runs/${run.run_id}/followups`, { message: 'And more?' });
-    expect(followup.status).toBe(200);
-    const resumed = await waitForRunState(member, run.run_id, ['FAILED'], SLOW_MS);
-    expect(resumed.status_message).toMatchObject({ error_code: 'budget_exceeded', message: 'The run used 100 tokens; its max_tokens is 100 tokens.' });
-    expect(model.requests.length).toBe(calls);
-  }, SLOW_MS);
+      const followup = await member.post(`/agent/runs/${run.run_id}/followups`, { message: 'And more?' });
+      expect(followup.status).toBe(200);
+      const resumed = await waitForRunState(member, run.run_id, ['FAILED'], SLOW_MS);
+      expect(resumed.status_message).toMatchObject({ error_code: 'budget_exceeded', message: 'The run used 100 tokens; its max_tokens is 100 tokens.' });
+      expect(model.requests.length).toBe(calls);
+    },
+    SLOW_MS,
+  );
 
-  it('ends a run that passes its max_cost, and prices the usage of every run', async () => {
-    const { member } = await newTeam('run-cost');
-    model.reply(text('Costly.', usage(300, 50)));
-    const run = await runToEnd(member, { prompt: 'Spend.', config: { max_cost: 0.001 } });
-    expect(run.state).toBe('FAILED');
-    expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', message: 'The run used $0.0011; its max_cost is $0.001.' });
-    expect(run.usage).toEqual({ ...usage(300, 50), cost_usd: 0.0011 });
-  }, SLOW_MS);
+  it(
+    'ends a run that passes its max_cost, and prices the usage of every run',
+    async () => {
+      const { member } = await newTeam('run-cost');
+      model.reply(text('Costly.', usage(300, 50)));
+      const run = await runToEnd(member, { prompt: 'Spend.', config: { max_cost: 0.001 } });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', message: 'The run used $0.0011; its max_cost is $0.001.' });
+      expect(run.usage).toEqual({ ...usage(300, 50), cost_usd: 0.0011 });
+    },
+    SLOW_MS,
+  );
 
   it('refuses max_cost for a model without a price and bad budget values, naming the field', async () => {
     const { member } = await newTeam('run-invalid');
@@ -112,79 +124,96 @@ describe.each(testDatabases())('budgets (%s)', (kind) => {
     }
   });
 
-  it('lets admins set the monthly budget and members read it; a spent budget fails the run and refuses new ones until the month ends', async () => {
-    const { admin, member } = await newTeam('team-budget');
-    const before = await member.get('/team/budget');
-    expect(before.status).toBe(200);
-    expect(before.body).toEqual({
-      max_tokens_per_month: null,
-      max_cost_usd_per_month: null,
-      month: '2026-11',
-      used_tokens: 0,
-      used_cost_usd: 0,
-      exceeded: false,
-      updated_at: null,
-    });
-    expectProblem(await member.request('PUT', '/team/budget', { body: { max_tokens_per_month: 1 } }), 403, 'not_authorized');
-    const invalid = await admin.request('PUT', '/team/budget', { body: { max_tokens_per_month: 0 } });
-    expectProblem(invalid, 400, 'invalid_request');
-    expect(invalid.body.errors[0].path).toMatch(/max_tokens_per_month/);
+  it(
+    'lets admins set the monthly budget and members read it; a spent budget fails the run and refuses new ones until the month ends',
+    async () => {
+      const { admin, member } = await newTeam('team-budget');
+      const before = await member.get('/team/budget');
+      expect(before.status).toBe(200);
+      expect(before.body).toEqual({
+        max_tokens_per_month: null,
+        max_cost_usd_per_month: null,
+        month: '2026-11',
+        used_tokens: 0,
+        used_cost_usd: 0,
+        exceeded: false,
+        updated_at: null,
+      });
+      expectProblem(await member.request('PUT', '/team/budget', { body: { max_tokens_per_month: 1 } }), 403, 'not_authorized');
+      const invalid = await admin.request('PUT', '/team/budget', { body: { max_tokens_per_month: 0 } });
+      expectProblem(invalid, 400, 'invalid_request');
+      expect(invalid.body.errors[0].path).toMatch(/max_tokens_per_month/);
 
-    const set = await admin.request('PUT', '/team/budget', { body: { max_tokens_per_month: 100, max_cost_usd_per_month: 5 } });
-    expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ max_tokens_per_month: 100, max_cost_usd_per_month: 5, used_tokens: 0, exceeded: false, updated_at: '2026-11-29T08:00:00.000Z' });
+      const set = await admin.request('PUT', '/team/budget', { body: { max_tokens_per_month: 100, max_cost_usd_per_month: 5 } });
+      expect(set.status).toBe(200);
+      expect(set.body).toMatchObject({
+        max_tokens_per_month: 100,
+        max_cost_usd_per_month: 5,
+        used_tokens: 0,
+        exceeded: false,
+        updated_at: '2026-11-29T08:00:00.000Z',
+      });
 
-    model.reply(text('Over the team budget.', usage(70, 40)));
-    const run = await runToEnd(member, { prompt: 'Work.' });
-    expect(run.state).toBe('FAILED');
-    expect(run.status_message).toEqual({
-      message: 'The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. The run used 110 tokens ($0.00054).',
-      error_code: 'budget_exceeded',
-      retryable: false,
-    });
+      model.reply(text('Over the team budget.', usage(70, 40)));
+      const run = await runToEnd(member, { prompt: 'Work.' });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message).toEqual({
+        message: 'The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. The run used 110 tokens ($0.00054).',
+        error_code: 'budget_exceeded',
+        retryable: false,
+      });
 
-    const refused = await member.post('/agent/runs', { prompt: 'One more.' });
-    expectProblem(refused, 409, 'limit_exceeded');
-    expect(refused.body.retryable).toBe(false);
-    expect(refused.body.detail).toBe(
-      'The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. No run can start until an admin raises the budget (PUT /team/budget) or the month ends (UTC).',
-    );
-    expectProblem(await member.post(`/agent/runs/${run.run_id}/followups`, { message: 'Retry.' }), 409, 'limit_exceeded');
-    expect((await member.get('/team/budget')).body).toMatchObject({ used_tokens: 110, used_cost_usd: 0.00054, exceeded: true });
+      const refused = await member.post('/agent/runs', { prompt: 'One more.' });
+      expectProblem(refused, 409, 'limit_exceeded');
+      expect(refused.body.retryable).toBe(false);
+      expect(refused.body.detail).toBe(
+        'The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. No run can start until an admin raises the budget (PUT /team/budget) or the month ends (UTC).',
+      );
+      expectProblem(await member.post(`/agent/runs/${run.run_id}/followups`, { message: 'Retry.' }), 409, 'limit_exceeded');
+      expect((await member.get('/team/budget')).body).toMatchObject({ used_tokens: 110, used_cost_usd: 0.00054, exceeded: true });
 
-    // A run no client waits on (a schedule's slot) is still created, and fails at start without a model call.
-    const schedule = await admin.post('/agent/schedules', { name: 'Nightly', cron_schedule: '0 9 * * *', prompt: 'Nightly work.' });
-    expect(schedule.status).toBe(201);
-    const calls = model.requests.length;
-    clock.set(Date.parse('2026-11-29T09:00:00Z'));
-    const { runs } = await server.fireDueSchedules();
-    expect(runs).toHaveLength(1);
-    const scheduled = await waitForRunState(member, runs[0]!, FINISHED, SLOW_MS);
-    expect(scheduled).toMatchObject({ state: 'FAILED', source: 'SCHEDULED_AGENT', status_message: { error_code: 'budget_exceeded', retryable: false } });
-    expect(scheduled.status_message.message).toBe('The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. The run used 0 tokens.');
-    expect(model.requests.length).toBe(calls);
+      // A run no client waits on (a schedule's slot) is still created, and fails at start without a model call.
+      const schedule = await admin.post('/agent/schedules', { name: 'Nightly', cron_schedule: '0 9 * * *', prompt: 'Nightly work.' });
+      expect(schedule.status).toBe(201);
+      const calls = model.requests.length;
+      clock.set(Date.parse('2026-11-29T09:00:00Z'));
+      const { runs } = await server.fireDueSchedules();
+      expect(runs).toHaveLength(1);
+      const scheduled = await waitForRunState(member, runs[0]!, FINISHED, SLOW_MS);
+      expect(scheduled).toMatchObject({ state: 'FAILED', source: 'SCHEDULED_AGENT', status_message: { error_code: 'budget_exceeded', retryable: false } });
+      expect(scheduled.status_message.message).toBe('The team used 110 tokens; its monthly token budget for 2026-11 is 100 tokens. The run used 0 tokens.');
+      expect(model.requests.length).toBe(calls);
 
-    const november = await member.get('/usage');
-    expect(november.status).toBe(200);
-    expect(november.body).toEqual({
-      month: '2026-11',
-      ...usage(70, 40),
-      cost_usd: 0.00054,
-      models: [{ model_id: MODEL, ...usage(70, 40), cost_usd: 0.00054 }],
-    });
+      const november = await member.get('/usage');
+      expect(november.status).toBe(200);
+      expect(november.body).toEqual({
+        month: '2026-11',
+        ...usage(70, 40),
+        cost_usd: 0.00054,
+        models: [{ model_id: MODEL, ...usage(70, 40), cost_usd: 0.00054 }],
+      });
 
-    clock.set(Date.parse('2026-12-01T00:00:00Z'));
-    try {
-      expect((await member.get('/team/budget')).body).toMatchObject({ month: '2026-12', used_tokens: 0, exceeded: false });
-      expect((await member.get('/usage')).body).toEqual({ month: '2026-12', prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost_usd: 0, models: [] });
-      expect((await member.get('/usage?month=2026-11')).body).toEqual(november.body);
-      model.reply(text('A new month.', usage(5, 5)));
-      const next = await runToEnd(member, { prompt: 'Work again.' });
-      expect(next.state).toBe('SUCCEEDED');
-    } finally {
-      clock.set(Date.parse('2026-11-29T08:00:00Z'));
-    }
-  }, SLOW_MS);
+      clock.set(Date.parse('2026-12-01T00:00:00Z'));
+      try {
+        expect((await member.get('/team/budget')).body).toMatchObject({ month: '2026-12', used_tokens: 0, exceeded: false });
+        expect((await member.get('/usage')).body).toEqual({
+          month: '2026-12',
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          total_tokens: 0,
+          cost_usd: 0,
+          models: [],
+        });
+        expect((await member.get('/usage?month=2026-11')).body).toEqual(november.body);
+        model.reply(text('A new month.', usage(5, 5)));
+        const next = await runToEnd(member, { prompt: 'Work again.' });
+        expect(next.state).toBe('SUCCEEDED');
+      } finally {
+        clock.set(Date.parse('2026-11-29T08:00:00Z'));
+      }
+    },
+    SLOW_MS,
+  );
 
   it('keeps usage per team: another team sees only its own', async () => {
     const { member } = await newTeam('other-team');

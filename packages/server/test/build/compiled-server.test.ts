@@ -59,7 +59,14 @@ describe('node dist/main.js', () => {
     const adminKey = newApiKeyValue();
     const dashboardDir = tempDir('agent-runs-compiled-dashboard-');
     fs.writeFileSync(path.join(dashboardDir, 'index.html'), '<!doctype html><title>compiled dashboard</title>');
-    const { env, cwd } = freshEnvironment({ PORT: '0', BOOTSTRAP_ADMIN_KEY: adminKey, RUNNER: 'echo', ECHO_DELAY_MS: '0', DASHBOARD_DIR: dashboardDir, LOG_LEVEL: 'info' });
+    const { env, cwd } = freshEnvironment({
+      PORT: '0',
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+      RUNNER: 'echo',
+      ECHO_DELAY_MS: '0',
+      DASHBOARD_DIR: dashboardDir,
+      LOG_LEVEL: 'info',
+    });
 
     const child = spawn(process.execPath, [compiledMain], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -124,7 +131,9 @@ describe('pnpm start (scripts/start.mjs): stop means stop', () => {
     const output = { stdout: '', stderr: '' };
     child.stdout.on('data', (d) => (output.stdout += d));
     child.stderr.on('data', (d) => (output.stderr += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', () => {
         if (/"msg":"listening"/.test(output.stdout)) resolve();

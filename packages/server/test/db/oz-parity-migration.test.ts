@@ -32,15 +32,44 @@ describe.each(testDatabases())('migration %s', (kind) => {
     await t.db
       .insertInto('runs')
       .values({
-        id: 'run-old', team_id: 'team_old', title: 't', prompt: 'p', state: 'SUCCEEDED', source: 'API', creator_type: 'service_account',
-        creator_uid: 'key_x', creator_display_name: 'x', creator_email: null, status_message: null, session_id: 'session-old', config: null,
-        resolved_config: '{}', runner: 'model', factory_id: null, automation_id: null, delivery_id: null, metadata: '{"ticket":"T-1","team":"web"}', parent_run_id: null,
-        usage: null, event_seq: 6, lease_owner: null, lease_expires_at: null, claim_count: 1, cancel_requested_at: null,
-        created_at: now, updated_at: now, started_at: now, completed_at: now,
+        id: 'run-old',
+        team_id: 'team_old',
+        title: 't',
+        prompt: 'p',
+        state: 'SUCCEEDED',
+        source: 'API',
+        creator_type: 'service_account',
+        creator_uid: 'key_x',
+        creator_display_name: 'x',
+        creator_email: null,
+        status_message: null,
+        session_id: 'session-old',
+        config: null,
+        resolved_config: '{}',
+        runner: 'model',
+        factory_id: null,
+        automation_id: null,
+        delivery_id: null,
+        metadata: '{"ticket":"T-1","team":"web"}',
+        parent_run_id: null,
+        usage: null,
+        event_seq: 6,
+        lease_owner: null,
+        lease_expires_at: null,
+        claim_count: 1,
+        cancel_requested_at: null,
+        created_at: now,
+        updated_at: now,
+        started_at: now,
+        completed_at: now,
       } as never)
       .execute();
     const block = (seq: number, b: unknown) => ({
-      run_id: 'run-old', team_id: 'team_old', seq, kind: 'content' as const, created_at: now,
+      run_id: 'run-old',
+      team_id: 'team_old',
+      seq,
+      kind: 'content' as const,
+      created_at: now,
       data: JSON.stringify({ run_id: 'run-old', step_id: 'step_1', message_id: `msg_${seq}`, role: 'tool', timestamp: now, block: b }),
     });
     const blocks = [
@@ -52,10 +81,20 @@ describe.each(testDatabases())('migration %s', (kind) => {
       { type: 'action_result', action_id: 'call_3', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'already an object' } },
       { type: 'event', name: 'stderr', data: { text: 'warn' } },
     ];
-    await t.db.insertInto('run_events').values(blocks.map((b, i) => block(i + 1, b))).execute();
     await t.db
       .insertInto('run_events')
-      .values({ run_id: 'run-old', team_id: 'team_old', seq: 8, kind: 'state', created_at: now, data: JSON.stringify({ run_id: 'run-old', state: 'SUCCEEDED', updated_at: now }) })
+      .values(blocks.map((b, i) => block(i + 1, b)))
+      .execute();
+    await t.db
+      .insertInto('run_events')
+      .values({
+        run_id: 'run-old',
+        team_id: 'team_old',
+        seq: 8,
+        kind: 'state',
+        created_at: now,
+        data: JSON.stringify({ run_id: 'run-old', state: 'SUCCEEDED', updated_at: now }),
+      })
       .execute();
 
     expect(await migrateToLatest(t.db)).toContain(MIGRATION);
@@ -65,7 +104,14 @@ describe.each(testDatabases())('migration %s', (kind) => {
       { type: 'text', text: 'hello' },
       { type: 'action', id: 'call_1', category: 'integration', name: 'add', input: { unparsed_arguments: '{"a": 1,' } },
       { type: 'action', id: 'call_2', category: 'integration', name: 'add', input: { a: 1, b: 2 } },
-      { type: 'action_result', action_id: 'call_1', category: 'integration', name: 'add', state: 'failed', output: { text: 'The tool arguments are not valid JSON.' } },
+      {
+        type: 'action_result',
+        action_id: 'call_1',
+        category: 'integration',
+        name: 'add',
+        state: 'failed',
+        output: { text: 'The tool arguments are not valid JSON.' },
+      },
       { type: 'action_result', action_id: 'call_2', category: 'integration', name: 'add', state: 'completed', output: { value: 3 } },
       { type: 'action_result', action_id: 'call_3', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'already an object' } },
       { type: 'event', name: 'stderr', data: { text: 'warn' } },

@@ -133,7 +133,9 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
     // the first execution finishes, the run is re-queued and the command starts again (waiting for the next go)
     await waitFor(async () => {
       const states = (await readEvents(ctx, team, run.id)).filter((e) => e.kind === 'state').map((e) => e.data.state);
-      return states.filter((st) => st === 'INPROGRESS').length === 2 && fs.existsSync(path.join(workDir, 'waiting')) && !fs.existsSync(path.join(workDir, 'go'));
+      return (
+        states.filter((st) => st === 'INPROGRESS').length === 2 && fs.existsSync(path.join(workDir, 'waiting')) && !fs.existsSync(path.join(workDir, 'go'))
+      );
     });
     fs.writeFileSync(path.join(workDir, 'go'), '');
     await waitForState(ctx, run, ['SUCCEEDED']);

@@ -26,11 +26,14 @@ export interface EngineTestContext extends ServerContext {
   queuedNotifications: number;
 }
 
-export function makeContext(
-  t: TestDatabase,
-  options: { clock?: Clock; env?: Record<string, string>; settings?: Partial<Settings> } = {},
-): EngineTestContext {
-  const base = loadSettings({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.dataDir, SECRETS_KEY: Buffer.alloc(32).toString('base64'), SANDBOX: testSandboxMode, ...options.env });
+export function makeContext(t: TestDatabase, options: { clock?: Clock; env?: Record<string, string>; settings?: Partial<Settings> } = {}): EngineTestContext {
+  const base = loadSettings({
+    DATABASE_URL: t.databaseUrl,
+    DATA_DIR: t.dataDir,
+    SECRETS_KEY: Buffer.alloc(32).toString('base64'),
+    SANDBOX: testSandboxMode,
+    ...options.env,
+  });
   const settings = { ...base, ...options.settings };
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const secrets = {} as SecretBox;
@@ -63,7 +66,10 @@ export function makeContext(
 
 export async function createTeam(ctx: ServerContext, name = `team-${randomUUID().slice(0, 8)}`): Promise<string> {
   const id = `team_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
-  await ctx.db.insertInto('teams').values({ id, name, created_at: toTimestamp(ctx.clock.now()) }).execute();
+  await ctx.db
+    .insertInto('teams')
+    .values({ id, name, created_at: toTimestamp(ctx.clock.now()) })
+    .execute();
   return id;
 }
 
@@ -148,10 +154,13 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, { 
 }
 
 export async function waitForState(ctx: ServerContext, run: { id: string; team_id: string }, states: string[], timeoutMs = 15_000): Promise<RunRow> {
-  return waitFor(async () => {
-    const current = await getRun(ctx, run);
-    return states.includes(current.state) ? current : undefined;
-  }, { timeoutMs });
+  return waitFor(
+    async () => {
+      const current = await getRun(ctx, run);
+      return states.includes(current.state) ? current : undefined;
+    },
+    { timeoutMs },
+  );
 }
 
 export const advance = (ctx: ServerContext, ms: number): void => (ctx.clock as ManualClock).advance(ms);

@@ -38,7 +38,12 @@ async function putInState(ctx: EngineTestContext, run: RunRow, state: RunState):
     if (!c.ok) throw new Error('cancel failed');
     return c.run;
   }
-  const finished = await finishExecution(ctx, started, WORKER, state === 'SUCCEEDED' ? { state } : { state: state as 'FAILED' | 'ERROR', statusMessage: { message: 'boom' } });
+  const finished = await finishExecution(
+    ctx,
+    started,
+    WORKER,
+    state === 'SUCCEEDED' ? { state } : { state: state as 'FAILED' | 'ERROR', statusMessage: { message: 'boom' } },
+  );
   if (!finished.ok) throw new Error('finish failed');
   return finished.run;
 }
@@ -172,12 +177,15 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       expect((await readEvents(ctx, team, run.id)).at(-1)).toMatchObject({ kind: 'state', data: { state: 'CANCELLED' } });
     });
 
-    it.each(['PENDING', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'] as const)('cancelling a %s run changes nothing and writes no event (the API answers by its state)', async (state) => {
-      const run = await putInState(ctx, await createRun(ctx, team), state);
-      const before = await getRun(ctx, run);
-      expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: false, reason: 'not_cancellable', run: { state } });
-      expect(await getRun(ctx, run)).toEqual(before);
-    });
+    it.each(['PENDING', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'] as const)(
+      'cancelling a %s run changes nothing and writes no event (the API answers by its state)',
+      async (state) => {
+        const run = await putInState(ctx, await createRun(ctx, team), state);
+        const before = await getRun(ctx, run);
+        expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: false, reason: 'not_cancellable', run: { state } });
+        expect(await getRun(ctx, run)).toEqual(before);
+      },
+    );
 
     it('a run cancelled while CLAIMED cannot be started by its worker', async () => {
       await createRun(ctx, team);
@@ -189,18 +197,21 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
   });
 
   describe('follow-ups', () => {
-    it.each(['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'] as const)('to a %s run: queued in the inbox, visible in a new turn, state unchanged', async (state) => {
-      const run = await putInState(ctx, await createRun(ctx, team), state);
-      const result = await acceptFollowup(ctx, team, run.id, 'also do this');
-      expect(result).toMatchObject({ ok: true, requeued: false, run: { state } });
-      const conversation = await readConversation(ctx, team, run.id);
-      expect(conversation!.steps).toHaveLength(2);
-      expect(conversation!.steps[1]!.messages).toEqual([
-        { message_ids: [result.ok ? result.followupId : ''], role: 'user', timestamp: expect.any(String), content: [{ type: 'text', text: 'also do this' }] },
-      ]);
-      expect(await createFollowupInbox(ctx, run).take()).toEqual(['also do this']);
-      expect(await createFollowupInbox(ctx, run).take()).toEqual([]);
-    });
+    it.each(['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS'] as const)(
+      'to a %s run: queued in the inbox, visible in a new turn, state unchanged',
+      async (state) => {
+        const run = await putInState(ctx, await createRun(ctx, team), state);
+        const result = await acceptFollowup(ctx, team, run.id, 'also do this');
+        expect(result).toMatchObject({ ok: true, requeued: false, run: { state } });
+        const conversation = await readConversation(ctx, team, run.id);
+        expect(conversation!.steps).toHaveLength(2);
+        expect(conversation!.steps[1]!.messages).toEqual([
+          { message_ids: [result.ok ? result.followupId : ''], role: 'user', timestamp: expect.any(String), content: [{ type: 'text', text: 'also do this' }] },
+        ]);
+        expect(await createFollowupInbox(ctx, run).take()).toEqual(['also do this']);
+        expect(await createFollowupInbox(ctx, run).take()).toEqual([]);
+      },
+    );
 
     it.each(['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR'] as const)('to a %s run: re-queues it with completed_at and status message cleared', async (state) => {
       const run = await putInState(ctx, await createRun(ctx, team), state);
@@ -224,7 +235,9 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const started = await startRun(ctx, run);
       const plan1 = await planExecution(ctx, started, WORKER);
       expect(plan1).toMatchObject({ input: { kind: 'initial', prompt: 'first task' }, history: [] });
-      await createConversationWriter(ctx, started, plan1.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [{ type: 'text', text: 'done: first task' }]);
+      await createConversationWriter(ctx, started, plan1.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [
+        { type: 'text', text: 'done: first task' },
+      ]);
       await finishExecution(ctx, started, WORKER, { state: 'SUCCEEDED' });
 
       await acceptFollowup(ctx, team, run.id, 'second task');
@@ -253,7 +266,9 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       await acceptFollowup(ctx, team, run.id, 'second');
       const plan = await planExecution(ctx, started, WORKER);
       expect(plan.input).toEqual({ kind: 'initial', prompt: 'first' });
-      await createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [{ type: 'text', text: 'got: first' }]);
+      await createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes).append('assistant', [
+        { type: 'text', text: 'got: first' },
+      ]);
       const steps = (await readConversation(ctx, team, run.id))!.steps;
       expect(steps.map((s) => s.messages.map((m) => [m.role, m.content[0]]))).toEqual([
         [
@@ -285,7 +300,12 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
       const plan = await planExecution(ctx, started, WORKER);
       const writer = createConversationWriter(ctx, started, plan.stepId, WORKER, ctx.settings.limits.runOutputBytes);
       await Promise.all([
-        ...Array.from({ length: 20 }, (_, i) => writer.append('assistant', [{ type: 'text', text: `a${i}` }, { type: 'text', text: `b${i}` }])),
+        ...Array.from({ length: 20 }, (_, i) =>
+          writer.append('assistant', [
+            { type: 'text', text: `a${i}` },
+            { type: 'text', text: `b${i}` },
+          ]),
+        ),
         ...Array.from({ length: 10 }, (_, i) => acceptFollowup(ctx, team, run.id, `f${i}`)),
       ]);
       const events = await readEvents(ctx, team, run.id);
@@ -306,7 +326,9 @@ describe.each(testDatabases())('run store (%s)', (kind) => {
         { type: 'text', text: 'reading the skill' },
         { type: 'action', id: 'call_1', category: 'skill', name: 'read_skill', input: { name: 'create-skill', bundled_skill_id: 'create-skill' } },
       ]);
-      await writer.append('tool', [{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'ok' } }]);
+      await writer.append('tool', [
+        { type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: 'ok' } },
+      ]);
       await acceptFollowup(ctx, team, run.id, 'and test it');
       expect(await createFollowupInbox(ctx, started).take()).toEqual(['and test it']);
       await writer.startTurn('testing');

@@ -33,11 +33,30 @@ function chatAnswer(body: { model?: string; stream?: boolean; stream_options?: {
   if (!body.stream) {
     return {
       type: 'application/json',
-      parts: [JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there' }, finish_reason: 'stop' }], usage })],
+      parts: [
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there' }, finish_reason: 'stop' }],
+          usage,
+        }),
+      ],
     };
   }
-  const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
-  const events: Array<{ data: unknown }> = [{ data: chunk({ role: 'assistant', content: 'Hello' }) }, { data: chunk({ content: ' there' }) }, { data: chunk({}, 'stop') }];
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const events: Array<{ data: unknown }> = [
+    { data: chunk({ role: 'assistant', content: 'Hello' }) },
+    { data: chunk({ content: ' there' }) },
+    { data: chunk({}, 'stop') },
+  ];
   if (body.stream_options?.include_usage) events.push({ data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices: [], usage } });
   events.push({ data: '[DONE]' });
   return { type: 'text/event-stream', parts: sse(events) };
@@ -45,15 +64,37 @@ function chatAnswer(body: { model?: string; stream?: boolean; stream_options?: {
 
 function responsesAnswer(body: { model?: string; stream?: boolean }): { type: string; parts: string[] } {
   const model = body.model ?? 'gpt-test';
-  const usage = { input_tokens: 13, output_tokens: 5, total_tokens: 18, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
-  const done = { id: 'resp_1', object: 'response', status: 'completed', model, output: [{ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Hello there', annotations: [] }] }], usage };
+  const usage = {
+    input_tokens: 13,
+    output_tokens: 5,
+    total_tokens: 18,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
+  const done = {
+    id: 'resp_1',
+    object: 'response',
+    status: 'completed',
+    model,
+    output: [{ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Hello there', annotations: [] }] }],
+    usage,
+  };
   if (!body.stream) return { type: 'application/json', parts: [JSON.stringify(done)] };
   return {
     type: 'text/event-stream',
     parts: sse([
-      { event: 'response.created', data: { type: 'response.created', sequence_number: 0, response: { ...done, status: 'in_progress', output: [], usage: null } } },
-      { event: 'response.output_text.delta', data: { type: 'response.output_text.delta', sequence_number: 1, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hello' } },
-      { event: 'response.output_text.delta', data: { type: 'response.output_text.delta', sequence_number: 2, item_id: 'msg_1', output_index: 0, content_index: 0, delta: ' there' } },
+      {
+        event: 'response.created',
+        data: { type: 'response.created', sequence_number: 0, response: { ...done, status: 'in_progress', output: [], usage: null } },
+      },
+      {
+        event: 'response.output_text.delta',
+        data: { type: 'response.output_text.delta', sequence_number: 1, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hello' },
+      },
+      {
+        event: 'response.output_text.delta',
+        data: { type: 'response.output_text.delta', sequence_number: 2, item_id: 'msg_1', output_index: 0, content_index: 0, delta: ' there' },
+      },
       { event: 'response.completed', data: { type: 'response.completed', sequence_number: 3, response: done } },
     ]),
   };
@@ -64,12 +105,21 @@ function messagesAnswer(body: { model?: string; stream?: boolean }): { type: str
   const message = { id: 'msg_1', type: 'message', role: 'assistant', model, content: [] as unknown[], stop_reason: null, stop_sequence: null };
   if (!body.stream) {
     const usage = { input_tokens: 3, cache_creation_input_tokens: 4, cache_read_input_tokens: 5, output_tokens: 9 };
-    return { type: 'application/json', parts: [JSON.stringify({ ...message, content: [{ type: 'text', text: 'Hello there' }], stop_reason: 'end_turn', usage })] };
+    return {
+      type: 'application/json',
+      parts: [JSON.stringify({ ...message, content: [{ type: 'text', text: 'Hello there' }], stop_reason: 'end_turn', usage })],
+    };
   }
   return {
     type: 'text/event-stream',
     parts: sse([
-      { event: 'message_start', data: { type: 'message_start', message: { ...message, usage: { input_tokens: 3, cache_creation_input_tokens: 4, cache_read_input_tokens: 5, output_tokens: 1 } } } },
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: { ...message, usage: { input_tokens: 3, cache_creation_input_tokens: 4, cache_read_input_tokens: 5, output_tokens: 1 } },
+        },
+      },
       { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
       { event: 'ping', data: { type: 'ping' } },
       { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } } },
@@ -153,16 +203,15 @@ export class FakeProviders {
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     const url = new URL(req.url ?? '/', this.url);
     const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
-    const answer =
-      url.pathname.endsWith('/chat/completions')
-        ? chatAnswer(body)
-        : url.pathname.endsWith('/responses')
-          ? responsesAnswer(body)
-          : url.pathname === '/v1/messages'
-            ? messagesAnswer(body)
-            : gemini
-              ? geminiAnswer(gemini[2] === 'streamGenerateContent', url.searchParams.get('alt'), gemini[1]!)
-              : undefined;
+    const answer = url.pathname.endsWith('/chat/completions')
+      ? chatAnswer(body)
+      : url.pathname.endsWith('/responses')
+        ? responsesAnswer(body)
+        : url.pathname === '/v1/messages'
+          ? messagesAnswer(body)
+          : gemini
+            ? geminiAnswer(gemini[2] === 'streamGenerateContent', url.searchParams.get('alt'), gemini[1]!)
+            : undefined;
     if (!answer) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no such route"}}');
     res.writeHead(200, { 'content-type': answer.type, 'openai-organization': 'org-operator', 'x-request-id': 'req_1' });
     for (const [index, part] of answer.parts.entries()) {

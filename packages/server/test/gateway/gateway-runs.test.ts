@@ -79,7 +79,8 @@ for (const kind of testDatabases()) {
       expect(output).toContain('usageMetadata');
       expect(output).not.toContain('LEAK');
       for (const key of Object.values(OPERATOR)) expect(output).not.toContain(key);
-      const sum = (field: 'prompt_tokens' | 'completion_tokens' | 'total_tokens') => FAKE_USAGE.chat[field] + FAKE_USAGE.messages[field] + FAKE_USAGE.gemini[field];
+      const sum = (field: 'prompt_tokens' | 'completion_tokens' | 'total_tokens') =>
+        FAKE_USAGE.chat[field] + FAKE_USAGE.messages[field] + FAKE_USAGE.gemini[field];
       expect(run.usage).toEqual({ prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens'), total_tokens: sum('total_tokens') });
       expect(run.request_usage).toEqual({ total_tokens: sum('total_tokens') });
       const seen = fake.requests.slice(before);
@@ -133,7 +134,13 @@ for (const kind of testDatabases()) {
       fake = await FakeProviders.start();
       server = await startTestServer({
         database: kind,
-        env: { RUNNER: 'model', MODEL_BASE_URL: `${fake.url}/v1`, MODEL_API_KEY: OPERATOR.model, DEFAULT_MODEL_ID: 'gpt-test', OPENAI_API_KEY: OPERATOR.openai },
+        env: {
+          RUNNER: 'model',
+          MODEL_BASE_URL: `${fake.url}/v1`,
+          MODEL_API_KEY: OPERATOR.model,
+          DEFAULT_MODEL_ID: 'gpt-test',
+          OPENAI_API_KEY: OPERATOR.openai,
+        },
       });
     }, 60_000);
     afterAll(async () => {

@@ -54,7 +54,12 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-test-'));
   socketPath = path.join(dir, 'proxy.sock');
   // The policy refuses loopback: only the gateway route can reach the fake provider.
-  proxy = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath, modelGateway: gateway.entranceFor('run-1'), onDenied: (d) => denials.push(d) });
+  proxy = await startEgressProxy({
+    policy: createEgressPolicy({ network: 'open', allowedHosts: [] }),
+    socketPath,
+    modelGateway: gateway.entranceFor('run-1'),
+    onDenied: (d) => denials.push(d),
+  });
 });
 afterAll(async () => {
   await proxy?.close();
@@ -123,7 +128,12 @@ describe('the model gateway through the egress proxy', () => {
   it('streams Chat Completions byte for byte with the operator key, asks for usage and counts it', async () => {
     const { access, usage } = open();
     const key = access.env.OPENAI_API_KEY!;
-    const answer = await viaProxy('POST', '/v1/chat/completions', { authorization: `Bearer ${key}` }, { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await viaProxy(
+      'POST',
+      '/v1/chat/completions',
+      { authorization: `Bearer ${key}` },
+      { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('text/event-stream');
     expect(answer.chunks.length).toBeGreaterThan(1); // streamed as written, not buffered
@@ -152,7 +162,12 @@ describe('the model gateway through the egress proxy', () => {
 
   it('streams the Responses API (Codex) and counts response.completed usage', async () => {
     const { access, usage } = open();
-    const answer = await viaProxy('POST', '/v1/responses', { authorization: `Bearer ${access.env.OPENAI_API_KEY}` }, { model: 'gpt-5-codex', stream: true, input: 'hi' });
+    const answer = await viaProxy(
+      'POST',
+      '/v1/responses',
+      { authorization: `Bearer ${access.env.OPENAI_API_KEY}` },
+      { model: 'gpt-5-codex', stream: true, input: 'hi' },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('event: response.completed');
     expect(last().path).toBe('/v1/responses');
@@ -164,7 +179,12 @@ describe('the model gateway through the egress proxy', () => {
   it('streams Anthropic Messages through a CONNECT tunnel with x-api-key swapped, counting message_start + message_delta', async () => {
     const { access, usage } = open();
     const headers = { 'x-api-key': access.env.ANTHROPIC_API_KEY!, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'test-beta' };
-    const answer = await viaTunnel('POST', '/v1/messages', headers, { model: 'claude-test', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await viaTunnel('POST', '/v1/messages', headers, {
+      model: 'claude-test',
+      max_tokens: 64,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('event: message_delta');
     const seen = last();
@@ -230,10 +250,20 @@ describe('the model gateway through the egress proxy', () => {
   it("refuses a run's key through another run's proxy and the built-in agent's key from a sandbox", async () => {
     const { access } = open();
     const otherSocket = path.join(dir, 'other-run.sock');
-    const other = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath: otherSocket, modelGateway: gateway.entranceFor('run-2') });
+    const other = await startEgressProxy({
+      policy: createEgressPolicy({ network: 'open', allowedHosts: [] }),
+      socketPath: otherSocket,
+      modelGateway: gateway.entranceFor('run-2'),
+    });
     try {
       const before = fake.requests.length;
-      const elsewhere = await viaProxy('POST', '/v1/chat/completions', { authorization: `Bearer ${access.env.OPENAI_API_KEY}` }, { model: 'm', messages: [] }, otherSocket);
+      const elsewhere = await viaProxy(
+        'POST',
+        '/v1/chat/completions',
+        { authorization: `Bearer ${access.env.OPENAI_API_KEY}` },
+        { model: 'm', messages: [] },
+        otherSocket,
+      );
       expect(elsewhere.status).toBe(401);
       const agentKey = await viaProxy('POST', '/v1/chat/completions', { authorization: `Bearer ${access.client.apiKey}` }, { model: 'm', messages: [] });
       expect(agentKey.status).toBe(401);
@@ -256,7 +286,12 @@ describe('the model gateway through the egress proxy', () => {
     const anthropic = await viaProxy('POST', '/v1/messages', { 'x-api-key': access.env.ANTHROPIC_API_KEY! }, { model: 'm', max_tokens: 1, messages: [] });
     expect(anthropic.status).toBe(402);
     expect(JSON.parse(anthropic.body).error.type).toBe('billing_error');
-    const gemini = await viaProxy('POST', '/v1beta/models/gemini-test:streamGenerateContent?alt=sse', { 'x-goog-api-key': access.env.GEMINI_API_KEY! }, { contents: [] });
+    const gemini = await viaProxy(
+      'POST',
+      '/v1beta/models/gemini-test:streamGenerateContent?alt=sse',
+      { 'x-goog-api-key': access.env.GEMINI_API_KEY! },
+      { contents: [] },
+    );
     expect(gemini.status).toBe(429);
     // The shape Gemini CLI takes as final (a per-day quota) rather than retrying for minutes.
     expect(JSON.parse(gemini.body).error).toMatchObject({
@@ -273,17 +308,25 @@ describe('the model gateway through the egress proxy', () => {
     const unknown = await viaProxy('POST', '/v1/embeddings', { authorization: `Bearer ${access.env.OPENAI_API_KEY}` }, {});
     expect(unknown.status).toBe(404);
     const bad = await new Promise<Answer>((resolve, reject) => {
-      const req = http.request({ socketPath, method: 'POST', path: 'http://model-gateway.internal/v1/chat/completions', headers: { authorization: `Bearer ${access.env.OPENAI_API_KEY}` } });
+      const req = http.request({
+        socketPath,
+        method: 'POST',
+        path: 'http://model-gateway.internal/v1/chat/completions',
+        headers: { authorization: `Bearer ${access.env.OPENAI_API_KEY}` },
+      });
       req.on('response', (res) => void read(res).then(resolve, reject));
       req.end('{not json');
     });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toContain('not JSON');
-    const direct = await viaProxy('GET', '/', {}).then(() => new Promise<Answer>((resolve, reject) => {
-      const req = http.request({ socketPath, method: 'GET', path: `${fake.url}/v1/models` });
-      req.on('response', (res) => void read(res).then(resolve, reject));
-      req.end();
-    }));
+    const direct = await viaProxy('GET', '/', {}).then(
+      () =>
+        new Promise<Answer>((resolve, reject) => {
+          const req = http.request({ socketPath, method: 'GET', path: `${fake.url}/v1/models` });
+          req.on('response', (res) => void read(res).then(resolve, reject));
+          req.end();
+        }),
+    );
     expect(direct.status).toBe(403);
     expect(denials.some((d) => d.host === '127.0.0.1')).toBe(true);
     access.close();
@@ -295,7 +338,8 @@ describe('the gateway providers (settings)', () => {
     const { modelProviders } = loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: 'http://127.0.0.1:11434/v1/', MODEL_API_KEY: 'sk-model' });
     expect(modelProviders.openai).toEqual({ operator: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'sk-model' }, teamBaseUrl: 'https://api.openai.com/v1' });
     expect(modelProviders.anthropic).toEqual({ operator: undefined, teamBaseUrl: 'https://api.anthropic.com' });
-    const own = loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_API_KEY: 'sk-openai' }).modelProviders.openai;
+    const own = loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_API_KEY: 'sk-openai' }).modelProviders
+      .openai;
     expect(own).toEqual({ operator: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai' }, teamBaseUrl: 'https://api.openai.com/v1' });
     expect(() => loadSettings({ DATABASE_URL: 'sqlite::memory:', ANTHROPIC_BASE_URL: 'api.anthropic.com' })).toThrow(/ANTHROPIC_BASE_URL must be an http/);
   });
@@ -303,10 +347,20 @@ describe('the gateway providers (settings)', () => {
   it('answers 400 naming the setting for a provider the operator did not configure', async () => {
     const bare = createModelGateway(loadSettings({ DATABASE_URL: 'sqlite::memory:', MODEL_BASE_URL: `${fake.url}/v1` }), pino({ level: 'silent' }));
     const otherSocket = path.join(dir, 'bare.sock');
-    const other = await startEgressProxy({ policy: createEgressPolicy({ network: 'open', allowedHosts: [] }), socketPath: otherSocket, modelGateway: bare.entranceFor('run-1') });
+    const other = await startEgressProxy({
+      policy: createEgressPolicy({ network: 'open', allowedHosts: [] }),
+      socketPath: otherSocket,
+      modelGateway: bare.entranceFor('run-1'),
+    });
     const access = bare.open({ runId: 'run-1', usage: new RecordingUsage(), teamKeys: {}, log: pino({ level: 'silent' }) });
     try {
-      const answer = await viaProxy('POST', '/v1/messages', { 'x-api-key': access.env.ANTHROPIC_API_KEY! }, { model: 'm', max_tokens: 1, messages: [] }, otherSocket);
+      const answer = await viaProxy(
+        'POST',
+        '/v1/messages',
+        { 'x-api-key': access.env.ANTHROPIC_API_KEY! },
+        { model: 'm', max_tokens: 1, messages: [] },
+        otherSocket,
+      );
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body).error.message).toContain('ANTHROPIC_API_KEY');
     } finally {

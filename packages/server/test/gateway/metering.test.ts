@@ -16,7 +16,11 @@ const sse = (...events: unknown[]) => events.map((e) => `data: ${typeof e === 's
 
 describe('UsageMeter', () => {
   it('reads the Chat Completions usage chunk of a stream split anywhere, multi-byte text included', () => {
-    const body = sse({ choices: [{ delta: { content: 'héllo ✓' } }] }, { choices: [], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } }, '[DONE]');
+    const body = sse(
+      { choices: [{ delta: { content: 'héllo ✓' } }] },
+      { choices: [], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } },
+      '[DONE]',
+    );
     expect(meter('chat', 'text/event-stream; charset=utf-8', body)).toEqual({ prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 });
   });
 
@@ -36,16 +40,29 @@ describe('UsageMeter', () => {
 
   it('reads Responses usage from response.completed and from a JSON body', () => {
     const usage = { input_tokens: 8, output_tokens: 3, total_tokens: 11 };
-    expect(meter('responses', 'text/event-stream', sse({ type: 'response.created', response: { usage: null } }, { type: 'response.completed', response: { usage } }))).toEqual({
+    expect(
+      meter(
+        'responses',
+        'text/event-stream',
+        sse({ type: 'response.created', response: { usage: null } }, { type: 'response.completed', response: { usage } }),
+      ),
+    ).toEqual({
       prompt_tokens: 8,
       completion_tokens: 3,
       total_tokens: 11,
     });
-    expect(meter('responses', 'application/json', JSON.stringify({ object: 'response', usage }), 5)).toEqual({ prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 });
+    expect(meter('responses', 'application/json', JSON.stringify({ object: 'response', usage }), 5)).toEqual({
+      prompt_tokens: 8,
+      completion_tokens: 3,
+      total_tokens: 11,
+    });
   });
 
   it('takes the last Gemini usageMetadata, thoughts as output, in SSE and in the JSON-array stream', () => {
-    const chunks = [{ usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }, { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 3, thoughtsTokenCount: 4, totalTokenCount: 12 } }];
+    const chunks = [
+      { usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } },
+      { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 3, thoughtsTokenCount: 4, totalTokenCount: 12 } },
+    ];
     const expected = { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 };
     expect(meter('gemini', 'text/event-stream', sse(...chunks))).toEqual(expected);
     expect(meter('gemini', 'application/json', JSON.stringify(chunks), 3)).toEqual(expected);

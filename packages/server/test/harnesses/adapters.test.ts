@@ -28,17 +28,35 @@ describe('the codex adapter', () => {
     expect(events).toEqual([
       { kind: 'session', id: 'th-1' },
       { kind: 'error', message: 'Model metadata for `m` not found.', fatal: false },
-      { kind: 'message', role: 'assistant', content: [{ type: 'action', id: 'item_1', category: 'command', name: 'exec_command', input: { cmd: "/bin/bash -lc 'false'" } }] },
-      { kind: 'message', role: 'tool', content: [{ type: 'action_result', action_id: 'item_1', category: 'command', name: 'exec_command', state: 'failed', output: { text: 'no\n', exit_code: 1 } }] },
-      { kind: 'message', role: 'assistant', content: [{ type: 'action', id: 'item_2', category: 'files', name: 'apply_patch', input: { changes: [{ path: 'a.txt', kind: 'add' }] } }] },
-      { kind: 'message', role: 'tool', content: [{ type: 'action_result', action_id: 'item_2', category: 'files', name: 'apply_patch', state: 'completed', output: { text: 'add a.txt' } }] },
+      {
+        kind: 'message',
+        role: 'assistant',
+        content: [{ type: 'action', id: 'item_1', category: 'command', name: 'exec_command', input: { cmd: "/bin/bash -lc 'false'" } }],
+      },
+      {
+        kind: 'message',
+        role: 'tool',
+        content: [
+          { type: 'action_result', action_id: 'item_1', category: 'command', name: 'exec_command', state: 'failed', output: { text: 'no\n', exit_code: 1 } },
+        ],
+      },
+      {
+        kind: 'message',
+        role: 'assistant',
+        content: [{ type: 'action', id: 'item_2', category: 'files', name: 'apply_patch', input: { changes: [{ path: 'a.txt', kind: 'add' }] } }],
+      },
+      {
+        kind: 'message',
+        role: 'tool',
+        content: [{ type: 'action_result', action_id: 'item_2', category: 'files', name: 'apply_patch', state: 'completed', output: { text: 'add a.txt' } }],
+      },
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
       { kind: 'usage', usage: { prompt_tokens: 80, completion_tokens: 20, total_tokens: 100 } },
       { kind: 'error', message: 'quota', fatal: true },
     ]);
   });
 
-  it('reaches models only through the gateway and passes the run\'s options on; a follow-up resumes its thread', () => {
+  it("reaches models only through the gateway and passes the run's options on; a follow-up resumes its thread", () => {
     const { args, env } = codexAdapter.invocation(input({ resumeSessionId: 'th-1' }));
     expect(env).toEqual({ CODEX_HOME: '/workspace/.agent-runs/harnesses/x' });
     const configs = args.flatMap((arg, i) => (args[i - 1] === '-c' ? [arg] : []));
@@ -69,11 +87,26 @@ describe('the claude adapter', () => {
     const events = parseAll(claudeAdapter, [
       { type: 'system', subtype: 'init', session_id: 'se-1', tools: ['Bash'] },
       { type: 'system', subtype: 'api_retry', attempt: 1, error: 'overloaded' },
-      { type: 'assistant', message: { content: [{ type: 'thinking', thinking: '…' }, { type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'tu-1', name: 'Read', input: { file_path: 'a.txt' } }] } },
+      {
+        type: 'assistant',
+        message: {
+          content: [
+            { type: 'thinking', thinking: '…' },
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_use', id: 'tu-1', name: 'Read', input: { file_path: 'a.txt' } },
+          ],
+        },
+      },
       { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'tu-2', name: 'mcp__docs__search', input: { q: 'x' } }] } },
       { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'tu-1', content: [{ type: 'text', text: 'hello' }], is_error: false }] } },
       { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'tu-2', content: 'no such index', is_error: true }] } },
-      { type: 'result', subtype: 'error_max_turns', is_error: true, result: '', usage: { input_tokens: 3, cache_creation_input_tokens: 4, cache_read_input_tokens: 5, output_tokens: 9 } },
+      {
+        type: 'result',
+        subtype: 'error_max_turns',
+        is_error: true,
+        result: '',
+        usage: { input_tokens: 3, cache_creation_input_tokens: 4, cache_read_input_tokens: 5, output_tokens: 9 },
+      },
     ]);
     expect(events).toEqual([
       { kind: 'session', id: 'se-1' },
@@ -81,17 +114,30 @@ describe('the claude adapter', () => {
       {
         kind: 'message',
         role: 'assistant',
-        content: [{ type: 'text', text: 'Let me look.' }, { type: 'action', id: 'tu-1', category: 'files', name: 'Read', input: { file_path: 'a.txt' } }],
+        content: [
+          { type: 'text', text: 'Let me look.' },
+          { type: 'action', id: 'tu-1', category: 'files', name: 'Read', input: { file_path: 'a.txt' } },
+        ],
       },
       { kind: 'message', role: 'assistant', content: [{ type: 'action', id: 'tu-2', category: 'integration', name: 'mcp__docs__search', input: { q: 'x' } }] },
-      { kind: 'message', role: 'tool', content: [{ type: 'action_result', action_id: 'tu-1', category: 'files', name: 'Read', state: 'completed', output: { text: 'hello' } }] },
-      { kind: 'message', role: 'tool', content: [{ type: 'action_result', action_id: 'tu-2', category: 'integration', name: 'mcp__docs__search', state: 'failed', output: { text: 'no such index' } }] },
+      {
+        kind: 'message',
+        role: 'tool',
+        content: [{ type: 'action_result', action_id: 'tu-1', category: 'files', name: 'Read', state: 'completed', output: { text: 'hello' } }],
+      },
+      {
+        kind: 'message',
+        role: 'tool',
+        content: [
+          { type: 'action_result', action_id: 'tu-2', category: 'integration', name: 'mcp__docs__search', state: 'failed', output: { text: 'no such index' } },
+        ],
+      },
       { kind: 'usage', usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 } },
       { kind: 'error', message: 'error_max_turns', fatal: true },
     ]);
   });
 
-  it('reaches models only through the gateway and passes the run\'s options on; a follow-up resumes its session', () => {
+  it("reaches models only through the gateway and passes the run's options on; a follow-up resumes its session", () => {
     const { args, env } = claudeAdapter.invocation(input({ resumeSessionId: 'se-1', reasoningLevel: 'minimal' }));
     expect(env).toMatchObject({
       ANTHROPIC_BASE_URL: 'http://model-gateway.internal',
@@ -106,7 +152,10 @@ describe('the claude adapter', () => {
     expect(after('--effort')).toBe('low');
     expect(after('--resume')).toBe('se-1');
     expect(JSON.parse(after('--mcp-config')!)).toEqual({
-      mcpServers: { 'my tools': { type: 'stdio', command: 'node', args: ['server.js'], env: { TOKEN: 'x"y' } }, docs: { type: 'http', url: 'https://mcp.example.com/mcp' } },
+      mcpServers: {
+        'my tools': { type: 'stdio', command: 'node', args: ['server.js'], env: { TOKEN: 'x"y' } },
+        docs: { type: 'http', url: 'https://mcp.example.com/mcp' },
+      },
     });
     expect(args).toContain('--strict-mcp-config');
     expect(args.slice(-2)).toEqual(['--', '-fix the test']);
@@ -114,7 +163,7 @@ describe('the claude adapter', () => {
 });
 
 describe('action categories', () => {
-  it('maps the CLIs\' tool names onto Oz\'s categories', () => {
+  it("maps the CLIs' tool names onto Oz's categories", () => {
     expect(['Bash', 'exec_command', 'run_shell_command', 'TodoWrite'].map((n) => actionCategory(n))).toEqual(['command', 'command', 'command', 'command']);
     expect(['Read', 'Write', 'Edit', 'apply_patch', 'write_file', 'replace'].map((n) => actionCategory(n))).toEqual(Array(6).fill('files'));
     expect(['Glob', 'Grep', 'WebSearch', 'search_file_content'].map((n) => actionCategory(n))).toEqual(Array(4).fill('search'));

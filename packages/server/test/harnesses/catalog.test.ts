@@ -47,7 +47,11 @@ describe('locating a harness CLI', () => {
       binds: [{ hostPath: prefix, sandboxPath: `${HARNESS_MOUNT}/codex`, readOnly: true }],
       source: 'server',
     });
-    expect(locateHarness(harnessesDir, codexAdapter, undefined, false)).toEqual({ executable: path.join(prefix, codexAdapter.executable(process.arch)!), binds: [], source: 'server' });
+    expect(locateHarness(harnessesDir, codexAdapter, undefined, false)).toEqual({
+      executable: path.join(prefix, codexAdapter.executable(process.arch)!),
+      binds: [],
+      source: 'server',
+    });
     expect(harnessOffers(harnessesDir).find((h) => h.type === 'codex')).toMatchObject({ installed: true });
     expect(harnessRefusal(harnessesDir, 'codex', false)).toBeUndefined();
   });

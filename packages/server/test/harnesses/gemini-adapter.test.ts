@@ -8,7 +8,6 @@ import { geminiAdapter } from '../../src/engine/harnesses/gemini';
 import type { HarnessInput } from '../../src/engine/harnesses/adapter';
 import { harnessInput, parseAll } from './support/adapter-input';
 
-
 // One run: a write_file call, then the final answer.
 const WRITE_RUN = [
   '{"type":"init","timestamp":"2026-11-29T09:50:15.955Z","session_id":"3f1a4f0e-1111-4222-8333-444455556666","model":"gemini-2.5-pro"}',
@@ -23,7 +22,16 @@ const WRITE_RUN = [
 
 // The defaults (./support/adapter-input.ts), without the options a test is not about.
 const input = (over: Partial<HarnessInput> = {}) =>
-  harnessInput({ prompt: 'fix the bug', basePrompt: undefined, modelId: undefined, runModelId: 'gpt-test', reasoningLevel: undefined, mcpServers: {}, stateDir: '/workspace/.agent-runs/harnesses/gemini', ...over });
+  harnessInput({
+    prompt: 'fix the bug',
+    basePrompt: undefined,
+    modelId: undefined,
+    runModelId: 'gpt-test',
+    reasoningLevel: undefined,
+    mcpServers: {},
+    stateDir: '/workspace/.agent-runs/harnesses/gemini',
+    ...over,
+  });
 
 describe('the Gemini CLI stream', () => {
   it('becomes the session, text gathered from its deltas, the action and its result, and the usage', () => {
@@ -31,8 +39,16 @@ describe('the Gemini CLI stream', () => {
     expect(parseAll(geminiAdapter, WRITE_RUN)).toEqual([
       { kind: 'session', id: '3f1a4f0e-1111-4222-8333-444455556666' },
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'I will write the file.' }] },
-      { kind: 'message', role: 'assistant', content: [{ type: 'action', id, category: 'files', name: 'write_file', input: { file_path: 'hello.txt', content: 'hi from gemini\n' } }] },
-      { kind: 'message', role: 'tool', content: [{ type: 'action_result', action_id: id, category: 'files', name: 'write_file', state: 'completed', output: { text: '' } }] },
+      {
+        kind: 'message',
+        role: 'assistant',
+        content: [{ type: 'action', id, category: 'files', name: 'write_file', input: { file_path: 'hello.txt', content: 'hi from gemini\n' } }],
+      },
+      {
+        kind: 'message',
+        role: 'tool',
+        content: [{ type: 'action_result', action_id: id, category: 'files', name: 'write_file', state: 'completed', output: { text: '' } }],
+      },
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done: wrote hello.txt.' }] },
       { kind: 'usage', usage: { prompt_tokens: 34, completion_tokens: 12, total_tokens: 46 } },
     ]);
@@ -49,9 +65,23 @@ describe('the Gemini CLI stream', () => {
     ]);
     expect(events.map((e) => (e.kind === 'message' ? e.content[0] : e))).toEqual([
       { type: 'action', id: 'run_shell_command__1', category: 'command', name: 'run_shell_command', input: { command: 'echo out; echo err >&2; exit 3' } },
-      { type: 'action_result', action_id: 'run_shell_command__1', category: 'command', name: 'run_shell_command', state: 'completed', output: { text: 'out\nerr' } },
+      {
+        type: 'action_result',
+        action_id: 'run_shell_command__1',
+        category: 'command',
+        name: 'run_shell_command',
+        state: 'completed',
+        output: { text: 'out\nerr' },
+      },
       { type: 'action', id: 'read_file__2', category: 'files', name: 'read_file', input: { file_path: 'missing.txt' } },
-      { type: 'action_result', action_id: 'read_file__2', category: 'files', name: 'read_file', state: 'failed', output: { text: 'File not found: /workspace/missing.txt' } },
+      {
+        type: 'action_result',
+        action_id: 'read_file__2',
+        category: 'files',
+        name: 'read_file',
+        state: 'failed',
+        output: { text: 'File not found: /workspace/missing.txt' },
+      },
       { type: 'action', id: 'g3', category: 'search', name: 'grep_search', input: { pattern: 'TODO' } },
       { type: 'action', id: 'm4', category: 'integration', name: 'mcp_tracker_create_issue', input: { title: 'x' } },
     ]);
@@ -75,8 +105,19 @@ describe('the Gemini CLI stream', () => {
 
 describe('the Gemini CLI invocation', () => {
   it('is headless, through the gateway, with its home, settings and base prompt in the run’s harness home', () => {
-    const invocation = geminiAdapter.invocation(input({ prompt: '-n is a flag', basePrompt: 'Be brief.', modelId: 'gemini-3.1-pro-preview', reasoningLevel: 'low', resumeSessionId: 'abc' }));
-    expect(invocation.args).toEqual(['--output-format', 'stream-json', '--yolo', '--model', 'gemini-3.1-pro-preview', '--resume', 'abc', '--prompt=-n is a flag']);
+    const invocation = geminiAdapter.invocation(
+      input({ prompt: '-n is a flag', basePrompt: 'Be brief.', modelId: 'gemini-3.1-pro-preview', reasoningLevel: 'low', resumeSessionId: 'abc' }),
+    );
+    expect(invocation.args).toEqual([
+      '--output-format',
+      'stream-json',
+      '--yolo',
+      '--model',
+      'gemini-3.1-pro-preview',
+      '--resume',
+      'abc',
+      '--prompt=-n is a flag',
+    ]);
     expect(invocation.env).toMatchObject({
       GEMINI_CLI_HOME: '/workspace/.agent-runs/harnesses/gemini/gemini',
       GOOGLE_GEMINI_BASE_URL: 'http://model-gateway.internal',
@@ -89,7 +130,9 @@ describe('the Gemini CLI invocation', () => {
       security: { auth: { selectedType: 'gemini-api-key' } },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
-      modelConfigs: { customOverrides: [{ match: { model: 'gemini-3.1-pro-preview' }, modelConfig: { generateContentConfig: { thinkingConfig: { thinkingLevel: 'LOW' } } } }] },
+      modelConfigs: {
+        customOverrides: [{ match: { model: 'gemini-3.1-pro-preview' }, modelConfig: { generateContentConfig: { thinkingConfig: { thinkingLevel: 'LOW' } } } }],
+      },
     });
     expect(files['/workspace/.agent-runs/harnesses/gemini/gemini/.gemini/GEMINI.md']).toBe('Be brief.');
   });
@@ -98,7 +141,10 @@ describe('the Gemini CLI invocation', () => {
     const settingsOf = (over: Partial<HarnessInput>) =>
       JSON.parse(geminiAdapter.invocation(input(over)).files!.find((f) => f.path.endsWith('settings.json'))!.content);
     const withMcp = settingsOf({
-      mcpServers: { tracker: { url: 'https://mcp.example.com/mcp', headers: { authorization: 'Bearer t' } }, local: { command: 'node', args: ['server.js'], env: { A: '1' } } },
+      mcpServers: {
+        tracker: { url: 'https://mcp.example.com/mcp', headers: { authorization: 'Bearer t' } },
+        local: { command: 'node', args: ['server.js'], env: { A: '1' } },
+      },
       modelId: 'gemini-2.5-pro',
       reasoningLevel: 'high',
     });

@@ -44,7 +44,8 @@ async function untilFinished(client: RestClient, runId: string, after?: string):
   }
 }
 
-const blocksOf = (conversation: Json): Json[] => conversation.steps.flatMap((t: Json) => t.messages.flatMap((m: Json) => m.content.map((c: Json) => ({ role: m.role, ...c }))));
+const blocksOf = (conversation: Json): Json[] =>
+  conversation.steps.flatMap((t: Json) => t.messages.flatMap((m: Json) => m.content.map((c: Json) => ({ role: m.role, ...c }))));
 
 const CASES = [
   {
@@ -107,7 +108,11 @@ for (const kind of testDatabases()) {
         gemini: { name: 'run_shell_command', arguments: { command: toolCommand('gemini.txt') } },
         chat: { name: 'bash', arguments: { command: toolCommand('opencode.txt'), description: 'Write the file' } },
         finalText: 'All done.',
-        alternative: { marker: 'Take your time.', responses: { name: 'exec_command', arguments: { cmd: 'sleep 600' } }, messages: { name: 'Bash', arguments: { command: 'sleep 600' } } },
+        alternative: {
+          marker: 'Take your time.',
+          responses: { name: 'exec_command', arguments: { cmd: 'sleep 600' } },
+          messages: { name: 'Bash', arguments: { command: 'sleep 600' } },
+        },
       });
       server = await startTestServer({
         database: kind,
@@ -200,7 +205,9 @@ for (const kind of testDatabases()) {
         const body = JSON.stringify(later[0]!.body);
         expect(body).toContain('Now say it again.');
         expect(body).toContain(`Write ${c.file}, please.`);
-        const sessions = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session');
+        const sessions = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter(
+          (b) => b.type === 'event' && b.name === 'harness_session',
+        );
         expect(sessions.map((s) => s.data.session_id)).toEqual([session.data.session_id, session.data.session_id]);
 
         // Its home gone with the workspace's files: the next follow-up starts a new session with the conversation so far.
@@ -212,7 +219,9 @@ for (const kind of testDatabases()) {
         const restarted = JSON.stringify(provider.modelRequests()[seen]!.body);
         expect(restarted).toContain('Once more, from scratch.');
         expect(restarted).toContain(`user: Write ${c.file}, please.`);
-        const last = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).filter((b) => b.type === 'event' && b.name === 'harness_session').at(-1);
+        const last = blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body)
+          .filter((b) => b.type === 'event' && b.name === 'harness_session')
+          .at(-1);
         expect(last.data.session_id).not.toBe(session.data.session_id);
       }, 180_000);
     }
@@ -231,7 +240,8 @@ for (const kind of testDatabases()) {
       const runId = created.body.run_id as string;
       // The CLI has started its endless command once the action is in the conversation.
       const deadline = Date.now() + 60_000;
-      while (!blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).some((b) => b.type === 'action') && Date.now() < deadline) await delay(100);
+      while (!blocksOf((await client.get(`/agent/runs/${runId}/conversation`)).body).some((b) => b.type === 'action') && Date.now() < deadline)
+        await delay(100);
       expect(processesWithEnv('AGENT_RUN_ID', runId).length).toBeGreaterThan(0);
       expect((await client.post(`/agent/runs/${runId}/cancel`, {})).status).toBe(200);
       expect((await untilFinished(client, runId)).state).toBe('CANCELLED');
@@ -241,7 +251,10 @@ for (const kind of testDatabases()) {
 
     it('ends a gemini run whose budget its first call spent at its next call, which Gemini CLI takes as final', async () => {
       const before = provider.modelRequests().length;
-      const created = await client.post('/agent/runs', { prompt: 'Write gemini-budget.txt, please.', config: { harness: { type: 'gemini', model_id: 'gemini-test-model' }, max_tokens: 10 } });
+      const created = await client.post('/agent/runs', {
+        prompt: 'Write gemini-budget.txt, please.',
+        config: { harness: { type: 'gemini', model_id: 'gemini-test-model' }, max_tokens: 10 },
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       const run = await untilFinished(client, created.body.run_id);
       const blocks = blocksOf((await client.get(`/agent/runs/${created.body.run_id}/conversation`)).body);
@@ -283,7 +296,12 @@ describe('a server without the harness installed', () => {
     expect(run.status).toBe(400);
     expect(run.body.errors).toEqual([{ path: '$.config.harness.type', message: 'harness codex is not available' }]);
     expect(run.body.detail).toMatch(/Codex is not installed on this server .*pnpm harnesses:install codex/);
-    const schedule = await client.post('/agent/schedules', { name: 's', cron_schedule: '0 * * * *', prompt: 'p', agent_config: { harness: { type: 'claude' } } });
+    const schedule = await client.post('/agent/schedules', {
+      name: 's',
+      cron_schedule: '0 * * * *',
+      prompt: 'p',
+      agent_config: { harness: { type: 'claude' } },
+    });
     expect(schedule.status).toBe(400);
     expect(schedule.body.errors).toEqual([{ path: '$.agent_config.harness.type', message: 'harness claude is not available' }]);
   });

@@ -8,7 +8,6 @@ import { opencodeAdapter } from '../../src/engine/harnesses/opencode';
 import type { HarnessInput } from '../../src/engine/harnesses/adapter';
 import { harnessInput, parseAll } from './support/adapter-input';
 
-
 const SESSION = 'ses_dd9494184ffeDbUYzIFJMp69xj';
 const STEP_TOKENS = '"tokens":{"total":18,"input":11,"output":7,"reasoning":0,"cache":{"write":0,"read":0}},"cost":0';
 // One run: a write call, then the final answer (two steps).
@@ -24,7 +23,16 @@ const WRITE_RUN = [
 
 // The defaults (./support/adapter-input.ts), without the options a test is not about.
 const input = (over: Partial<HarnessInput> = {}) =>
-  harnessInput({ prompt: 'fix the bug', basePrompt: undefined, modelId: 'qwen3-coder', runModelId: 'gpt-test', reasoningLevel: undefined, mcpServers: {}, stateDir: '/workspace/.agent-runs/harnesses/opencode', ...over });
+  harnessInput({
+    prompt: 'fix the bug',
+    basePrompt: undefined,
+    modelId: 'qwen3-coder',
+    runModelId: 'gpt-test',
+    reasoningLevel: undefined,
+    mcpServers: {},
+    stateDir: '/workspace/.agent-runs/harnesses/opencode',
+    ...over,
+  });
 
 describe('the opencode stream', () => {
   it('becomes the session (once), text, each tool call as its action and result, and each step’s usage', () => {
@@ -32,8 +40,20 @@ describe('the opencode stream', () => {
     expect(parseAll(opencodeAdapter, WRITE_RUN)).toEqual([
       { kind: 'session', id: SESSION },
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'Writing the file.' }] },
-      { kind: 'message', role: 'assistant', content: [{ type: 'action', id: 'call_1', category: 'files', name: 'write', input: { filePath: '/workspace/hello.txt', content: 'hi from opencode\n' } }] },
-      { kind: 'message', role: 'tool', content: [{ type: 'action_result', action_id: 'call_1', category: 'files', name: 'write', state: 'completed', output: { text: 'Wrote file successfully.' } }] },
+      {
+        kind: 'message',
+        role: 'assistant',
+        content: [
+          { type: 'action', id: 'call_1', category: 'files', name: 'write', input: { filePath: '/workspace/hello.txt', content: 'hi from opencode\n' } },
+        ],
+      },
+      {
+        kind: 'message',
+        role: 'tool',
+        content: [
+          { type: 'action_result', action_id: 'call_1', category: 'files', name: 'write', state: 'completed', output: { text: 'Wrote file successfully.' } },
+        ],
+      },
       usage,
       { kind: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done: wrote hello.txt.' }] },
       usage,
@@ -51,9 +71,23 @@ describe('the opencode stream', () => {
       { type: 'action', id: 'call_1', category: 'command', name: 'bash', input: { command: 'echo out; echo err >&2; exit 3', description: 'fail on purpose' } },
       { type: 'action_result', action_id: 'call_1', category: 'command', name: 'bash', state: 'failed', output: { text: 'out\nerr\n', exit_code: 3 } },
       { type: 'action', id: 'call_2', category: 'files', name: 'read', input: { filePath: '/workspace/missing.txt' } },
-      { type: 'action_result', action_id: 'call_2', category: 'files', name: 'read', state: 'failed', output: { text: 'File not found: /workspace/missing.txt' } },
+      {
+        type: 'action_result',
+        action_id: 'call_2',
+        category: 'files',
+        name: 'read',
+        state: 'failed',
+        output: { text: 'File not found: /workspace/missing.txt' },
+      },
       { type: 'action', id: 'call_3', category: 'integration', name: 'mcp_tracker_create_issue', input: { title: 'x' } },
-      { type: 'action_result', action_id: 'call_3', category: 'integration', name: 'mcp_tracker_create_issue', state: 'completed', output: { text: 'created' } },
+      {
+        type: 'action_result',
+        action_id: 'call_3',
+        category: 'integration',
+        name: 'mcp_tracker_create_issue',
+        state: 'completed',
+        output: { text: 'created' },
+      },
       { kind: 'usage', usage: { prompt_tokens: 32, completion_tokens: 8, total_tokens: 40 } },
     ]);
   });
@@ -69,10 +103,29 @@ describe('the opencode stream', () => {
 
 describe('the opencode invocation', () => {
   it('runs its own provider at the gateway, quietly, titled, in the run’s harness home', () => {
-    const invocation = opencodeAdapter.invocation(input({ prompt: '-v is a flag\nsecond line', basePrompt: 'Be brief.', reasoningLevel: 'high', resumeSessionId: SESSION }));
-    expect(invocation.args).toEqual(['run', '--format', 'json', '--pure', '--auto', '--title=-v is a flag', '--model', 'agent-runs/qwen3-coder', '--session', SESSION, '--', '-v is a flag\nsecond line']);
+    const invocation = opencodeAdapter.invocation(
+      input({ prompt: '-v is a flag\nsecond line', basePrompt: 'Be brief.', reasoningLevel: 'high', resumeSessionId: SESSION }),
+    );
+    expect(invocation.args).toEqual([
+      'run',
+      '--format',
+      'json',
+      '--pure',
+      '--auto',
+      '--title=-v is a flag',
+      '--model',
+      'agent-runs/qwen3-coder',
+      '--session',
+      SESSION,
+      '--',
+      '-v is a flag\nsecond line',
+    ]);
     const { OPENCODE_CONFIG_CONTENT, ...env } = invocation.env;
-    expect(env).toMatchObject({ XDG_DATA_HOME: '/workspace/.agent-runs/harnesses/opencode/opencode/data', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_SHARE: '1' });
+    expect(env).toMatchObject({
+      XDG_DATA_HOME: '/workspace/.agent-runs/harnesses/opencode/opencode/data',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+    });
     expect(JSON.parse(OPENCODE_CONFIG_CONTENT!)).toMatchObject({
       provider: {
         'agent-runs': {
@@ -87,12 +140,20 @@ describe('the opencode invocation', () => {
     });
     expect(invocation.files).toContainEqual({ path: '/workspace/.agent-runs/harnesses/opencode/opencode/base-prompt.md', content: 'Be brief.' });
     // Its config directory says its plugin SDK is installed, so it does not reach for the npm registry.
-    expect(invocation.files).toContainEqual({ path: '/workspace/.agent-runs/harnesses/opencode/opencode/config/opencode/node_modules/.agent-runs', content: '' });
+    expect(invocation.files).toContainEqual({
+      path: '/workspace/.agent-runs/harnesses/opencode/opencode/config/opencode/node_modules/.agent-runs',
+      content: '',
+    });
   });
 
   it('names MCP servers mcp_<name> in its own shapes', () => {
     const config = JSON.parse(
-      opencodeAdapter.invocation(input({ modelId: undefined, mcpServers: { tracker: { url: 'https://mcp.example.com/mcp' }, local: { command: 'node', args: ['server.js'], env: { A: '1' } } } })).env.OPENCODE_CONFIG_CONTENT!,
+      opencodeAdapter.invocation(
+        input({
+          modelId: undefined,
+          mcpServers: { tracker: { url: 'https://mcp.example.com/mcp' }, local: { command: 'node', args: ['server.js'], env: { A: '1' } } },
+        }),
+      ).env.OPENCODE_CONFIG_CONTENT!,
     );
     expect(config.mcp).toEqual({
       mcp_tracker: { type: 'remote', url: 'https://mcp.example.com/mcp', enabled: true },

@@ -13,7 +13,12 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
   afterAll(() => server?.close());
 
   it('answers 401 authentication_required with WWW-Authenticate: Bearer without a key, with a malformed header or an unknown key', async () => {
-    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Basic dXNlcjpwdw==' }, { authorization: 'Bearer' }, { authorization: 'Bearer ar_live_unknown' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Basic dXNlcjpwdw==' },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer ar_live_unknown' },
+    ];
     for (const headers of attempts) {
       const res = await apiClient(server.apiUrl).get('/agent/runs', headers);
       expectProblem(res, 401, 'authentication_required');
@@ -130,7 +135,7 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     expectProblem(await other.delete(`/api-keys/${second.body.key_id}`), 409, 'conflict');
   });
 
-  it('two admins deleting each other\'s keys at once leave the team one admin key', async () => {
+  it("two admins deleting each other's keys at once leave the team one admin key", async () => {
     for (let round = 0; round < 5; round++) {
       const { apiKey: keyA, keyId: idA } = await server.createTeamWithKey(`admin-race-${round}`, 'admin');
       const a = apiClient(server.apiUrl, keyA);
@@ -156,8 +161,11 @@ describe.each(testDatabases())('API keys and authentication (%s)', (database) =>
     const { teamId, keyId } = await server.createTeamWithKey('admin-race-service', 'admin');
     const { createApiKey, deleteApiKey } = await import('../../src/api-keys/service');
     const ids = [keyId];
-    for (let i = 0; i < 4; i++) ids.push((await createApiKey(server.ctx.db, server.ctx.clock, { teamId, name: `a${i}`, role: 'admin', createdBy: 'operator' })).key_id);
-    const results = await Promise.allSettled(ids.map((id) => deleteApiKey(server.ctx.db, server.ctx.clock, teamId, id, directCallAudit(teamId, 'api_key', 'revoked'))));
+    for (let i = 0; i < 4; i++)
+      ids.push((await createApiKey(server.ctx.db, server.ctx.clock, { teamId, name: `a${i}`, role: 'admin', createdBy: 'operator' })).key_id);
+    const results = await Promise.allSettled(
+      ids.map((id) => deleteApiKey(server.ctx.db, server.ctx.clock, teamId, id, directCallAudit(teamId, 'api_key', 'revoked'))),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(1);
@@ -183,7 +191,10 @@ describe('admin-only operations (x-required-role in the contract)', () => {
   it('marks exactly the operations whose description says admin only', () => {
     expect(adminOnly.length).toBeGreaterThanOrEqual(19);
     expect(adminOnly.map((o) => o.op.operationId).sort()).toEqual(
-      operations.filter((o) => /admin only/i.test(o.op.description ?? '')).map((o) => o.op.operationId).sort(),
+      operations
+        .filter((o) => /admin only/i.test(o.op.description ?? ''))
+        .map((o) => o.op.operationId)
+        .sort(),
     );
   });
 

@@ -89,7 +89,7 @@ describe('contract and server agree at the edges', () => {
       expect(res.body.errors).toEqual([{ path: `query.${filter}`, message: expect.any(String) }]);
     }
     // Reserved characters a query may hold unencoded (RFC 3986), `+` as a space as form encoding sends it.
-    const raw = await api.get('/agent/runs?created_after=2000-01-01T00:00:00Z&name=my+review&model_id=a/b:c@d!$\'()*,;');
+    const raw = await api.get("/agent/runs?created_after=2000-01-01T00:00:00Z&name=my+review&model_id=a/b:c@d!$'()*,;");
     expect(raw.status).toBe(200);
     const spaced = await api.post('/agent/runs', { prompt: 'x', config: { name: 'my review' } });
     expect((await api.get('/agent/runs?name=my+review')).body.runs.map((r: { run_id: string }) => r.run_id)).toEqual([spaced.body.run_id]);
@@ -150,7 +150,17 @@ describe('contract and server agree at the edges', () => {
 
   it('config.skill_spec: the contract pattern refuses exactly the specs whose syntax the server refuses', async () => {
     const pattern = new RegExp(spec.components.schemas.AmbientAgentConfig!.properties.skill_spec!.pattern!);
-    const specs = ['acme/skills:code-review', 'acme/skills:path/to/SKILL.md', 'a.b/c_d:.hidden/x.md', 'acme/skills:../x.md', 'acme/skills:a/./b.md', '-a/b:c', 'a/b:x y', 'a/b:/abs.md', 'Q\u00e9/x:g'];
+    const specs = [
+      'acme/skills:code-review',
+      'acme/skills:path/to/SKILL.md',
+      'a.b/c_d:.hidden/x.md',
+      'acme/skills:../x.md',
+      'acme/skills:a/./b.md',
+      '-a/b:c',
+      'a/b:x y',
+      'a/b:/abs.md',
+      'Q\u00e9/x:g',
+    ];
     for (const skillSpec of specs) {
       const res = await api.post('/agent/runs', { prompt: 'x', config: { skill_spec: skillSpec } });
       if (pattern.test(skillSpec)) {

@@ -53,9 +53,16 @@ describe.each(testDatabases())('Idempotency-Key on POST (%s)', (database) => {
     await server.ctx.db
       .insertInto('idempotency_keys')
       .values({
-        team_id: teamId, key: 'k-inflight', method: 'POST', path: '/api/v1/agent/runs',
-        request_hash: requestHash(keyId, 'POST', '/api/v1/agent/runs', { prompt: 'dup' }), status_code: null, response_headers: null, response_body: null,
-        created_at: now, expires_at: toTimestamp(new Date(clock.now().getTime() + 3_600_000)),
+        team_id: teamId,
+        key: 'k-inflight',
+        method: 'POST',
+        path: '/api/v1/agent/runs',
+        request_hash: requestHash(keyId, 'POST', '/api/v1/agent/runs', { prompt: 'dup' }),
+        status_code: null,
+        response_headers: null,
+        response_body: null,
+        created_at: now,
+        expires_at: toTimestamp(new Date(clock.now().getTime() + 3_600_000)),
       })
       .execute();
     const res = await api.post('/agent/runs', { prompt: 'dup' }, { 'idempotency-key': 'k-inflight' });
@@ -198,8 +205,7 @@ describe.each(testDatabases())('Idempotency-Key retention (%s)', (database) => {
   });
   afterAll(() => server?.close());
 
-  const keysLeft = async () =>
-    (await server.ctx.db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key);
+  const keysLeft = async () => (await server.ctx.db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((r) => r.key);
 
   it('the periodic retention job deletes answers whose window has passed, and only those', async () => {
     const { apiKey } = await server.createTeamWithKey('idem-retention', 'member');

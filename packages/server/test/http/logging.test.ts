@@ -44,8 +44,7 @@ describe('logger', () => {
 });
 
 describe('request log lines', () => {
-  const requestLines = (lines: string[]) =>
-    lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+  const requestLines = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
 
   it('writes one JSON line per request with its request id, and the team and key once authenticated', async () => {
     const lines: string[] = [];

@@ -38,7 +38,12 @@ describe('operational endpoints', () => {
   it('GET /readyz is 200 when the database answers and every migration is applied, else 503 with Retry-After', async () => {
     const ready = await apiClient(server.baseUrl).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ok', roles: ['api', 'ingress', 'worker'], checks: { database: 'ok', migrations: 'ok', secrets_key: 'ok' }, sandbox: server.ctx.sandbox.status });
+    expect(ready.body).toEqual({
+      status: 'ok',
+      roles: ['api', 'ingress', 'worker'],
+      checks: { database: 'ok', migrations: 'ok', secrets_key: 'ok' },
+      sandbox: server.ctx.sandbox.status,
+    });
 
     // Pretend the latest migration has not been applied (as after deploying code before migrating).
     const applied = await server.ctx.db
@@ -47,10 +52,18 @@ describe('operational endpoints', () => {
       .select('name' as never)
       .orderBy('name' as never, 'desc')
       .executeTakeFirstOrThrow();
-    await server.ctx.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', (applied as { name: string }).name as never).execute();
+    await server.ctx.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', (applied as { name: string }).name as never)
+      .execute();
     const notReady = await apiClient(server.baseUrl).get('/readyz');
     expect(notReady.status).toBe(503);
     expect(notReady.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(notReady.body).toEqual({ status: 'unavailable', roles: ['api', 'ingress', 'worker'], checks: { database: 'ok', migrations: 'failing', secrets_key: 'ok' }, sandbox: server.ctx.sandbox.status });
+    expect(notReady.body).toEqual({
+      status: 'unavailable',
+      roles: ['api', 'ingress', 'worker'],
+      checks: { database: 'ok', migrations: 'failing', secrets_key: 'ok' },
+      sandbox: server.ctx.sandbox.status,
+    });
   });
 });

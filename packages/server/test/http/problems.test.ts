@@ -95,7 +95,10 @@ describe('problem answers (RFC 7807) and request ids', () => {
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.detail).toContain(encoding);
     }
-    for (const [encoding, rawBody] of [['gzip', gzipSync(json)], ['br', brotliCompressSync(json)]] as const) {
+    for (const [encoding, rawBody] of [
+      ['gzip', gzipSync(json)],
+      ['br', brotliCompressSync(json)],
+    ] as const) {
       const res = await api.request('POST', '/agent/runs', { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
       expect(res.status).toBe(200);
     }

@@ -83,8 +83,7 @@ describe.skipIf(cannotMount !== undefined)('a full disk under the SQLite databas
   });
 
   const createRun = () => api.post('/agent/runs', { prompt: 'Write while the disk is full.' });
-  const deliver = (n: number) =>
-    send(webhook.ingress_url, JSON.stringify({ action: 'opened', n }), { headers: { authorization: `Bearer ${webhook.secret}` } });
+  const deliver = (n: number) => send(webhook.ingress_url, JSON.stringify({ action: 'opened', n }), { headers: { authorization: `Bearer ${webhook.secret}` } });
 
   it('answers 503 with Retry-After on run create and on a webhook delivery, stays up, and recovers when space returns', async () => {
     expect((await createRun()).status).toBe(200);

@@ -94,8 +94,12 @@ describe.skipIf(!sandboxAvailable || !imageToolsAvailable)('the image cache', ()
       await proc.exited;
       return text.trim();
     };
-    expect(await output('run', 'echo $(cat /etc/a); test -e /usr/bin/env && echo host-tools || echo no-host-tools; echo from-image > shared.txt')).toBe('a\nno-host-tools');
-    expect(await output('host', 'test -e /etc/a && echo image || echo no-image; test -e /usr/bin/env && echo host-tools; cat shared.txt')).toBe('no-image\nhost-tools\nfrom-image');
+    expect(await output('run', 'echo $(cat /etc/a); test -e /usr/bin/env && echo host-tools || echo no-host-tools; echo from-image > shared.txt')).toBe(
+      'a\nno-host-tools',
+    );
+    expect(await output('host', 'test -e /etc/a && echo image || echo no-image; test -e /usr/bin/env && echo host-tools; cat shared.txt')).toBe(
+      'no-image\nhost-tools\nfrom-image',
+    );
     await run.close();
     // The sandbox released the image when it closed: the next pull may evict it.
     const b = await cache.acquire({ reference: reference(refs[1]!), credentials: `${auth.user}:${auth.password}` });

@@ -39,7 +39,12 @@ for (const kind of testDatabases()) {
 
     beforeAll(async () => {
       [registry, privateRegistry] = await Promise.all([startTestRegistry(), startTestRegistry({ auth: AUTH })]);
-      const x = buildTestImage({ files: { 'etc/marker': marker, 'opt/tools/hello': '#!/bin/sh\necho hello-from-image-tool\n' }, executables: ['opt/tools/hello'], env: ['PATH=/opt/tools:/bin', 'IMAGE_GREETING=from-image'], workingDir: '/srv' });
+      const x = buildTestImage({
+        files: { 'etc/marker': marker, 'opt/tools/hello': '#!/bin/sh\necho hello-from-image-tool\n' },
+        executables: ['opt/tools/hello'],
+        env: ['PATH=/opt/tools:/bin', 'IMAGE_GREETING=from-image'],
+        workingDir: '/srv',
+      });
       const privateImage = buildTestImage({ files: { 'etc/private-marker': `private-${marker}` } });
       sharedImage = buildTestImage({ files: { 'etc/shared': 'shared' } });
       images.push(x, privateImage, sharedImage);
@@ -119,7 +124,15 @@ for (const kind of testDatabases()) {
     it('a private image works with a registry secret that nothing inside the run can read', async () => {
       expect((await admin.put('/secrets/REGISTRY_CREDS', { value: `${AUTH.user}:${AUTH.password}` })).status).toBe(200);
       const env = await environment({ docker_image: privateRef, registry_secret_name: 'REGISTRY_CREDS', setup_commands: ['env > setup-env.txt'] });
-      const { run, output } = await runToEnd(env, ['cat /etc/private-marker', 'env', 'cat setup-env.txt', 'grep -rs "registry-password" / --exclude-dir=proc --exclude-dir=sys && echo FOUND-IT || echo not-found'].join('\n'));
+      const { run, output } = await runToEnd(
+        env,
+        [
+          'cat /etc/private-marker',
+          'env',
+          'cat setup-env.txt',
+          'grep -rs "registry-password" / --exclude-dir=proc --exclude-dir=sys && echo FOUND-IT || echo not-found',
+        ].join('\n'),
+      );
       expect(run.state, JSON.stringify(run)).toBe('SUCCEEDED');
       expect(output).toContain(`private-${marker}`);
       expect(output).toContain('not-found');
@@ -156,7 +169,9 @@ for (const kind of testDatabases()) {
       const gone = await runToEnd(missing, 'echo never');
       expect(gone.run.state).toBe('FAILED');
       expect(gone.run.status_message).toMatchObject({ error_code: 'image_unavailable', retryable: false });
-      expect(gone.run.status_message.message).toBe(`Image ${registry.host}/team/never-pushed:1 is unavailable: the image is not in the registry (manifest unknown).`);
+      expect(gone.run.status_message.message).toBe(
+        `Image ${registry.host}/team/never-pushed:1 is unavailable: the image is not in the registry (manifest unknown).`,
+      );
 
       // A registry the operator did not list is refused when the environment is written.
       const unlisted = await admin.post('/agent/environments', { name: `img-${randomBytes(4).toString('hex')}`, docker_image: '10.1.2.3:5000/team/x:1' });

@@ -30,7 +30,12 @@ describe.each(testDatabases())('parallel duplicate deliveries (%s)', (kind) => {
   it('20 identical bodies at once → exactly 1 Accepted and 19 Duplicate of it', async () => {
     const wh = await api.createWebhook(factory, { name: 'same-body' });
     const auth = { authorization: `Bearer ${wh.secret}` };
-    const ids = await fire(wh, 20, () => '{"event":"push","sha":"abc"}', () => auth);
+    const ids = await fire(
+      wh,
+      20,
+      () => '{"event":"push","sha":"abc"}',
+      () => auth,
+    );
     const entries = await api.deliveries(factory, wh.uid);
     expect(entries.map((e) => e.delivery_id).sort()).toEqual([...ids].sort());
     const accepted = entries.filter((e) => e.label === 'Accepted');
@@ -42,7 +47,12 @@ describe.each(testDatabases())('parallel duplicate deliveries (%s)', (kind) => {
 
   it('20 different bodies with one X-Service-Delivery-Id at once → 1 Accepted, 19 Duplicate', async () => {
     const wh = await api.createWebhook(factory, { name: 'same-id' });
-    await fire(wh, 20, (i) => JSON.stringify({ attempt: i }), () => ({ authorization: `Bearer ${wh.secret}`, 'x-service-delivery-id': 'evt-42' }));
+    await fire(
+      wh,
+      20,
+      (i) => JSON.stringify({ attempt: i }),
+      () => ({ authorization: `Bearer ${wh.secret}`, 'x-service-delivery-id': 'evt-42' }),
+    );
     const labels = (await api.deliveries(factory, wh.uid)).map((e) => e.label);
     expect(labels.filter((l) => l === 'Accepted')).toHaveLength(1);
     expect(labels.filter((l) => l === 'Duplicate')).toHaveLength(19);
@@ -50,7 +60,12 @@ describe.each(testDatabases())('parallel duplicate deliveries (%s)', (kind) => {
 
   it('20 distinct deliveries at once are all Accepted', async () => {
     const wh = await api.createWebhook(factory, { name: 'distinct' });
-    await fire(wh, 20, (i) => JSON.stringify({ n: i }), () => ({ authorization: `Bearer ${wh.secret}` }));
+    await fire(
+      wh,
+      20,
+      (i) => JSON.stringify({ n: i }),
+      () => ({ authorization: `Bearer ${wh.secret}` }),
+    );
     const labels = (await api.deliveries(factory, wh.uid)).map((e) => e.label);
     expect(labels).toEqual(Array(20).fill('Accepted'));
   });

@@ -28,8 +28,7 @@ describe.each(testDatabases())('group commit (%s)', (kind) => {
   });
   afterEach(() => t.close());
 
-  const keysInDatabase = async () =>
-    (await t.db.selectFrom('rate_limit_counters').select('key').orderBy('key').execute()).map((r) => r.key);
+  const keysInDatabase = async () => (await t.db.selectFrom('rate_limit_counters').select('key').orderBy('key').execute()).map((r) => r.key);
 
   const insertKey = (key: string) => async (trx: Transaction<Database>) => {
     await trx.insertInto('rate_limit_counters').values({ key, window_start: 0, count: 1 }).execute();
@@ -47,7 +46,14 @@ describe.each(testDatabases())('group commit (%s)', (kind) => {
     const observer = await openDatabase({ databaseUrl: t.databaseUrl });
     try {
       const committedCount = async () =>
-        Number((await observer.db.selectFrom('rate_limit_counters').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await observer.db
+              .selectFrom('rate_limit_counters')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const order: string[] = [];
       const seenOutside = await Promise.all(
         ['a', 'b', 'c'].map((key) =>

@@ -133,7 +133,11 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
       const factory = await api.createFactory(`hostile-${mode}`);
       const wh = await api.createWebhook(factory, { name: `hostile-${mode}`, ...body });
       // An automation with a payload filter, so every accepted body is also matched against a filter.
-      const automation = await api.post(`/factories/${factory}/automations`, { name: `on-${mode}`, prompt: 'Handle it.', triggers: [trigger([wh.uid], { action: ['opened'] })] });
+      const automation = await api.post(`/factories/${factory}/automations`, {
+        name: `on-${mode}`,
+        prompt: 'Handle it.',
+        triggers: [trigger([wh.uid], { action: ['opened'] })],
+      });
       expect(automation.status, JSON.stringify(automation.body)).toBe(201);
       return wh as Target['wh'] & { ingress_url: string };
     };
@@ -164,7 +168,10 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
         const timestamp = Math.floor(Date.now() / 1000);
         return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signStandardWebhooks(signed.secret, id, timestamp, body) };
       },
-      wrong: { url: signed.ingress_url, headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } },
+      wrong: {
+        url: signed.ingress_url,
+        headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+      },
     };
   });
   afterAll(async () => {
@@ -202,7 +209,13 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
     const id = `msg_${randomUUID()}`;
     const at = new Date();
     const res = observe(
-      await send(url, body, { headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new SvixWebhook(wh.secret).sign(id, at, body) } }),
+      await send(url, body, {
+        headers: {
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new SvixWebhook(wh.secret).sign(id, at, body),
+        },
+      }),
     );
     expect(res.status).toBe(202);
     expect(signStandardWebhooks(wh.secret, id, Math.floor(at.getTime() / 1000), Buffer.from(body))).toBe(new SvixWebhook(wh.secret).sign(id, at, body));
@@ -347,7 +360,14 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
      */
     const oversized = (chunked: boolean) =>
       new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: hostname, port, path: pathname, method: 'POST', agent: false, headers: { ...auth, ...(chunked ? {} : { 'content-length': String(bodyBytes) }) } });
+        const req = http.request({
+          host: hostname,
+          port,
+          path: pathname,
+          method: 'POST',
+          agent: false,
+          headers: { ...auth, ...(chunked ? {} : { 'content-length': String(bodyBytes) }) },
+        });
         let written = 0;
         const pump = () => {
           while (!req.destroyed) {
@@ -413,7 +433,9 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
     }
     // A wrong token is answered at once, whatever the body does (token modes check it before reading).
     const { pathname } = new URL(targets.token.url);
-    const early = observe(await raw(targets.token.url, `POST ${pathname} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer nope\r\nContent-Length: 1000\r\n\r\n{`, { drip: 'x' }));
+    const early = observe(
+      await raw(targets.token.url, `POST ${pathname} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer nope\r\nContent-Length: 1000\r\n\r\n{`, { drip: 'x' }),
+    );
     expect(early.status).toBe(401);
     expect(early.ms).toBeLessThan(1_500);
   }, 30_000);
@@ -423,9 +445,21 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
     for (const target of all()) {
       const before = (await log(target)).length;
       const { pathname } = new URL(target.url);
-      const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      const headerLines = (headers: Record<string, string>) =>
+        Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
       const request = (extra: string) =>
-        raw(target.url, Buffer.concat([Buffer.from(`POST ${pathname} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n${headerLines(target.credential(body))}${extra}Content-Length: ${body.length}\r\n\r\n`, 'latin1'), body]));
+        raw(
+          target.url,
+          Buffer.concat([
+            Buffer.from(
+              `POST ${pathname} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n${headerLines(target.credential(body))}${extra}Content-Length: ${body.length}\r\n\r\n`,
+              'latin1',
+            ),
+            body,
+          ]),
+        );
       const expected: string[] = [];
 
       // Two delivery-ID headers: one identity, their list (a deterministic, logged delivery).
@@ -446,7 +480,13 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
       // chunked: malformed HTTP, refused by the parser before the ingress sees it (431 / 400 problems), never logged.
       const huge = observe(await request(`X-Huge: ${'h'.repeat(64 * 1024)}\r\n`));
       expectProblem(asAnswer(huge), 431, 'request_header_fields_too_large');
-      for (const injected of [`X-Service-Delivery-Id: a\rInjected: 1\r\n`, `X-Service-Delivery-Id: a\nInjected: 1\r\n`, `X-Service-Delivery-Id: a\x00b\r\n`, 'Content-Length: 5\r\n', 'Transfer-Encoding: chunked\r\n']) {
+      for (const injected of [
+        `X-Service-Delivery-Id: a\rInjected: 1\r\n`,
+        `X-Service-Delivery-Id: a\nInjected: 1\r\n`,
+        `X-Service-Delivery-Id: a\x00b\r\n`,
+        'Content-Length: 5\r\n',
+        'Transfer-Encoding: chunked\r\n',
+      ]) {
         const res = observe(await request(injected));
         expectProblem(asAnswer(res), 400, 'invalid_request');
       }
@@ -459,7 +499,10 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
     const token = targets.token;
     const { pathname } = new URL(token.url);
     const twoAuth = (first: string, second: string) =>
-      raw(token.url, `POST ${pathname} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nX-Service-Delivery-Id: ${randomUUID()}\r\nContent-Length: 2\r\n\r\n{}`);
+      raw(
+        token.url,
+        `POST ${pathname} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nX-Service-Delivery-Id: ${randomUUID()}\r\nContent-Length: 2\r\n\r\n{}`,
+      );
     expect(observe(await twoAuth('wrong', token.wh.secret)).status).toBe(401);
     expect(observe(await twoAuth(token.wh.secret, 'wrong')).status).toBe(202);
   }, 30_000);
@@ -482,7 +525,13 @@ describe.each(testDatabases())('webhook ingress under generated hostile input (%
   });
 
   it('unknown webhooks and hostile paths: 404, never logged', async () => {
-    for (const path of ['/webhooks/w/wh_%00', '/webhooks/w/..%2F..%2Fapi', `/webhooks/w/${'a'.repeat(5000)}`, '/webhooks/w/wh_x/%ZZ', '/webhooks/w/wh_x?x=' + 'q'.repeat(4000)]) {
+    for (const path of [
+      '/webhooks/w/wh_%00',
+      '/webhooks/w/..%2F..%2Fapi',
+      `/webhooks/w/${'a'.repeat(5000)}`,
+      '/webhooks/w/wh_x/%ZZ',
+      '/webhooks/w/wh_x?x=' + 'q'.repeat(4000),
+    ]) {
       const res = observe(await send(`${server.ingressUrl}${path}`, '{}', { headers: { authorization: 'Bearer x' } }));
       expectProblem(res, 404, 'resource_not_found');
       expect(res.body.instance.length).toBeLessThanOrEqual(260);

@@ -53,8 +53,7 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
     const wh = await api.createWebhook(factoryUid, { name: `token-${counter}`, ...extra });
     return { wh, auth: { authorization: `Bearer ${wh.secret as string}` } };
   }
-  const labels = async (wh: { uid: string; factory_uid: string }) =>
-    (await api.deliveries(wh.factory_uid, wh.uid)).map((d) => d.label as string);
+  const labels = async (wh: { uid: string; factory_uid: string }) => (await api.deliveries(wh.factory_uid, wh.uid)).map((d) => d.label as string);
   /** Moves the clock to the start of the next rate-limit window (60 s), so window arithmetic is exact. */
   const toNextWindow = () => clock.set(Math.floor(clock.now().getTime() / 60_000) * 60_000 + 60_000);
 
@@ -140,11 +139,14 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       const target = new URL(wh.ingress_url);
       // Declares 10 MB, sends 1 KB and never more: the answer must still come.
       const declared = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...auth, 'content-length': String(10 * 1024 * 1024) } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-          req.destroy();
-        });
+        const req = request(
+          { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...auth, 'content-length': String(10 * 1024 * 1024) } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            req.destroy();
+          },
+        );
         req.on('error', reject);
         req.write(Buffer.alloc(1024, 0x20));
       });
@@ -296,11 +298,14 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       const target = new URL(wh.ingress_url);
       // Chunked, 64 KB written, never ended: only an answer that does not read the body can come.
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: 'Bearer wrong' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-          req.destroy();
-        });
+        const req = request(
+          { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: 'Bearer wrong' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            req.destroy();
+          },
+        );
         req.on('error', reject);
         req.write(Buffer.alloc(64 * 1024, 0x20));
       });
@@ -311,10 +316,17 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
     it('signature: 413 beats 401, and an oversized request spends the failed-auth budget (logged while it lasts)', async () => {
       toNextWindow();
       const secret = `gh-${++counter}`;
-      const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), { name: `sig-${counter}`, auth_mode: 'signature', signature_scheme: 'github', provider_secret: secret });
+      const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), {
+        name: `sig-${counter}`,
+        auth_mode: 'signature',
+        signature_scheme: 'github',
+        provider_secret: secret,
+      });
       const big = Buffer.alloc(MAX + 1, 0x20);
-      for (let i = 0; i < 5; i++) expectProblem(await send(wh.ingress_url, big, { headers: { 'x-hub-signature-256': githubSignature(secret, big) } }), 413, 'payload_too_large');
-      for (let i = 0; i < 5; i++) expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': 'sha256=00' } }), 401, 'authentication_required');
+      for (let i = 0; i < 5; i++)
+        expectProblem(await send(wh.ingress_url, big, { headers: { 'x-hub-signature-256': githubSignature(secret, big) } }), 413, 'payload_too_large');
+      for (let i = 0; i < 5; i++)
+        expectProblem(await send(wh.ingress_url, '{}', { headers: { 'x-hub-signature-256': 'sha256=00' } }), 401, 'authentication_required');
       // Budget spent: an oversized (unverifiable) or badly signed request gets no further and is not logged;
       // a correctly signed delivery is never refused by the budget.
       expectProblem(await send(wh.ingress_url, big), 429, 'rate_limited');
@@ -396,7 +408,11 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
       expect(spent.body.detail).toMatch(/failed authentication/);
       expect(Number(spent.headers.get('retry-after'))).toBe(61);
       // Another sender address (127.0.0.2 on the loopback network) and another webhook are unaffected.
-      expectProblem(await send(wh.ingress_url, '{"from":2}', { headers: { authorization: 'Bearer wrong' }, localAddress: '127.0.0.2' }), 401, 'authentication_required');
+      expectProblem(
+        await send(wh.ingress_url, '{"from":2}', { headers: { authorization: 'Bearer wrong' }, localAddress: '127.0.0.2' }),
+        401,
+        'authentication_required',
+      );
       expectProblem(await send(other.wh.ingress_url, '{"other":1}', { headers: { authorization: 'Bearer wrong' } }), 401, 'authentication_required');
       clock.advance(61_000);
       expectProblem(await send(wh.ingress_url, '{"wrong":12}', { headers: { authorization: 'Bearer wrong' } }), 401, 'authentication_required');
@@ -419,7 +435,12 @@ describe.each(testDatabases())('webhook ingress (%s)', (kind) => {
     it('signature: 40 oversized or badly signed requests at once → at most 10 answered 413 or 401, the rest 429', async () => {
       toNextWindow();
       const secret = `gh-${++counter}`;
-      const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), { name: `sig-${counter}`, auth_mode: 'signature', signature_scheme: 'github', provider_secret: secret });
+      const wh = await api.createWebhook(await api.createFactory(`sig-${counter}`), {
+        name: `sig-${counter}`,
+        auth_mode: 'signature',
+        signature_scheme: 'github',
+        provider_secret: secret,
+      });
       const held = Array.from({ length: 40 }, (_, i) => heldSend(wh.ingress_url, { 'x-hub-signature-256': 'sha256=00' }, `{"i":${i}`));
       await delay(500);
       held.forEach((h, i) => h.release(i % 2 ? Buffer.alloc(MAX, 0x20) : '}'));

@@ -118,9 +118,13 @@ describe('provider signature schemes', () => {
       const good = new StandardWebhook(wh.secret).sign(id, clock.now(), body);
       const other = new StandardWebhook('whsec_' + Buffer.alloc(32, 7).toString('base64')).sign(id, clock.now(), body);
       const ts = String(nowSeconds());
-      const multi = await send(wh.ingress_url, body, { headers: { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': `${other} v1a,ignored ${good}` } });
+      const multi = await send(wh.ingress_url, body, {
+        headers: { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': `${other} v1a,ignored ${good}` },
+      });
       expect(multi.status).toBe(202);
-      const none = await send(wh.ingress_url, body, { headers: { 'webhook-id': `${id}-2`, 'webhook-timestamp': ts, 'webhook-signature': `${other} ${other}` } });
+      const none = await send(wh.ingress_url, body, {
+        headers: { 'webhook-id': `${id}-2`, 'webhook-timestamp': ts, 'webhook-signature': `${other} ${other}` },
+      });
       expect(none.status).toBe(401);
     });
 
@@ -162,7 +166,9 @@ describe('provider signature schemes', () => {
       const res = await send(wh.ingress_url, body, { headers: { 'x-hub-signature-256': await githubSign(secret, body), 'x-github-delivery': delivery } });
       expect(res.status).toBe(202);
       expect(await entry(wh, res.body.delivery_id)).toMatchObject({ identity: delivery, identity_source: 'provider_header' });
-      const forged = await send(wh.ingress_url, body, { headers: { 'x-hub-signature-256': await githubSign('wrong', body), 'x-github-delivery': randomUUID() } });
+      const forged = await send(wh.ingress_url, body, {
+        headers: { 'x-hub-signature-256': await githubSign('wrong', body), 'x-github-delivery': randomUUID() },
+      });
       expectProblem(forged, 401, 'authentication_required');
     });
 
@@ -216,7 +222,11 @@ describe('provider signature schemes', () => {
       const res = await send(wh.ingress_url, body, { headers: { 'linear-signature': hmac(secret, body).digest('hex'), 'linear-delivery': 'lin-d-1' } });
       expect(res.status).toBe(202);
       expect(await entry(wh, res.body.delivery_id)).toMatchObject({ identity: 'lin-d-1', identity_source: 'provider_header' });
-      expectProblem(await send(wh.ingress_url, body, { headers: { 'linear-signature': hmac(secret, body + ' ').digest('hex') } }), 401, 'authentication_required');
+      expectProblem(
+        await send(wh.ingress_url, body, { headers: { 'linear-signature': hmac(secret, body + ' ').digest('hex') } }),
+        401,
+        'authentication_required',
+      );
     });
     it('refuses a captured delivery replayed past a minute under a new Linear-Delivery (timestamp outside tolerance)', async () => {
       const secret = 'lin_wh_' + randomUUID();
@@ -259,7 +269,9 @@ describe('provider signature schemes', () => {
       const body = '{"zen":"Keep it logically awesome."}';
       // Whatever the sender signs with, nothing verifies yet.
       for (const guess of ['', 'anything', wh.secret_name]) {
-        const res = await send(wh.ingress_url, body, { headers: { 'x-hub-signature-256': await githubSign(guess || 'x', body), 'x-github-delivery': randomUUID() } });
+        const res = await send(wh.ingress_url, body, {
+          headers: { 'x-hub-signature-256': await githubSign(guess || 'x', body), 'x-github-delivery': randomUUID() },
+        });
         expectProblem(res, 401, 'authentication_required');
       }
       const secret = 'issued-after-url-' + randomUUID();
@@ -278,7 +290,11 @@ describe('provider signature schemes', () => {
       const deliver = (secret: string) => {
         const id = `msg_${randomUUID()}`;
         return send(wh.ingress_url, body, {
-          headers: { 'webhook-id': id, 'webhook-timestamp': String(nowSeconds()), 'webhook-signature': new StandardWebhook(secret).sign(id, clock.now(), body) },
+          headers: {
+            'webhook-id': id,
+            'webhook-timestamp': String(nowSeconds()),
+            'webhook-signature': new StandardWebhook(secret).sign(id, clock.now(), body),
+          },
         });
       };
       expect((await deliver(wh.secret)).status).toBe(202);

@@ -82,10 +82,17 @@ describe('rejection reasons of Rejected (auth) deliveries', () => {
     const body = '{"type":"invoice.paid"}';
     const signed = (secret: string, at = clock.now()) => {
       const id = `msg_${randomUUID()}`;
-      return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new SvixWebhook(secret).sign(id, at, body) };
+      return {
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new SvixWebhook(secret).sign(id, at, body),
+      };
     };
     const reason = async (headers: Record<string, string | undefined>) =>
-      reasonOf(wh, await send(wh.ingress_url, body, { headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string> }));
+      reasonOf(
+        wh,
+        await send(wh.ingress_url, body, { headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string> }),
+      );
 
     expect(await reason({})).toBe('missing signature header');
     expect(await reason(signed(wh.secret, new Date(clock.now().getTime() - 301_000)))).toBe('timestamp outside tolerance');
@@ -112,12 +119,15 @@ describe('rejection reasons of Rejected (auth) deliveries', () => {
     const body = '{"id":"evt_1","type":"charge.succeeded"}';
     const header = (over: { secret?: string; timestamp?: number } = {}) =>
       stripe.webhooks.generateTestHeaderString({ payload: body, secret: over.secret ?? secret, timestamp: over.timestamp ?? nowSeconds() });
-    const reason = async (signature?: string) => reasonOf(wh, await send(wh.ingress_url, body, { headers: signature === undefined ? {} : { 'stripe-signature': signature } }));
+    const reason = async (signature?: string) =>
+      reasonOf(wh, await send(wh.ingress_url, body, { headers: signature === undefined ? {} : { 'stripe-signature': signature } }));
 
     expect(await reason()).toBe('missing signature header');
     expect(await reason(header({ timestamp: nowSeconds() - 301 }))).toBe('timestamp outside tolerance');
     expect(await reason(header({ secret: 'whsec_other' }))).toBe('no signature matched');
-    const v1 = header().split(',').find((p) => p.startsWith('v1='))!;
+    const v1 = header()
+      .split(',')
+      .find((p) => p.startsWith('v1='))!;
     expect(await reason(`t=${nowSeconds()},t=${nowSeconds()},${v1}`)).toBe('malformed signature header');
     expect(await reason(v1)).toBe('missing timestamp');
     expect(await reason(`t=${nowSeconds()}`)).toBe('no v1 signature');
@@ -129,7 +139,12 @@ describe('rejection reasons of Rejected (auth) deliveries', () => {
     const wh = await webhook({ auth_mode: 'signature', signature_scheme: 'github', provider_secret: secret });
     const body = JSON.stringify({ action: 'opened' });
     const reason = async (signature?: string) =>
-      reasonOf(wh, await send(wh.ingress_url, body, { headers: { 'x-github-delivery': randomUUID(), ...(signature === undefined ? {} : { 'x-hub-signature-256': signature }) } }));
+      reasonOf(
+        wh,
+        await send(wh.ingress_url, body, {
+          headers: { 'x-github-delivery': randomUUID(), ...(signature === undefined ? {} : { 'x-hub-signature-256': signature }) },
+        }),
+      );
 
     expect(await reason()).toBe('missing signature header');
     expect(await reason(await githubSign('not-the-secret', body))).toBe('no signature matched');

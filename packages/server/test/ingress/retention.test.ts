@@ -81,7 +81,6 @@ describe.each(testDatabases())('delivery log retention (%s)', (kind) => {
     // A pruned Accepted entry takes its identity with it: the same body is new again; a kept one is not.
     expect((await api.delivery(factory, busy.uid, (await deliver(busy, JSON.stringify({ old: 0 })))!)).label).toBe('Accepted');
     expect((await api.delivery(factory, busy.uid, (await deliver(busy, JSON.stringify({ old: 6 })))!)).label).toBe('Duplicate');
-
   });
 
   it('keeps entries of deleted webhooks readable until they age out like any other', async () => {
@@ -102,8 +101,7 @@ describe.each(testDatabases())('delivery log retention (%s)', (kind) => {
     const wh = await api.createWebhook(factory, { name: 'counters' });
     await deliver(wh, '{"c":1}');
     const key = `deliveries:${wh.uid}`;
-    const count = async () =>
-      (await server.ctx.db.selectFrom('rate_limit_counters').select('window_start').where('key', '=', key).execute()).length;
+    const count = async () => (await server.ctx.db.selectFrom('rate_limit_counters').select('window_start').where('key', '=', key).execute()).length;
     expect(await count()).toBe(1);
     clock.advance(60_000); // still the previous window of the next one: kept
     await pruneDeliveryLog(server.ctx);

@@ -44,7 +44,11 @@ it('no secret value appears in the logs', async () => {
   });
   const id = `msg_${randomUUID()}`;
   await send(sw.ingress_url, body, {
-    headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': new StandardWebhook(sw.secret).sign(id, new Date(), body) },
+    headers: {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      'webhook-signature': new StandardWebhook(sw.secret).sign(id, new Date(), body),
+    },
   });
 
   const rotatedToken = await api.post(`/factories/${factory}/webhooks/${token.uid}/rotate-secret`, {});

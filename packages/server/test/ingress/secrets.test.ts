@@ -2,11 +2,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { SIGNATURE_SCHEME_NAMES, signatureSchemes } from '../../src/webhooks/schemes';
 import { isUrlSafeSecret } from '../../src/secrets/url-safe';
-import {
-  generateSignatureSecret,
-  generateTokenSecret,
-  generateWebhookSecret,
-} from '../../src/webhooks/secrets';
+import { generateSignatureSecret, generateTokenSecret, generateWebhookSecret } from '../../src/webhooks/secrets';
 
 describe('generateTokenSecret', () => {
   it('is 32 random bytes as URL-safe base64url', () => {

@@ -169,7 +169,11 @@ describe.each(testDatabases())('replayed signed deliveries (%s)', (kind) => {
     const body = '{"type":"ping"}';
     const labels: string[] = [];
     for (const id of [`msg_${randomUUID()}`, `msg_${randomUUID()}`]) {
-      const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(world.clock.now().getTime() / 1000)), 'webhook-signature': new Webhook(wh.secret).sign(id, world.clock.now(), body) };
+      const headers = {
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(world.clock.now().getTime() / 1000)),
+        'webhook-signature': new Webhook(wh.secret).sign(id, world.clock.now(), body),
+      };
       const res = await send(wh.ingress_url, body, { headers });
       expect(res.status).toBe(202);
       labels.push((await admin.delivery(factory, wh.uid, res.body.delivery_id)).label);

@@ -138,8 +138,19 @@ describe.each(testDatabases())('outbound notifications (%s)', (kind) => {
 
     const seen = (path: string) => world.receiver.received.filter((r) => r.path === `/hooks/${path}`).map((r) => JSON.parse(r.body));
     const automationRun = seen('automation')[0]?.data.run_id;
-    expect(seen('factory').map((e) => [e.type, e.data.run_id]).sort()).toEqual([['run.succeeded', automationRun], ['run.succeeded', dispatched]].sort());
-    expect(seen('automation').map((e) => [e.type, e.data.automation_id, e.data.factory_uid, e.data.source])).toEqual([['run.succeeded', automation, factory, 'WEBHOOK']]);
+    expect(
+      seen('factory')
+        .map((e) => [e.type, e.data.run_id])
+        .sort(),
+    ).toEqual(
+      [
+        ['run.succeeded', automationRun],
+        ['run.succeeded', dispatched],
+      ].sort(),
+    );
+    expect(seen('automation').map((e) => [e.type, e.data.automation_id, e.data.factory_uid, e.data.source])).toEqual([
+      ['run.succeeded', automation, factory, 'WEBHOOK'],
+    ]);
     expect(seen('automation')[0].data.delivery_id).toMatch(/^dlv_/);
     expect(seen('failures').map((e) => [e.type, e.data.run_id, e.data.status_message])).toEqual([
       ['run.failed', failedRun, { message: 'asked to fail', error_code: 'test_failure', retryable: false }],
@@ -148,7 +159,7 @@ describe.each(testDatabases())('outbound notifications (%s)', (kind) => {
     expect(await world.messages(other.uid)).toEqual([]);
   });
 
-  it('retries a failing receiver with backoff, holds the run\'s later events back meanwhile, then delivers them in order', async () => {
+  it("retries a failing receiver with backoff, holds the run's later events back meanwhile, then delivers them in order", async () => {
     world = await startNotificationWorld(kind);
     const { uid, secret } = await world.subscribe({ event_types: ['run.state_changed', 'run.cancelled'] });
     world.receiver.script({ status: 500, body: 'database down' }, { status: 503, body: 'still down' });
@@ -196,7 +207,7 @@ describe.each(testDatabases())('outbound notifications (%s)', (kind) => {
     expect((await world.admin.get(`/notifications/subscriptions/${uid}`)).body.failing_since).toBeNull();
   });
 
-  it('gives an event up after its 24-hour window, with a last attempt at its end, then sends the run\'s next event', async () => {
+  it("gives an event up after its 24-hour window, with a last attempt at its end, then sends the run's next event", async () => {
     world = await startNotificationWorld(kind);
     const { uid } = await world.subscribe({ event_types: ['run.state_changed'] });
     world.receiver.fallback = { status: 503 };
@@ -241,7 +252,14 @@ describe.each(testDatabases())('outbound notifications (%s)', (kind) => {
     expect(sent[0]).toMatchObject({ outcome: 'failed', attempted_at: new Date(Date.parse(sent.at(-1).attempted_at) + 24 * HOUR).toISOString() });
     // The cancel's event, waiting behind it, is given up without being sent.
     const all = await world.waitForLog(uid, (found) => found.some((a) => a.event_id !== queuedEvent));
-    expect(all[0]).toMatchObject({ attempt: 1, outcome: 'failed', status_code: null, latency_ms: null, response_excerpt: null, error: 'not sent: the subscription is disabled' });
+    expect(all[0]).toMatchObject({
+      attempt: 1,
+      outcome: 'failed',
+      status_code: null,
+      latency_ms: null,
+      response_excerpt: null,
+      error: 'not sent: the subscription is disabled',
+    });
     expect(world.receiver.received).toHaveLength(sent.length);
     // A disabled subscription records nothing.
     const later = await createRun(world.admin);

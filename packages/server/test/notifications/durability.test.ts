@@ -74,7 +74,10 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
     const rollback = new Error('rolled back on purpose');
     await expect(
       server.ctx.db.transaction().execute(async (tx) => {
-        const cancelled = await transitionInTransaction(tx, server.ctx.notificationOutbox, world!.clock.now(), team.team_id, runId, { from: ['QUEUED'], to: 'CANCELLED' });
+        const cancelled = await transitionInTransaction(tx, server.ctx.notificationOutbox, world!.clock.now(), team.team_id, runId, {
+          from: ['QUEUED'],
+          to: 'CANCELLED',
+        });
         expect(cancelled.ok).toBe(true);
         throw rollback;
       }),
@@ -133,7 +136,10 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
 
   it('retention drops attempts and finished events past NOTIFICATIONS_RETENTION_DAYS, never a pending one', async () => {
     // Workers run when woken (the test wakes them), never on a poll: nothing is attempted behind its back.
-    world = await startNotificationWorld(kind, { env: { NOTIFICATIONS_RETENTION_DAYS: '30' }, notificationDelivery: { random: () => 0.5, pollIntervalMs: 3_600_000 } });
+    world = await startNotificationWorld(kind, {
+      env: { NOTIFICATIONS_RETENTION_DAYS: '30' },
+      notificationDelivery: { random: () => 0.5, pollIntervalMs: 3_600_000 },
+    });
     const { uid } = await world.subscribe({ event_types: ['run.state_changed'] });
     await createRun(world.admin);
     const [delivered] = await world.waitForAttempts(uid, 1);
@@ -179,9 +185,15 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
     expect(new Set(taken).size).toBe(80);
   });
 
-  it('two delivery workers on one database never deliver one attempt twice, nor a run\'s events out of order', async () => {
+  it("two delivery workers on one database never deliver one attempt twice, nor a run's events out of order", async () => {
     world = await startNotificationWorld(kind);
-    second = await startTestServer({ sharing: world.server, clock: world.clock, engine: false, notificationDelivery: {}, env: { NOTIFICATIONS_ALLOWED_HOSTS: '127.0.0.1' } });
+    second = await startTestServer({
+      sharing: world.server,
+      clock: world.clock,
+      engine: false,
+      notificationDelivery: {},
+      env: { NOTIFICATIONS_ALLOWED_HOSTS: '127.0.0.1' },
+    });
     const { uid, secret } = await world.subscribe({ event_types: ['run.state_changed', 'run.cancelled'] });
     // Slow answers, so both workers have attempts in flight at once.
     world.receiver.fallback = { status: 204, delayMs: 20 };
@@ -209,11 +221,12 @@ describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
     // Per run: QUEUED, CANCELLED, run.cancelled — each sent only after the previous one was answered.
     for (const runId of runs) {
       const mine = received.filter((r) => JSON.parse(r.body).data.run_id === runId);
-      expect(mine.map((r) => { const e = verifyDelivery(r, secret, world!.clock); return `${e.type} ${e.data.state}`; })).toEqual([
-        'run.state_changed QUEUED',
-        'run.state_changed CANCELLED',
-        'run.cancelled CANCELLED',
-      ]);
+      expect(
+        mine.map((r) => {
+          const e = verifyDelivery(r, secret, world!.clock);
+          return `${e.type} ${e.data.state}`;
+        }),
+      ).toEqual(['run.state_changed QUEUED', 'run.state_changed CANCELLED', 'run.cancelled CANCELLED']);
       for (let i = 1; i < mine.length; i++) expect(mine[i]!.arrivedAt).toBeGreaterThanOrEqual(mine[i - 1]!.answeredAt);
     }
   });

@@ -42,11 +42,17 @@ describe.each(testDatabases())('notification targets (%s)', (kind) => {
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors, url).toEqual([{ path: '$.url', message: expect.stringMatching(reason) }]);
     }
-    const tooLong = await world.admin.post('/notifications/subscriptions', { url: `https://hooks.example.com/${'a'.repeat(2048)}`, event_types: ['run.state_changed'] });
+    const tooLong = await world.admin.post('/notifications/subscriptions', {
+      url: `https://hooks.example.com/${'a'.repeat(2048)}`,
+      event_types: ['run.state_changed'],
+    });
     expectProblem(tooLong, 400, 'invalid_request');
     expect(JSON.stringify(tooLong.body.errors)).toContain('url');
 
-    const ok = await world.admin.post('/notifications/subscriptions', { url: 'https://Hooks.Example.com:8443/agent?team=a', event_types: ['run.state_changed'] });
+    const ok = await world.admin.post('/notifications/subscriptions', {
+      url: 'https://Hooks.Example.com:8443/agent?team=a',
+      event_types: ['run.state_changed'],
+    });
     expect(ok.status, ok.text).toBe(201);
     expect(ok.body.url).toBe('https://hooks.example.com:8443/agent?team=a');
     // The same rules on update.
@@ -58,8 +64,14 @@ describe.each(testDatabases())('notification targets (%s)', (kind) => {
   it('allows plain http and an internal address only where the operator listed that exact IP (and port)', async () => {
     world = await startNotificationWorld(kind, {}, { allowedHosts: (r) => `127.0.0.1:${r.port}, hooks.example.com` });
     expect((await world.admin.post('/notifications/subscriptions', { url: world.receiver.url, event_types: ['run.state_changed'] })).status).toBe(201);
-    expect((await world.admin.post('/notifications/subscriptions', { url: 'http://hooks.example.com/in', event_types: ['run.state_changed'] })).status).toBe(201);
-    for (const url of [`http://127.0.0.1:${world.receiver.port + 1}/hooks`, `https://127.0.0.1:${world.receiver.port + 1}/hooks`, 'http://other.example.com/']) {
+    expect((await world.admin.post('/notifications/subscriptions', { url: 'http://hooks.example.com/in', event_types: ['run.state_changed'] })).status).toBe(
+      201,
+    );
+    for (const url of [
+      `http://127.0.0.1:${world.receiver.port + 1}/hooks`,
+      `https://127.0.0.1:${world.receiver.port + 1}/hooks`,
+      'http://other.example.com/',
+    ]) {
       expectProblem(await world.admin.post('/notifications/subscriptions', { url, event_types: ['run.state_changed'] }), 400, 'invalid_request');
     }
   });
@@ -88,7 +100,11 @@ describe.each(testDatabases())('notification targets (%s)', (kind) => {
     expect(attempt).toMatchObject({ outcome: 'retrying', status_code: 302, error: `redirect not followed (Location: http://127.0.0.1:${trap.port}/hooks)` });
     world.clock.set(Date.parse(attempt.next_attempt_at));
     [attempt] = await world.waitForAttempts(uid, 2);
-    expect(attempt).toMatchObject({ outcome: 'retrying', status_code: 307, error: 'redirect not followed (Location: http://169.254.169.254/latest/meta-data/)' });
+    expect(attempt).toMatchObject({
+      outcome: 'retrying',
+      status_code: 307,
+      error: 'redirect not followed (Location: http://169.254.169.254/latest/meta-data/)',
+    });
     world.clock.set(Date.parse(attempt.next_attempt_at));
     [attempt] = await world.waitForAttempts(uid, 3);
     expect(attempt).toMatchObject({ outcome: 'succeeded', status_code: 204, attempt: 3 });
@@ -98,11 +114,7 @@ describe.each(testDatabases())('notification targets (%s)', (kind) => {
 
   it('records what a broken or hostile receiver makes of an attempt, bounded, and retries', async () => {
     world = await startNotificationWorld(kind, { env: { NOTIFICATIONS_TIMEOUT_SECONDS: '3', NOTIFICATIONS_RESPONSE_EXCERPT_BYTES: '64' } });
-    world.receiver.script(
-      { status: 500, body: 'x'.repeat(1_000_000) },
-      { status: 502, body: 'nul \u0000 byte and \u00e9' },
-      { status: 200, delayMs: 10_000 },
-    );
+    world.receiver.script({ status: 500, body: 'x'.repeat(1_000_000) }, { status: 502, body: 'nul \u0000 byte and \u00e9' }, { status: 200, delayMs: 10_000 });
     const { uid } = await world.subscribe({ event_types: ['run.state_changed'] });
     await createRun(world.admin);
     const next = async (count: number) => {

@@ -59,7 +59,14 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.headers ?? {});
         res.end(answer.body ?? '');
-        received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), arrivedAt, answeredAt: performance.now() });
+        received.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          arrivedAt,
+          answeredAt: performance.now(),
+        });
         for (const w of [...waiters]) w();
       };
       if (answer.delayMs) setTimeout(respond, answer.delayMs);
@@ -178,7 +185,8 @@ export async function startNotificationWorld(
       server.notificationDelivery?.wake();
       const found = await attempts(uid);
       if (done(found)) return found;
-      if (Date.now() > deadline) throw new Error(`subscription ${uid}: the attempts log never got there (${found.length} attempts: ${JSON.stringify(found.slice(0, 3))})`);
+      if (Date.now() > deadline)
+        throw new Error(`subscription ${uid}: the attempts log never got there (${found.length} attempts: ${JSON.stringify(found.slice(0, 3))})`);
       await delay(15);
     }
   };

@@ -21,7 +21,12 @@ describe.each(testDatabases())('notification subscriptions API (%s)', (kind) => 
     world = await startNotificationWorld(kind);
     const { admin } = world;
     const factory = (await admin.post('/factories', { name: 'support' })).body.uid;
-    const created = await admin.post(PATH, { url: world.receiver.url, event_types: ['run.failed', 'run.error'], description: 'Alerts', filter: { factory_uid: factory } });
+    const created = await admin.post(PATH, {
+      url: world.receiver.url,
+      event_types: ['run.failed', 'run.error'],
+      description: 'Alerts',
+      filter: { factory_uid: factory },
+    });
     expect(created.status, created.text).toBe(201);
     const now = world.clock.now().toISOString();
     expect(created.body).toEqual({
@@ -52,9 +57,17 @@ describe.each(testDatabases())('notification subscriptions API (%s)', (kind) => 
     expect(JSON.stringify(listed.body)).not.toContain(secret);
 
     world.clock.advance(1000);
-    const updated = await admin.request('PATCH', `${PATH}/${uid}`, { body: { description: null, event_types: ['run.state_changed'], filter: {}, url: `${world.receiver.url}/v2` } });
+    const updated = await admin.request('PATCH', `${PATH}/${uid}`, {
+      body: { description: null, event_types: ['run.state_changed'], filter: {}, url: `${world.receiver.url}/v2` },
+    });
     expect(updated.status, updated.text).toBe(200);
-    expect(updated.body).toMatchObject({ description: null, event_types: ['run.state_changed'], filter: { factory_uid: null, automation_id: null }, url: `${world.receiver.url}/v2`, updated_at: world.clock.now().toISOString() });
+    expect(updated.body).toMatchObject({
+      description: null,
+      event_types: ['run.state_changed'],
+      filter: { factory_uid: null, automation_id: null },
+      url: `${world.receiver.url}/v2`,
+      updated_at: world.clock.now().toISOString(),
+    });
     expect(updated.body.secret).toBeUndefined();
     // The new URL, event types and filter take the next state change; the secret is unchanged.
     await createRun(admin);
@@ -135,7 +148,12 @@ describe.each(testDatabases())('notification subscriptions API (%s)', (kind) => 
     await world.receiver.waitFor(2);
     await world.waitForAttempts(uid, 1);
     const seen = world.receiver.received.map((r) => [r.path, JSON.parse(r.body).data.run_id]).sort();
-    expect(seen).toEqual([['/hooks', ourRun], ['/hooks/theirs', theirRun]].sort());
+    expect(seen).toEqual(
+      [
+        ['/hooks', ourRun],
+        ['/hooks/theirs', theirRun],
+      ].sort(),
+    );
     expect((await world.admin.get(`${PATH}/${uid}`)).body.uid).toBe(uid);
 
     // A team without subscriptions: its runs' changes record nothing anywhere.
@@ -155,7 +173,11 @@ describe.each(testDatabases())('notification subscriptions API (%s)', (kind) => 
     const otherFactory = (await admin.post('/factories', { name: 'two' })).body.uid;
     const webhook = (await admin.post(`/factories/${factory}/webhooks`, { name: 'w' })).body.uid;
     const automation = (
-      await admin.post(`/factories/${factory}/automations`, { name: 'a', prompt: 'p', triggers: [{ provider: 'webhook', event: 'received', filter: { webhook_ids: [webhook] } }] })
+      await admin.post(`/factories/${factory}/automations`, {
+        name: 'a',
+        prompt: 'p',
+        triggers: [{ provider: 'webhook', event: 'received', filter: { webhook_ids: [webhook] } }],
+      })
     ).body.uid;
 
     const invalid: Array<[unknown, string]> = [

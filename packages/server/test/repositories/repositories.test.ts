@@ -86,7 +86,7 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     return (await fetch(answer.body.data.download_url)).text();
   };
 
-  it('clones github_repos at a branch and repos at a tag before the setup commands, and pushes a run\'s change as its branch with a PULL_REQUEST and a diff; a follow-up pushes again on the same branch', async () => {
+  it("clones github_repos at a branch and repos at a tag before the setup commands, and pushes a run's change as its branch with a PULL_REQUEST and a diff; a follow-up pushes again on the same branch", async () => {
     const name = `acme/app`;
     forge.createRepository(name, { 'README.md': 'hello\n', 'src/main.txt': 'main\n' }, { branches: { dev: { 'src/dev.txt': 'dev\n' } } });
     forge.createRepository(`libs/util`, { 'util.txt': 'v1\n' }, { tags: ['v1.0'] });
@@ -128,7 +128,12 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     const second = await followup(first.run_id, `cd ${repo} && echo "second" > src/second.txt`);
     expect(second.state).toBe('SUCCEEDED');
     expect(forge.git(name, ['rev-parse', `${branch}~1`])).toBe(firstHead);
-    expect(forge.git(name, ['log', '--format=%s', `dev..${branch}`]).trim().split('\n')).toHaveLength(2);
+    expect(
+      forge
+        .git(name, ['log', '--format=%s', `dev..${branch}`])
+        .trim()
+        .split('\n'),
+    ).toHaveLength(2);
     expect(forge.git(name, ['show', `${branch}:src/second.txt`])).toBe('second\n');
     // A new diff (the whole run so far), the same PULL_REQUEST link not repeated.
     const after = second.artifacts.map((a: Json) => a.artifact_type);
@@ -209,63 +214,72 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
     expect(again.artifacts.map((a: Json) => a.artifact_type)).toEqual(['FILE', 'PULL_REQUEST']);
   });
 
-  it.skipIf(!sandboxAvailable)('keeps the token out of the run\'s reach, and nothing the agent plants in the workspace runs or redirects the git step', async () => {
-    const name = `acme/hostile`;
-    forge.createRepository(name, { 'a.txt': 'a\n' });
-    const [owner, repo] = name.split('/') as [string, string];
-    const env = await environment({ github_repos: [{ owner, repo }], auto_pr: true });
-    const evil = (what: string) => `sh -c 'env > /workspace/pwned-${what}; cp -r /proc/self/environ /workspace/pwned-${what}-environ 2>/dev/null; true'`;
-    const script = [
-      // What the run can read: its environment, every process it can see, every file of the workspace.
-      'env > seen-env',
-      'for p in /proc/[0-9]*; do cat $p/cmdline $p/environ 2>/dev/null; echo; done > seen-proc',
-      `cd ${repo}`,
-      // Its own .git: hooks, fsmonitor, a redirect, a filter driver, an include.
-      'mkdir -p .git/hooks',
-      `printf '#!/bin/sh\\n${evil('hook').replace(/'/g, "'\\''")}\\n' > .git/hooks/pre-commit; cp .git/hooks/pre-commit .git/hooks/pre-push; cp .git/hooks/pre-commit .git/hooks/post-commit; chmod +x .git/hooks/*`,
-      `git config core.fsmonitor "${evil('fsmonitor').replace(/"/g, '\\"')}"`,
-      `git config url.http://127.0.0.1:9/.insteadOf ${forge.url}/`,
-      `git config filter.evil.clean "${evil('filter').replace(/"/g, '\\"')}"`,
-      'git config include.path /workspace/evil.gitconfig',
-      `printf '[core]\\n\\tfsmonitor = touch /workspace/pwned-include\\n' > /workspace/evil.gitconfig`,
-      // The home directory's configuration and the attributes of the work tree.
-      `printf '[core]\\n\\thooksPath = /workspace/${repo}/.git/hooks\\n\\tfsmonitor = touch /workspace/pwned-home\\n[url "http://127.0.0.1:9/"]\\n\\tinsteadOf = ${forge.url}/\\n' > /workspace/.gitconfig`,
-      `printf '* filter=evil\\n' > .gitattributes`,
-      'echo change > changed.txt',
-    ].join('\n');
-    const done = await run(env.uid, script);
-    expect(done.status_message ?? null).toBeNull();
+  it.skipIf(!sandboxAvailable)(
+    "keeps the token out of the run's reach, and nothing the agent plants in the workspace runs or redirects the git step",
+    async () => {
+      const name = `acme/hostile`;
+      forge.createRepository(name, { 'a.txt': 'a\n' });
+      const [owner, repo] = name.split('/') as [string, string];
+      const env = await environment({ github_repos: [{ owner, repo }], auto_pr: true });
+      const evil = (what: string) => `sh -c 'env > /workspace/pwned-${what}; cp -r /proc/self/environ /workspace/pwned-${what}-environ 2>/dev/null; true'`;
+      const script = [
+        // What the run can read: its environment, every process it can see, every file of the workspace.
+        'env > seen-env',
+        'for p in /proc/[0-9]*; do cat $p/cmdline $p/environ 2>/dev/null; echo; done > seen-proc',
+        `cd ${repo}`,
+        // Its own .git: hooks, fsmonitor, a redirect, a filter driver, an include.
+        'mkdir -p .git/hooks',
+        `printf '#!/bin/sh\\n${evil('hook').replace(/'/g, "'\\''")}\\n' > .git/hooks/pre-commit; cp .git/hooks/pre-commit .git/hooks/pre-push; cp .git/hooks/pre-commit .git/hooks/post-commit; chmod +x .git/hooks/*`,
+        `git config core.fsmonitor "${evil('fsmonitor').replace(/"/g, '\\"')}"`,
+        `git config url.http://127.0.0.1:9/.insteadOf ${forge.url}/`,
+        `git config filter.evil.clean "${evil('filter').replace(/"/g, '\\"')}"`,
+        'git config include.path /workspace/evil.gitconfig',
+        `printf '[core]\\n\\tfsmonitor = touch /workspace/pwned-include\\n' > /workspace/evil.gitconfig`,
+        // The home directory's configuration and the attributes of the work tree.
+        `printf '[core]\\n\\thooksPath = /workspace/${repo}/.git/hooks\\n\\tfsmonitor = touch /workspace/pwned-home\\n[url "http://127.0.0.1:9/"]\\n\\tinsteadOf = ${forge.url}/\\n' > /workspace/.gitconfig`,
+        `printf '* filter=evil\\n' > .gitattributes`,
+        'echo change > changed.txt',
+      ].join('\n');
+      const done = await run(env.uid, script);
+      expect(done.status_message ?? null).toBeNull();
 
-    // The push went where the server said, with the agent's change (and its .gitattributes, as a file).
-    const branch = `agent/${done.run_id.slice(0, 8)}`;
-    expect(forge.git(name, ['show', `${branch}:changed.txt`])).toBe('change\n');
-    expect(forge.git(name, ['show', `${branch}:.gitattributes`])).toBe('* filter=evil\n');
-    expect(forge.pullRequests.some((p) => p.repo === repo)).toBe(true);
-    await withRunWorkspace(server.ctx, done.run_id, (dir) => {
-      // What the agent planted is there (a git that read it would have run it)…
-      const planted = fs.readFileSync(path.join(dir, repo, '.git', 'config'), 'utf8');
-      for (const text of ['pwned-fsmonitor', 'insteadOf', 'pwned-filter', 'path = /workspace/evil.gitconfig']) expect(planted).toContain(text);
-      expect(fs.statSync(path.join(dir, repo, '.git', 'hooks', 'pre-push')).mode & 0o111).not.toBe(0);
-      // …and nothing of it ran.
-      expect(fs.readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
-      expect(fs.readdirSync(path.join(dir, repo)).filter((f) => f.startsWith('pwned'))).toEqual([]);
-      // The run saw processes (its own), but the token nowhere: not in its environment, its /proc, any file.
-      expect(fs.readFileSync(path.join(dir, 'seen-proc'), 'utf8')).toContain('/proc/');
-      expect(filesContaining(dir, TOKEN)).toEqual([]);
-      expect(filesContaining(dir, Buffer.from(`x-access-token:${TOKEN}`).toString('base64'))).toEqual([]);
-    });
-    // Nor did the server write it down beside its own git directories.
-    expect(filesContaining(path.join(server.ctx.settings.dataDir, 'repositories', done.run_id), TOKEN)).toEqual([]);
-    // It travelled to the forge as Basic auth only.
-    expect(forge.gitAuthorizations.some((a) => a === `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`)).toBe(true);
-  });
+      // The push went where the server said, with the agent's change (and its .gitattributes, as a file).
+      const branch = `agent/${done.run_id.slice(0, 8)}`;
+      expect(forge.git(name, ['show', `${branch}:changed.txt`])).toBe('change\n');
+      expect(forge.git(name, ['show', `${branch}:.gitattributes`])).toBe('* filter=evil\n');
+      expect(forge.pullRequests.some((p) => p.repo === repo)).toBe(true);
+      await withRunWorkspace(server.ctx, done.run_id, (dir) => {
+        // What the agent planted is there (a git that read it would have run it)…
+        const planted = fs.readFileSync(path.join(dir, repo, '.git', 'config'), 'utf8');
+        for (const text of ['pwned-fsmonitor', 'insteadOf', 'pwned-filter', 'path = /workspace/evil.gitconfig']) expect(planted).toContain(text);
+        expect(fs.statSync(path.join(dir, repo, '.git', 'hooks', 'pre-push')).mode & 0o111).not.toBe(0);
+        // …and nothing of it ran.
+        expect(fs.readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
+        expect(fs.readdirSync(path.join(dir, repo)).filter((f) => f.startsWith('pwned'))).toEqual([]);
+        // The run saw processes (its own), but the token nowhere: not in its environment, its /proc, any file.
+        expect(fs.readFileSync(path.join(dir, 'seen-proc'), 'utf8')).toContain('/proc/');
+        expect(filesContaining(dir, TOKEN)).toEqual([]);
+        expect(filesContaining(dir, Buffer.from(`x-access-token:${TOKEN}`).toString('base64'))).toEqual([]);
+      });
+      // Nor did the server write it down beside its own git directories.
+      expect(filesContaining(path.join(server.ctx.settings.dataDir, 'repositories', done.run_id), TOKEN)).toEqual([]);
+      // It travelled to the forge as Basic auth only.
+      expect(forge.gitAuthorizations.some((a) => a === `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`)).toBe(true);
+    },
+  );
 
   it('commits nothing through a link the agent put where the checkout was', async () => {
     const name = 'acme/linked';
     forge.createRepository(name, { 'a.txt': 'a\n' });
     const [owner, repo] = name.split('/') as [string, string];
-    const done = await run((await environment({ github_repos: [{ owner, repo }] })).uid, `mkdir elsewhere && echo x > elsewhere/x.txt && rm -rf ${repo} && ln -s elsewhere ${repo}`);
-    expect(done.status_message).toMatchObject({ error_code: 'repository_push_failed', message: expect.stringContaining(`the checkout at ${repo} is no longer a directory`) });
+    const done = await run(
+      (await environment({ github_repos: [{ owner, repo }] })).uid,
+      `mkdir elsewhere && echo x > elsewhere/x.txt && rm -rf ${repo} && ln -s elsewhere ${repo}`,
+    );
+    expect(done.status_message).toMatchObject({
+      error_code: 'repository_push_failed',
+      message: expect.stringContaining(`the checkout at ${repo} is no longer a directory`),
+    });
     expect(forge.git(name, ['branch', '--list', 'agent/*'])).toBe('');
     expect(done.artifacts ?? []).toEqual([]);
   });
@@ -284,7 +298,9 @@ describe.each(testDatabases())('repositories (%s)', (database) => {
 
     const env = await environment({ github_repos: [{ owner: 'a', repo: 'x' }], git_token_secret_name: 'GIT_TOKEN' });
     expect(env.config).toMatchObject({ github_repos: [{ owner: 'a', repo: 'x' }], git_token_secret_name: 'GIT_TOKEN' });
-    const cleared = await admin.request('PATCH', `/agent/environments/${env.uid}`, { body: { git_token_secret_name: null, repos: [{ url: 'https://example.com/b/y.git' }] } });
+    const cleared = await admin.request('PATCH', `/agent/environments/${env.uid}`, {
+      body: { git_token_secret_name: null, repos: [{ url: 'https://example.com/b/y.git' }] },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.config.git_token_secret_name).toBeUndefined();
     expect(cleared.body.config.github_repos).toEqual([{ owner: 'a', repo: 'x' }]);

@@ -19,7 +19,11 @@ describe.each(testDatabases())('cancelRun (%s)', (database) => {
       const { run_id } = (await api.post('/agent/runs', { prompt: `run in ${state}` })).body;
       if (state !== 'QUEUED') {
         const lease = state === 'CLAIMED' ? { lease_owner: 'worker-x', lease_expires_at: '2999-01-01T00:00:00.000Z' } : {};
-        await server.ctx.db.updateTable('runs').set({ state, ...lease }).where('id', '=', run_id).execute();
+        await server.ctx.db
+          .updateTable('runs')
+          .set({ state, ...lease })
+          .where('id', '=', run_id)
+          .execute();
       }
       return run_id;
     };

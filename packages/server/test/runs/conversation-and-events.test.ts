@@ -50,7 +50,8 @@ describe.each(testDatabases())('conversation and event stream (%s)', (database) 
     expect(events.at(-1)!.event).toBe('state');
     const content = events.filter((e) => e.event === 'content');
     expect(content.some((e) => e.data.role === 'assistant' && e.data.block.type === 'text')).toBe(true);
-    for (const e of content) expect(e.data).toMatchObject({ run_id, step_id: expect.any(String), message_id: expect.any(String), timestamp: expect.any(String) });
+    for (const e of content)
+      expect(e.data).toMatchObject({ run_id, step_id: expect.any(String), message_id: expect.any(String), timestamp: expect.any(String) });
   });
 
   it('resumes after Last-Event-ID with exactly the events after it; a finished run with nothing newer gets its state and the stream ends', async () => {
@@ -78,7 +79,7 @@ describe.each(testDatabases())('conversation and event stream (%s)', (database) 
     expect(TERMINAL).toContain(fresh.events[0]!.data.state);
   });
 
-  it("follows a live run: a cancel from another request reaches the open stream at once and ends it", async () => {
+  it('follows a live run: a cancel from another request reaches the open stream at once and ends it', async () => {
     const quiet = await startTestServer({ database, engine: false, env: { SSE_KEEPALIVE_SECONDS: '1' } });
     try {
       const key = (await quiet.createTeamWithKey('live-watchers', 'member')).apiKey;

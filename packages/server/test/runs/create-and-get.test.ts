@@ -179,7 +179,10 @@ describe.each(testDatabases())('createRun and getRun (%s)', (database) => {
 
   it('refuses a prompt over 262,144 characters and a title over 200 with 400, on createRun, the alias and factory dispatch', async () => {
     const { createApiKey } = await import('../../src/api-keys/service');
-    const admin = apiClient(server.apiUrl, (await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.teamId, name: 'bounds-admin', role: 'admin', createdBy: 'operator' })).api_key);
+    const admin = apiClient(
+      server.apiUrl,
+      (await createApiKey(server.ctx.db, server.ctx.clock, { teamId: team.teamId, name: 'bounds-admin', role: 'admin', createdBy: 'operator' })).api_key,
+    );
     const factory = await admin.post('/factories', { name: 'bounds' });
     expect(factory.status).toBe(201);
     for (const path of ['/agent/runs', '/agent/run', `/factories/${factory.body.uid}/runs`]) {
@@ -196,7 +199,14 @@ describe.each(testDatabases())('createRun and getRun (%s)', (database) => {
   });
 
   it('refuses an attachment mime_type with a control character (CR/LF, tab, NUL) or a non-ASCII one with 400 at create', async () => {
-    for (const mime_type of ['text/plain\r\nSet-Cookie: a=b', 'text/plain\n', 'text/plain;\tcharset=utf-8', 'text/\u0000plain', 'text/plain\u007f', 'text/plain; name=\u65e5']) {
+    for (const mime_type of [
+      'text/plain\r\nSet-Cookie: a=b',
+      'text/plain\n',
+      'text/plain;\tcharset=utf-8',
+      'text/\u0000plain',
+      'text/plain\u007f',
+      'text/plain; name=\u65e5',
+    ]) {
       const res = await api.post('/agent/runs', { prompt: 'mime', attachments: [{ file_name: 'a.txt', mime_type, data: 'aGk=' }] });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors).toEqual([expect.objectContaining({ path: '$.attachments[0].mime_type' })]);

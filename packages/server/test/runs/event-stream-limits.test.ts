@@ -84,7 +84,10 @@ describe('a client that stops reading', () => {
 
     const target = new URL(`${server.apiUrl}/agent/runs/${run_id}/events`);
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.get({ host: target.hostname, port: target.port, path: target.pathname, headers: { authorization: `Bearer ${apiKey}` }, agent: false }, resolve);
+      const req = http.get(
+        { host: target.hostname, port: target.port, path: target.pathname, headers: { authorization: `Bearer ${apiKey}` }, agent: false },
+        resolve,
+      );
       req.on('error', reject);
     });
     expect(res.statusCode).toBe(200);

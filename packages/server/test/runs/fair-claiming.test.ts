@@ -160,12 +160,22 @@ describe.each(testDatabases())('fair claiming (%s)', (kind) => {
       expect(paths(run)).toEqual(['$.config.run_timeout_seconds']);
       expect(run.body.detail).toContain('RUN_TIMEOUT_MAX_SECONDS');
 
-      const schedule = await admin.post('/agent/schedules', { name: 'long', cron_schedule: '0 9 * * *', prompt: 'p', agent_config: { run_timeout_seconds: 3601 } });
+      const schedule = await admin.post('/agent/schedules', {
+        name: 'long',
+        cron_schedule: '0 9 * * *',
+        prompt: 'p',
+        agent_config: { run_timeout_seconds: 3601 },
+      });
       expectProblem(schedule, 400, 'invalid_request');
       expect(paths(schedule)).toEqual(['$.agent_config.run_timeout_seconds']);
 
       const factory = (await admin.post('/factories', { name: 'bounds' })).body;
-      const automation = await admin.post(`/factories/${factory.uid}/automations`, { name: 'long', prompt: 'p', config: { run_timeout_seconds: 3601 }, triggers: [] });
+      const automation = await admin.post(`/factories/${factory.uid}/automations`, {
+        name: 'long',
+        prompt: 'p',
+        config: { run_timeout_seconds: 3601 },
+        triggers: [],
+      });
       expectProblem(automation, 422, 'validation_failed');
       expect(paths(automation)).toEqual(['$.config.run_timeout_seconds']);
 
@@ -191,17 +201,29 @@ describe.each(testDatabases())('fair claiming (%s)', (kind) => {
       expectProblem(run, 400, 'invalid_request');
       expect(paths(run)).toEqual(['$.config.mcp_servers']);
 
-      const schedule = await admin.post('/agent/schedules', { name: 'many', cron_schedule: '0 9 * * *', prompt: 'p', agent_config: { mcp_servers: mcpServers(21) } });
+      const schedule = await admin.post('/agent/schedules', {
+        name: 'many',
+        cron_schedule: '0 9 * * *',
+        prompt: 'p',
+        agent_config: { mcp_servers: mcpServers(21) },
+      });
       expectProblem(schedule, 400, 'invalid_request');
       expect(paths(schedule)).toEqual(['$.agent_config.mcp_servers']);
 
       const factory = (await admin.post('/factories', { name: 'many-mcp' })).body;
-      const automation = await admin.post(`/factories/${factory.uid}/automations`, { name: 'many', prompt: 'p', config: { mcp_servers: mcpServers(21) }, triggers: [] });
+      const automation = await admin.post(`/factories/${factory.uid}/automations`, {
+        name: 'many',
+        prompt: 'p',
+        config: { mcp_servers: mcpServers(21) },
+        triggers: [],
+      });
       expectProblem(automation, 400, 'invalid_request');
       expect(paths(automation)).toEqual(['$.config.mcp_servers']);
 
       const files = (await admin.post('/factories', { name: 'many-mcp-files', definition_source: 'files' })).body;
-      const servers = Object.keys(mcpServers(21)).map((name, i) => `    ${name}:\n      url: https://mcp-${i}.example.org`).join('\n');
+      const servers = Object.keys(mcpServers(21))
+        .map((name, i) => `    ${name}:\n      url: https://mcp-${i}.example.org`)
+        .join('\n');
       const applied = await admin.post(`/factories/${files.uid}/definitions/apply`, {
         files: [{ path: 'automations/many.md', content: `---\nname: Many\ntriggers: []\nconfig:\n  mcp_servers:\n${servers}\n---\nUse them all.\n` }],
       });

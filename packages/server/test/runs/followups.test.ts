@@ -6,9 +6,7 @@ import { apiClient, expectProblem, waitForRunState, type ApiClient } from '../su
 import { startTestServer, type TestServer } from '../support/server';
 
 const userTexts = (conversation: any): string[][] =>
-  conversation.steps.map((s: any) =>
-    s.messages.filter((m: any) => m.role === 'user').flatMap((m: any) => m.content.map((b: any) => b.text)),
-  );
+  conversation.steps.map((s: any) => s.messages.filter((m: any) => m.role === 'user').flatMap((m: any) => m.content.map((b: any) => b.text)));
 
 describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
   describe('runs that are not executing (no workers)', () => {
@@ -105,12 +103,7 @@ describe.each(testDatabases())('createRunFollowup (%s)', (database) => {
       const conversation = (await api.get(`/agent/runs/${run_id}/conversation`)).body;
       const users = userTexts(conversation).flat();
       expect(users).toEqual(['start', 'steer', 'continue please']);
-      const undelivered = await server.ctx.db
-        .selectFrom('run_followups')
-        .select('id')
-        .where('run_id', '=', run_id)
-        .where('delivered_at', 'is', null)
-        .execute();
+      const undelivered = await server.ctx.db.selectFrom('run_followups').select('id').where('run_id', '=', run_id).where('delivered_at', 'is', null).execute();
       expect(undelivered).toEqual([]);
       const assistant = conversation.steps.flatMap((s: any) => s.messages.filter((m: any) => m.role === 'assistant'));
       expect(assistant.length).toBeGreaterThanOrEqual(2);

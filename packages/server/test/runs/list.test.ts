@@ -17,8 +17,7 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     return res.body.run_id as string;
   };
   /** Test setup for fields only the engine or the automations set. */
-  const patchRun = (id: string, values: Record<string, string | null>) =>
-    server.ctx.db.updateTable('runs').set(values).where('id', '=', id).execute();
+  const patchRun = (id: string, values: Record<string, string | null>) => server.ctx.db.updateTable('runs').set(values).where('id', '=', id).execute();
   const ids = async (query: string): Promise<string[]> => {
     const res = await api.get(`/agent/runs${query}`);
     expect(res.status).toBe(200);
@@ -191,7 +190,10 @@ describe.each(testDatabases())('listRuns (%s)', (database) => {
     expect(first.body.page_info.has_next_page).toBe(true);
     expect(await allPages(query)).toEqual(created);
     // A page that ends exactly at the last run says so.
-    expect((await api.get(`/agent/runs${query}&cursor=${first.body.page_info.next_cursor}`)).body.page_info).toEqual({ has_next_page: false, next_cursor: null });
+    expect((await api.get(`/agent/runs${query}&cursor=${first.body.page_info.next_cursor}`)).body.page_info).toEqual({
+      has_next_page: false,
+      next_cursor: null,
+    });
   });
 
   it('returns every run of a large limit in order (more rows than one read fetches)', async () => {

@@ -41,8 +41,21 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
     });
     await server.ctx.db.transaction().execute((tx) =>
       appendEvents(tx, { id: run_id, team_id: team.teamId }, [
-        content('msg_a', 'assistant', { type: 'action', id: 'call_1', category: 'skill', name: 'read_skill', input: { name: 'Create skill', bundled_skill_id: 'create-skill' } }),
-        content('msg_t', 'tool', { type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: '# Create skill' } }),
+        content('msg_a', 'assistant', {
+          type: 'action',
+          id: 'call_1',
+          category: 'skill',
+          name: 'read_skill',
+          input: { name: 'Create skill', bundled_skill_id: 'create-skill' },
+        }),
+        content('msg_t', 'tool', {
+          type: 'action_result',
+          action_id: 'call_1',
+          category: 'skill',
+          name: 'read_skill',
+          state: 'completed',
+          output: { text: '# Create skill' },
+        }),
         content('msg_b', 'assistant', { type: 'text', text: 'Done.' }),
       ]),
     );
@@ -65,19 +78,32 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
       expect(download.headers.get('content-disposition')).toBe(`attachment; filename="transcript-${runId}.jsonl"`);
       const text = await download.text();
       expect(text.endsWith('\n')).toBe(true);
-      const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines.map((l) => [l.role, l.message_id])).toEqual([
         ['user', expect.stringMatching(/^msg_/)],
         ['assistant', 'msg_a'],
         ['tool', 'msg_t'],
         ['assistant', 'msg_b'],
       ]);
-      expect(lines[0]).toEqual({ step_id: expect.stringMatching(/^step_/), message_id: expect.any(String), role: 'user', timestamp: expect.any(String), content: [{ type: 'text', text: 'Read the skill, then answer.' }] });
-      expect(lines[2]!.content).toEqual([{ type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: '# Create skill' } }]);
+      expect(lines[0]).toEqual({
+        step_id: expect.stringMatching(/^step_/),
+        message_id: expect.any(String),
+        role: 'user',
+        timestamp: expect.any(String),
+        content: [{ type: 'text', text: 'Read the skill, then answer.' }],
+      });
+      expect(lines[2]!.content).toEqual([
+        { type: 'action_result', action_id: 'call_1', category: 'skill', name: 'read_skill', state: 'completed', output: { text: '# Create skill' } },
+      ]);
 
       // The same messages as the conversation, in order.
       const conversation = (await api.get(`/agent/runs/${runId}/conversation`)).body;
-      expect(conversation.steps.flatMap((s: { messages: Array<{ content: unknown }> }) => s.messages.map((m) => m.content))).toEqual(lines.map((l) => l.content));
+      expect(conversation.steps.flatMap((s: { messages: Array<{ content: unknown }> }) => s.messages.map((m) => m.content))).toEqual(
+        lines.map((l) => l.content),
+      );
 
       // A client that follows the redirect (fetch's default) gets the file in one call; a wrong key on the
       // download itself is ignored, the token is the credential.
@@ -146,12 +172,18 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
     });
 
     it('says why an MCP server by warp_id cannot run here, also on a saved automation (422)', async () => {
-      const res = await api.post('/agent/runs', { prompt: 'p', config: { mcp_servers: { ok: { url: 'https://mcp.example.org' }, linear: { warp_id: 'linear' } } } });
+      const res = await api.post('/agent/runs', {
+        prompt: 'p',
+        config: { mcp_servers: { ok: { url: 'https://mcp.example.org' }, linear: { warp_id: 'linear' } } },
+      });
       expect(res.body.detail).toMatch(/no Warp shared MCP servers or integrations.*command or url/);
       const admin = apiClient(server.apiUrl, (await server.createTeamWithKey('oz-automations', 'admin')).apiKey);
       const factory = (await admin.post('/factories', { name: 'oz-factory' })).body;
       const automation = await admin.post(`/factories/${factory.uid}/automations`, {
-        name: 'warp', prompt: 'p', config: { mcp_servers: { linear: { warp_id: 'linear' } } }, triggers: [],
+        name: 'warp',
+        prompt: 'p',
+        config: { mcp_servers: { linear: { warp_id: 'linear' } } },
+        triggers: [],
       });
       expectProblem(automation, 422, 'validation_failed');
       expect(automation.body.errors).toEqual([{ path: '$.config.mcp_servers.linear.warp_id', message: 'not supported' }]);
@@ -192,7 +224,12 @@ describe.each(testDatabases())('Oz parity of the runs API (%s)', (database) => {
       expect((await api.get(`/agent/runs/${run_id}`)).body).not.toHaveProperty('request_usage');
       await server.ctx.db
         .updateTable('runs')
-        .set({ state: 'INPROGRESS', lease_owner: 'worker-x', lease_expires_at: '2999-01-01T00:00:00.000Z', usage: JSON.stringify({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }) })
+        .set({
+          state: 'INPROGRESS',
+          lease_owner: 'worker-x',
+          lease_expires_at: '2999-01-01T00:00:00.000Z',
+          usage: JSON.stringify({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }),
+        })
         .where('id', '=', run_id)
         .execute();
       const run = (await api.get(`/agent/runs/${run_id}`)).body;

@@ -92,48 +92,58 @@ describe.each(testDatabases())('streamed conversations (%s)', (database) => {
     expect(text).toBe(expected.conversation);
     expect(JSON.parse(text).steps).toHaveLength(2);
 
-    const location = (await fetch(`${server.apiUrl}/agent/runs/${run_id}/transcript`, { headers: { authorization: `Bearer ${team.apiKey}` }, redirect: 'manual' })).headers.get('location')!;
+    const location = (
+      await fetch(`${server.apiUrl}/agent/runs/${run_id}/transcript`, { headers: { authorization: `Bearer ${team.apiKey}` }, redirect: 'manual' })
+    ).headers.get('location')!;
     const transcript = await fetch(location);
     expect(transcript.headers.get('content-type')).toBe('application/x-ndjson');
     expect(await transcript.text()).toBe(expected.transcript);
   });
 
-  it('streams a large conversation: the server answers others while a reader holds it paused, and it is whole in the end', async () => {
-    const size = 16 * MB;
-    const { run_id } = (await api.post('/agent/runs', { prompt: String(size) })).body;
-    await waitForRunState(api, run_id, ['SUCCEEDED'], 120_000);
+  it(
+    'streams a large conversation: the server answers others while a reader holds it paused, and it is whole in the end',
+    async () => {
+      const size = 16 * MB;
+      const { run_id } = (await api.post('/agent/runs', { prompt: String(size) })).body;
+      await waitForRunState(api, run_id, ['SUCCEEDED'], 120_000);
 
-    const reader = await openRawGet(`${server.apiUrl}/agent/runs/${run_id}/conversation`, team.apiKey);
-    expect(reader.statusCode).toBe(200);
-    const chunks: Buffer[] = [Buffer.from(await new Promise<Buffer>((resolve) => reader.once('data', resolve)))];
-    reader.pause();
-    // Far more than any socket buffer is still to come, and the server answers meanwhile.
-    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-    expect((await api.get(`/agent/runs/${run_id}`)).body.state).toBe('SUCCEEDED');
-    expect(await streamedResponsesOpen(server, 'getRunConversation')).toBe(1);
+      const reader = await openRawGet(`${server.apiUrl}/agent/runs/${run_id}/conversation`, team.apiKey);
+      expect(reader.statusCode).toBe(200);
+      const chunks: Buffer[] = [Buffer.from(await new Promise<Buffer>((resolve) => reader.once('data', resolve)))];
+      reader.pause();
+      // Far more than any socket buffer is still to come, and the server answers meanwhile.
+      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+      expect((await api.get(`/agent/runs/${run_id}`)).body.state).toBe('SUCCEEDED');
+      expect(await streamedResponsesOpen(server, 'getRunConversation')).toBe(1);
 
-    reader.on('data', (chunk: Buffer) => chunks.push(chunk));
-    reader.resume();
-    await new Promise((resolve) => reader.on('end', resolve));
-    const conversation = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const printed = assistantText(conversation);
-    expect(printed.replaceAll('\n', '')).toBe('x'.repeat(size));
-    await until(async () => (await streamedResponsesOpen(server, 'getRunConversation')) === 0);
-  }, LARGE_RUN_TIMEOUT_MS);
+      reader.on('data', (chunk: Buffer) => chunks.push(chunk));
+      reader.resume();
+      await new Promise((resolve) => reader.on('end', resolve));
+      const conversation = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const printed = assistantText(conversation);
+      expect(printed.replaceAll('\n', '')).toBe('x'.repeat(size));
+      await until(async () => (await streamedResponsesOpen(server, 'getRunConversation')) === 0);
+    },
+    LARGE_RUN_TIMEOUT_MS,
+  );
 
-  it('stops streaming when the client goes away mid-answer', async () => {
-    const { run_id } = (await api.post('/agent/runs', { prompt: String(16 * MB) })).body;
-    await waitForRunState(api, run_id, ['SUCCEEDED'], 120_000);
-    const reader = await openRawGet(`${server.apiUrl}/agent/runs/${run_id}/conversation`, team.apiKey);
-    await new Promise((resolve) => reader.once('data', resolve));
-    reader.pause();
-    expect(await streamedResponsesOpen(server, 'getRunConversation')).toBe(1);
-    reader.destroy();
-    await until(async () => (await streamedResponsesOpen(server, 'getRunConversation')) === 0);
-    // And the conversation is served whole to the next reader.
-    const again = await fetch(`${server.apiUrl}/agent/runs/${run_id}/conversation`, { headers: { authorization: `Bearer ${team.apiKey}` } });
-    expect(assistantText(await again.json()).length).toBeGreaterThan(16 * MB);
-  }, LARGE_RUN_TIMEOUT_MS);
+  it(
+    'stops streaming when the client goes away mid-answer',
+    async () => {
+      const { run_id } = (await api.post('/agent/runs', { prompt: String(16 * MB) })).body;
+      await waitForRunState(api, run_id, ['SUCCEEDED'], 120_000);
+      const reader = await openRawGet(`${server.apiUrl}/agent/runs/${run_id}/conversation`, team.apiKey);
+      await new Promise((resolve) => reader.once('data', resolve));
+      reader.pause();
+      expect(await streamedResponsesOpen(server, 'getRunConversation')).toBe(1);
+      reader.destroy();
+      await until(async () => (await streamedResponsesOpen(server, 'getRunConversation')) === 0);
+      // And the conversation is served whole to the next reader.
+      const again = await fetch(`${server.apiUrl}/agent/runs/${run_id}/conversation`, { headers: { authorization: `Bearer ${team.apiKey}` } });
+      expect(assistantText(await again.json()).length).toBeGreaterThan(16 * MB);
+    },
+    LARGE_RUN_TIMEOUT_MS,
+  );
 });
 
 describe.each(testDatabases())('the per-run output bound (%s)', (database) => {
@@ -151,7 +161,9 @@ describe.each(testDatabases())('the per-run output bound (%s)', (database) => {
     expect((await api.post(`/agent/runs/${run_id}/followups`, { message: '600000' })).status).toBe(200);
     const failed = await waitForRunState(api, run_id, ['FAILED'], 20_000);
     expect(failed.status_message).toMatchObject({ error_code: 'output_limit', retryable: false });
-    expect(failed.status_message.message).toMatch(/stored [\d.]+ MB \(\d+ bytes\) of output over its executions and stopped at the limit of 1\.0 MB \(RUN_OUTPUT_LIMIT_MB\)/);
+    expect(failed.status_message.message).toMatch(
+      /stored [\d.]+ MB \(\d+ bytes\) of output over its executions and stopped at the limit of 1\.0 MB \(RUN_OUTPUT_LIMIT_MB\)/,
+    );
     const stored = Number(/\((\d+) bytes\)/.exec(failed.status_message.message)![1]);
     expect(stored).toBeGreaterThan(600000);
     expect(stored).toBeLessThanOrEqual(MB);

@@ -38,7 +38,11 @@ describe('sandbox availability', () => {
 
     const created = await client.post('/agent/runs', { prompt: 'hello' });
     const run = await waitForRunState(client, created.body.run_id, ['FAILED']);
-    expect(run.status_message).toEqual({ message: expect.stringContaining('install the package `bubblewrap`'), error_code: 'sandbox_unavailable', retryable: false });
+    expect(run.status_message).toEqual({
+      message: expect.stringContaining('install the package `bubblewrap`'),
+      error_code: 'sandbox_unavailable',
+      retryable: false,
+    });
   });
 
   it('the echo runner needs no sandbox', async () => {
@@ -59,7 +63,12 @@ describe('sandbox availability', () => {
   it.skipIf(!sandboxAvailable)('with bubblewrap /readyz reports the sandbox, its network policy and how limits are enforced', async () => {
     server = await startTestServer({ env: { SANDBOX_NETWORK: 'open' } });
     const ready = await apiClient(server.baseUrl).get('/readyz');
-    expect(ready.body.sandbox).toMatchObject({ mode: 'bwrap', available: true, network: 'open', limits: expect.stringMatching(/^(cgroup v1|cgroup v2|rlimit)$/) });
+    expect(ready.body.sandbox).toMatchObject({
+      mode: 'bwrap',
+      available: true,
+      network: 'open',
+      limits: expect.stringMatching(/^(cgroup v1|cgroup v2|rlimit)$/),
+    });
   });
 });
 
@@ -77,7 +86,14 @@ describe('DATA_DIR', () => {
     if (throughToWorkspaces) fs.chmodSync(parent, 0o711);
     const dataDir = path.join(parent, 'data');
     server = await startTestServer({
-      env: { DATA_DIR: dataDir, DATABASE_URL: `sqlite:${path.join(dataDir, 'db', 'agent-runs.sqlite')}`, SECRETS_KEY: '', RUNNER: 'command', AGENT_COMMAND: 'echo hi > out.txt', SANDBOX: sandboxAvailable ? 'bwrap' : 'none' },
+      env: {
+        DATA_DIR: dataDir,
+        DATABASE_URL: `sqlite:${path.join(dataDir, 'db', 'agent-runs.sqlite')}`,
+        SECRETS_KEY: '',
+        RUNNER: 'command',
+        AGENT_COMMAND: 'echo hi > out.txt',
+        SANDBOX: sandboxAvailable ? 'bwrap' : 'none',
+      },
     });
     const client = apiClient(server.apiUrl, server.adminKey);
     const created = await client.post('/agent/runs', { prompt: 'hello' });

@@ -69,7 +69,9 @@ for (const kind of testDatabases()) {
         },
       });
       dataDir = server.ctx.settings.dataDir;
-      databaseFile = server.ctx.settings.databaseUrl.startsWith('sqlite:') ? server.ctx.settings.databaseUrl.slice('sqlite:'.length) : path.join(dataDir, 'none.sqlite');
+      databaseFile = server.ctx.settings.databaseUrl.startsWith('sqlite:')
+        ? server.ctx.settings.databaseUrl.slice('sqlite:'.length)
+        : path.join(dataDir, 'none.sqlite');
       // What SQLite deployments keep beside the database: the key that decrypts every team's secrets.
       fs.writeFileSync(path.join(dataDir, 'secrets.key'), `${canary}\n`, { mode: 0o600 });
       admin = restClient(server, server.adminKey);
@@ -108,23 +110,20 @@ for (const kind of testDatabases()) {
       const otherWorkspace = path.join(dataDir, 'runs', other.runId);
       expect(await withRunWorkspace(server.ctx, other.runId, (dir) => fs.readFileSync(path.join(dir, 'private.txt'), 'utf8'))).toContain('-other-run');
 
-      const { run, output } = await runToEnd(
-        member,
-        {
-          prompt: script(
-            [
-              `cat ${dataDir}/secrets.key ../../secrets.key ../secrets.key 2>&1`,
-              `cat ${databaseFile} 2>&1 | head -c 100`,
-              `ls ${dataDir} ${otherWorkspace} 2>&1; cat ${otherWorkspace}/private.txt 2>&1`,
-              'ls -a .. / 2>&1',
-              'cat /proc/1/environ /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u',
-              'env',
-              'ls /root /home /work 2>&1',
-              'id -u',
-            ].join('\n'),
-          ),
-        },
-      );
+      const { run, output } = await runToEnd(member, {
+        prompt: script(
+          [
+            `cat ${dataDir}/secrets.key ../../secrets.key ../secrets.key 2>&1`,
+            `cat ${databaseFile} 2>&1 | head -c 100`,
+            `ls ${dataDir} ${otherWorkspace} 2>&1; cat ${otherWorkspace}/private.txt 2>&1`,
+            'ls -a .. / 2>&1',
+            'cat /proc/1/environ /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u',
+            'env',
+            'ls /root /home /work 2>&1',
+            'id -u',
+          ].join('\n'),
+        ),
+      });
       expect(run.state).toBe('SUCCEEDED');
       nothingLeaked(output);
       expect(output).not.toContain('-other-run');
@@ -136,19 +135,16 @@ for (const kind of testDatabases()) {
 
     it('a run cannot write outside its workspace; its /tmp is its own', async () => {
       const hostTmpMarker = `/tmp/${canary}-written-by-a-run`;
-      const { run, output } = await runToEnd(
-        member,
-        {
-          prompt: script(
-            [
-              'touch /usr/x /etc/x /x /proc/x 2>&1 | sed "s/^/refused: /"',
-              `echo hi > ${hostTmpMarker} && echo private-tmp-ok`,
-              `echo mine > ${dataDir}/planted 2>&1 | sed "s/^/refused: /"`,
-              'echo ok > in-workspace.txt && cat in-workspace.txt',
-            ].join('\n'),
-          ),
-        },
-      );
+      const { run, output } = await runToEnd(member, {
+        prompt: script(
+          [
+            'touch /usr/x /etc/x /x /proc/x 2>&1 | sed "s/^/refused: /"',
+            `echo hi > ${hostTmpMarker} && echo private-tmp-ok`,
+            `echo mine > ${dataDir}/planted 2>&1 | sed "s/^/refused: /"`,
+            'echo ok > in-workspace.txt && cat in-workspace.txt',
+          ].join('\n'),
+        ),
+      });
       expect(run.state).toBe('SUCCEEDED');
       expect(output.match(/refused: /g)?.length).toBeGreaterThanOrEqual(5);
       expect(output).toContain('private-tmp-ok');
@@ -170,7 +166,10 @@ for (const kind of testDatabases()) {
       do {
         await delay(50);
         run = (await member.get(`/agent/runs/${first.runId}`)).body;
-      } while ((run.state !== 'SUCCEEDED' || !JSON.stringify((await member.get(`/agent/runs/${first.runId}/conversation`)).body).includes('attached')) && Date.now() < deadline);
+      } while (
+        (run.state !== 'SUCCEEDED' || !JSON.stringify((await member.get(`/agent/runs/${first.runId}/conversation`)).body).includes('attached')) &&
+        Date.now() < deadline
+      );
       expect(run.state).toBe('SUCCEEDED');
       expect(fs.readFileSync(hostFile, 'utf8')).toBe('original');
       fs.rmSync(hostFile);
@@ -298,7 +297,12 @@ for (const kind of testDatabases()) {
       beforeAll(async () => {
         modelServer = await startTestServer({
           database: kind,
-          env: { RUNNER: 'model', MODEL_BASE_URL: model.url, DEFAULT_MODEL_ID: 'fake-model', SANDBOX_ALLOWED_HOSTS: `127.0.0.1:${model.url.split(':')[2]!.split('/')[0]}` },
+          env: {
+            RUNNER: 'model',
+            MODEL_BASE_URL: model.url,
+            DEFAULT_MODEL_ID: 'fake-model',
+            SANDBOX_ALLOWED_HOSTS: `127.0.0.1:${model.url.split(':')[2]!.split('/')[0]}`,
+          },
         });
         const team = await modelServer.ctx.db.selectFrom('teams').select('id').where('name', '=', 'default').executeTakeFirstOrThrow();
         const key = await createApiKey(modelServer.ctx.db, modelServer.ctx.clock, { teamId: team.id, name: 'member', role: 'member', createdBy: 'operator' });
@@ -315,7 +319,10 @@ for (const kind of testDatabases()) {
           prompt: 'use the tools',
           config: {
             mcp_servers: {
-              x: { command: 'sh', args: ['-c', `id -u >&2; head -c 60 ${modelDataDir}/secrets.key ../../secrets.key >&2; cat /proc/1/environ | tr "\\0" " " >&2; exit 1`] },
+              x: {
+                command: 'sh',
+                args: ['-c', `id -u >&2; head -c 60 ${modelDataDir}/secrets.key ../../secrets.key >&2; cat /proc/1/environ | tr "\\0" " " >&2; exit 1`],
+              },
             },
           },
         });

@@ -116,7 +116,11 @@ describe.skipIf(!sandboxAvailable)('one fence per run', () => {
 
   it('the same six servers within the limits start, and the run succeeds', async () => {
     model.reply(text('done'));
-    const { run } = await runToEnd({ prompt: 'use the tools', attachments: [hogAttachment], config: { mcp_servers: sixHogs({ HOG_MB: '40', HOG_CHILDREN: '2' }) } });
+    const { run } = await runToEnd({
+      prompt: 'use the tools',
+      attachments: [hogAttachment],
+      config: { mcp_servers: sixHogs({ HOG_MB: '40', HOG_CHILDREN: '2' }) },
+    });
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
   }, 60_000);
 
@@ -140,7 +144,11 @@ describe.skipIf(!sandboxAvailable)('one fence per run', () => {
       model.reply(text('never reached'));
       const runId = await startRun({
         prompt: 'make a setuid shell',
-        config: { mcp_servers: { suid: { command: '/bin/sh', args: ['-c', 'cp /bin/sh /workspace/suid-sh && chmod 4755 /workspace/suid-sh && touch /workspace/ready; sleep 60'] } } },
+        config: {
+          mcp_servers: {
+            suid: { command: '/bin/sh', args: ['-c', 'cp /bin/sh /workspace/suid-sh && chmod 4755 /workspace/suid-sh && touch /workspace/ready; sleep 60'] },
+          },
+        },
       });
       const workspace = path.join(dataDir, 'runs', runId);
       while (!fs.existsSync(path.join(workspace, 'ready'))) await delay(50);

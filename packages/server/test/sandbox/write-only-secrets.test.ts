@@ -127,7 +127,14 @@ for (const kind of databases) {
       expect(log.status, JSON.stringify(log.body)).toBe(200);
       expect(log.body.run_id).toBe(runId);
       expect(log.body.entries).toHaveLength(2);
-      expect(log.body.entries[0]).toMatchObject({ environment_id: environmentId, position: 1, command_count: 2, command: 'echo first-ok', exit_code: 0, output: 'first-ok\n' });
+      expect(log.body.entries[0]).toMatchObject({
+        environment_id: environmentId,
+        position: 1,
+        command_count: 2,
+        command: 'echo first-ok',
+        exit_code: 0,
+        output: 'first-ok\n',
+      });
       const failed = log.body.entries[1];
       expect(failed).toMatchObject({ position: 2, exit_code: 7, result: 'exited with code 7', output_truncated: false });
       expect(failed.output).toContain('why it failed');

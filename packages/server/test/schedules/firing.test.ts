@@ -17,7 +17,6 @@ import { testDatabases } from '../support/databases';
 import { apiClient, type ApiClient } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
 
-
 describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
   const clock = new ManualClock(Date.parse('2026-11-27T08:00:00Z'));
   let server: TestServer;
@@ -32,7 +31,8 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
     return res.body;
   };
   const schedule = async (id: string): Promise<any> => (await api.get(`/agent/schedules/${id}`)).body;
-  const runsOf = async (id: string, client = api): Promise<any[]> => (await client.get(`/agent/runs?schedule_id=${id}&sort_by=created_at&sort_order=asc`)).body.runs;
+  const runsOf = async (id: string, client = api): Promise<any[]> =>
+    (await client.get(`/agent/runs?schedule_id=${id}&sort_by=created_at&sort_order=asc`)).body.runs;
   /** Finishes a run the way a client can: cancelling it (engine-less server: runs stay QUEUED otherwise). */
   const finish = async (runId: string) => expect((await api.post(`/agent/runs/${runId}/cancel`)).status).toBe(200);
   const at = (iso: string) => clock.set(Date.parse(iso));
@@ -49,7 +49,13 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
 
   it('fires at the slot, once: one SCHEDULED_AGENT run whose schedule, creator, title, prompt, metadata and config come from the schedule', async () => {
     at('2026-11-27T08:00:00Z');
-    const s = await create({ name: 'Morning review', cron_schedule: '0 9 * * *', prompt: 'Review the pull requests', metadata: { team: 'platform' }, agent_config: { name: 'reviewer' } });
+    const s = await create({
+      name: 'Morning review',
+      cron_schedule: '0 9 * * *',
+      prompt: 'Review the pull requests',
+      metadata: { team: 'platform' },
+      agent_config: { name: 'reviewer' },
+    });
     at('2026-11-27T08:59:59.999Z');
     expect((await fire()).runs).toEqual([]);
     at('2026-11-27T09:00:00Z');
@@ -105,7 +111,14 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
     at('2026-11-27T16:20:00Z');
     const report = await fire();
     expect(report).toMatchObject({ runs: [], skipped: 1 });
-    expect((await schedule(s.id)).history).toMatchObject({ last_outcome: 'skipped_overlap', skipped_slots: 1, last_run_id: first, last_ran: '2026-11-27T16:10:00.000Z', last_slot: '2026-11-27T16:20:00.000Z', next_run: '2026-11-27T16:30:00.000Z' });
+    expect((await schedule(s.id)).history).toMatchObject({
+      last_outcome: 'skipped_overlap',
+      skipped_slots: 1,
+      last_run_id: first,
+      last_ran: '2026-11-27T16:10:00.000Z',
+      last_slot: '2026-11-27T16:20:00.000Z',
+      next_run: '2026-11-27T16:30:00.000Z',
+    });
     expect(await runsOf(s.id)).toHaveLength(1);
 
     await finish(first!);
@@ -240,7 +253,7 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
     await finish(runId!);
   });
 
-  it('teams stay apart: a schedule\'s runs are its team\'s, and another team\'s schedule_id filter finds none of them', async () => {
+  it("teams stay apart: a schedule's runs are its team's, and another team's schedule_id filter finds none of them", async () => {
     at('2026-12-01T00:00:00Z');
     const otherTeam = await server.createTeamWithKey('firing-neighbours', 'admin');
     const neighbour = apiClient(server.apiUrl, otherTeam.apiKey);
@@ -318,7 +331,10 @@ describe.each(testDatabases())('scheduled agents firing (%s)', (database) => {
       const ids: string[] = [];
       for (let i = 0; i < 30; i++) ids.push((await create({ name: `pass ${i}`, cron_schedule: `${(i * 2) % 60} * * * *`, prompt: 'pass' })).id);
       at('2026-12-03T01:00:00Z');
-      const reports = database.dialect === 'postgres' ? await Promise.all([fireDueSchedules(server.ctx), fireDueSchedules(second.ctx)]) : [await fireDueSchedules(server.ctx), await fireDueSchedules(second.ctx)];
+      const reports =
+        database.dialect === 'postgres'
+          ? await Promise.all([fireDueSchedules(server.ctx), fireDueSchedules(second.ctx)])
+          : [await fireDueSchedules(server.ctx), await fireDueSchedules(second.ctx)];
       expect(reports.flatMap((r) => r.runs)).toHaveLength(30);
       expect(reports.reduce((n, r) => n + r.errors, 0)).toBe(0);
       for (const id of ids) expect(await runsOf(id)).toHaveLength(1);

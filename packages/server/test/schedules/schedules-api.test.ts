@@ -35,7 +35,10 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
   /** A 400 whose errors name `path`. */
   const refused = async (res: HttpResponse, path: string) => {
     expectProblem(res, 400, 'invalid_request');
-    expect(res.body.errors.map((e: { path: string }) => e.path), res.text).toContain(path);
+    expect(
+      res.body.errors.map((e: { path: string }) => e.path),
+      res.text,
+    ).toContain(path);
   };
 
   beforeAll(async () => {
@@ -55,8 +58,13 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
     fs.rmSync(skillsDir, { recursive: true, force: true });
   });
 
-  it('creates a schedule in Oz\'s shape: 201, UTC by default, history.next_run the first slot, created_by the key', async () => {
-    const schedule = await create({ name: 'Daily code review', cron_schedule: '0 9 * * *', prompt: 'Review the open pull requests', metadata: { team: 'platform' } });
+  it("creates a schedule in Oz's shape: 201, UTC by default, history.next_run the first slot, created_by the key", async () => {
+    const schedule = await create({
+      name: 'Daily code review',
+      cron_schedule: '0 9 * * *',
+      prompt: 'Review the open pull requests',
+      metadata: { team: 'platform' },
+    });
     expect(schedule).toMatchObject({
       id: expect.stringMatching(/^sch_[0-9a-z]{26}$/),
       name: 'Daily code review',
@@ -87,18 +95,30 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
   });
 
   it('a skill-only schedule gets the skill-only prompt; agent_config is kept as requested and its environment is shown', async () => {
-    const env = (await admin.post('/agent/environments', { name: `env-${Date.now()}`, description: 'Node', setup_commands: ['npm ci'], env_vars: { TOKEN: 'secret' } })).body;
-    const schedule = await create({ name: 'Skill only', cron_schedule: '30 2 * * *', agent_config: { skills: [SKILL], environment_id: env.uid, computer_use_enabled: true } });
+    const env = (
+      await admin.post('/agent/environments', { name: `env-${Date.now()}`, description: 'Node', setup_commands: ['npm ci'], env_vars: { TOKEN: 'secret' } })
+    ).body;
+    const schedule = await create({
+      name: 'Skill only',
+      cron_schedule: '30 2 * * *',
+      agent_config: { skills: [SKILL], environment_id: env.uid, computer_use_enabled: true },
+    });
     expect(schedule.prompt).toBe(`Follow the instructions of the skill ${SKILL}.`);
     // The limits come from the contract's defaults; the Oz-only computer_use_enabled is not kept (it has no effect here).
-    expect(schedule.agent_config).toEqual({ skill_spec: SKILL, environment_id: env.uid, max_turns: 20, model_call_timeout_seconds: 120, run_timeout_seconds: 1800 });
+    expect(schedule.agent_config).toEqual({
+      skill_spec: SKILL,
+      environment_id: env.uid,
+      max_turns: 20,
+      model_call_timeout_seconds: 120,
+      run_timeout_seconds: 1800,
+    });
     expect(schedule.environment).toEqual({ name: env.config.name, description: 'Node', setup_commands: ['npm ci'] });
     expect(JSON.stringify(schedule)).not.toContain('secret');
     await admin.delete(`/agent/schedules/${schedule.id}`);
     await admin.delete(`/agent/environments/${env.uid}`);
   });
 
-  it('lists the team\'s schedules sorted by name, paged with a cursor; other teams see none of them', async () => {
+  it("lists the team's schedules sorted by name, paged with a cursor; other teams see none of them", async () => {
     const b = await create({ name: 'b list', cron_schedule: '0 1 * * *', prompt: 'b' });
     const a = await create({ name: 'a list', cron_schedule: '0 2 * * *', prompt: 'a' });
     const all = (await admin.get('/agent/schedules')).body;
@@ -112,7 +132,12 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
     expect(second.schedules[0].name >= first.schedules[0].name).toBe(true);
 
     expect((await other.get('/agent/schedules')).body.schedules).toEqual([]);
-    for (const res of [await other.get(`/agent/schedules/${a.id}`), await put(other, a.id, { name: 'x', cron_schedule: '0 1 * * *', enabled: true, prompt: 'x' }), await other.delete(`/agent/schedules/${a.id}`), await other.post(`/agent/schedules/${a.id}/pause`)]) {
+    for (const res of [
+      await other.get(`/agent/schedules/${a.id}`),
+      await put(other, a.id, { name: 'x', cron_schedule: '0 1 * * *', enabled: true, prompt: 'x' }),
+      await other.delete(`/agent/schedules/${a.id}`),
+      await other.post(`/agent/schedules/${a.id}/pause`),
+    ]) {
       expectProblem(res, 404, 'resource_not_found');
     }
     await admin.delete(`/agent/schedules/${a.id}`);
@@ -126,11 +151,23 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
   });
 
   it('PUT replaces the definition as Oz does: omitted prompt/agent_config/metadata are cleared, omitted time_zone is kept; the next slot moves only when the timing changes', async () => {
-    const s = await create({ name: 'Put me', cron_schedule: '0 9 * * *', time_zone: 'Europe/Paris', prompt: 'p', metadata: { a: '1' }, agent_config: { name: 'n' } });
+    const s = await create({
+      name: 'Put me',
+      cron_schedule: '0 9 * * *',
+      time_zone: 'Europe/Paris',
+      prompt: 'p',
+      metadata: { a: '1' },
+      agent_config: { name: 'n' },
+    });
     clock.advance(60_000);
     const renamed = await put(admin, s.id, { name: 'Put me again', cron_schedule: '0 9 * * *', enabled: true, agent_config: { skill_spec: SKILL } });
     expect(renamed.status, renamed.text).toBe(200);
-    expect(renamed.body).toMatchObject({ name: 'Put me again', time_zone: 'Europe/Paris', prompt: `Follow the instructions of the skill ${SKILL}.`, agent_config: { skill_spec: SKILL } });
+    expect(renamed.body).toMatchObject({
+      name: 'Put me again',
+      time_zone: 'Europe/Paris',
+      prompt: `Follow the instructions of the skill ${SKILL}.`,
+      agent_config: { skill_spec: SKILL },
+    });
     expect(renamed.body.metadata).toBeUndefined();
     expect(renamed.body.history.next_run).toBe(s.history.next_run);
     expect(renamed.body.updated_at).toBe(clock.now().toISOString());
@@ -172,14 +209,20 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
     await refused(await admin.post('/agent/schedules', { ...base, mode: 'plan' }), '$.mode');
     await refused(await admin.post('/agent/schedules', { ...base, agent_config: { worker_host: 'my-box' } }), '$.agent_config.worker_host');
     await refused(await admin.post('/agent/schedules', { ...base, agent_config: { harness: { type: 'claude' } } }), '$.agent_config.harness.type');
-    await refused(await admin.post('/agent/schedules', { ...base, agent_config: { mcp_servers: { linear: { warp_id: 'linear' } } } }), '$.agent_config.mcp_servers.linear.warp_id');
+    await refused(
+      await admin.post('/agent/schedules', { ...base, agent_config: { mcp_servers: { linear: { warp_id: 'linear' } } } }),
+      '$.agent_config.mcp_servers.linear.warp_id',
+    );
     const ok = await create({ ...base, team: true, mode: 'normal' });
     await admin.delete(`/agent/schedules/${ok.id}`);
   });
 
-  it('checks the configuration as a run\'s, with agent_config paths: unknown environment, unknown skill, skills with skill_spec, no prompt nor skill, metadata limits', async () => {
+  it("checks the configuration as a run's, with agent_config paths: unknown environment, unknown skill, skills with skill_spec, no prompt nor skill, metadata limits", async () => {
     const base = { name: 'Config', cron_schedule: '0 9 * * *' };
-    await refused(await admin.post('/agent/schedules', { ...base, prompt: 'x', agent_config: { environment_id: 'env_missing' } }), '$.agent_config.environment_id');
+    await refused(
+      await admin.post('/agent/schedules', { ...base, prompt: 'x', agent_config: { environment_id: 'env_missing' } }),
+      '$.agent_config.environment_id',
+    );
     await refused(await admin.post('/agent/schedules', { ...base, agent_config: { skill_spec: 'acme/skills:nope' } }), '$.agent_config.skill_spec');
     await refused(await admin.post('/agent/schedules', { ...base, agent_config: { skill_spec: SKILL, skills: [SKILL] } }), '$.agent_config.skills');
     await refused(await admin.post('/agent/schedules', { ...base }), '$.prompt');
@@ -223,7 +266,8 @@ describe.each(testDatabases())('scheduled agents API (%s)', (database) => {
     const unknown = await admin.post('/agent/schedules', { name: 'Zone', cron_schedule: '0 9 * * *', prompt: 'x', time_zone: 'Mars/Olympus_Mons' });
     expect(unknown.body.detail).toContain('IANA');
     // A path id of any shape is a 404, and nothing of it reaches a query unbound.
-    for (const id of ["sch_' or 1=1 --", '%00', 'x'.repeat(2000)]) expectProblem(await admin.get(`/agent/schedules/${encodeURIComponent(id)}`), 404, 'resource_not_found');
+    for (const id of ["sch_' or 1=1 --", '%00', 'x'.repeat(2000)])
+      expectProblem(await admin.get(`/agent/schedules/${encodeURIComponent(id)}`), 404, 'resource_not_found');
   });
 
   it('PUT needs name, cron_schedule and enabled (Oz), and checks like create', async () => {

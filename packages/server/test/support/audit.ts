@@ -6,5 +6,10 @@ import { auditTrail, type AuditAction, type AuditResourceType, type AuditTrail }
 import { systemClock } from '../../src/clock';
 
 export function directCallAudit(teamId: string, resourceType: AuditResourceType, action: AuditAction): AuditTrail {
-  return auditTrail(systemClock, { teamId, keyId: 'key_direct_call', keyName: 'direct call', address: null, operationId: 'direct', changedFields: [] }, resourceType, action);
+  return auditTrail(
+    systemClock,
+    { teamId, keyId: 'key_direct_call', keyName: 'direct call', address: null, operationId: 'direct', changedFields: [] },
+    resourceType,
+    action,
+  );
 }

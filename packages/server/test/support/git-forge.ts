@@ -79,11 +79,27 @@ export async function startGitForge(options: { token: string }): Promise<GitForg
         if (req.headers.authorization !== `Bearer ${options.token}`) {
           res.writeHead(401).end(JSON.stringify({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' }));
         } else if (failStatus) {
-          res.writeHead(failStatus).end(JSON.stringify({ message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: 'No commits between main and the branch' }] }));
+          res.writeHead(failStatus).end(
+            JSON.stringify({
+              message: 'Validation Failed',
+              errors: [{ resource: 'PullRequest', code: 'custom', message: 'No commits between main and the branch' }],
+            }),
+          );
         } else {
           pullNumber += 1;
           const htmlUrl = `${forgeUrl}/${pulls[1]}/${pulls[2]}/pull/${pullNumber}`;
-          res.writeHead(201).end(JSON.stringify({ id: 1000 + pullNumber, number: pullNumber, state: 'open', html_url: htmlUrl, url: `${forgeUrl}/api/v3/repos/${pulls[1]}/${pulls[2]}/pulls/${pullNumber}`, head: { ref: body.head }, base: { ref: body.base }, title: body.title }));
+          res.writeHead(201).end(
+            JSON.stringify({
+              id: 1000 + pullNumber,
+              number: pullNumber,
+              state: 'open',
+              html_url: htmlUrl,
+              url: `${forgeUrl}/api/v3/repos/${pulls[1]}/${pulls[2]}/pulls/${pullNumber}`,
+              head: { ref: body.head },
+              base: { ref: body.base },
+              title: body.title,
+            }),
+          );
         }
       });
       return;

@@ -31,7 +31,15 @@ interface OtlpExport {
   resourceSpans?: Array<{
     resource?: { attributes?: OtlpAttribute[] };
     scopeSpans?: Array<{
-      spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[]; events?: Array<{ name: string }> }>;
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: OtlpAttribute[];
+        events?: Array<{ name: string }>;
+      }>;
     }>;
   }>;
 }
@@ -46,7 +54,9 @@ export interface OtlpReceiver {
 }
 
 const valueOf = (value: OtlpValue): unknown =>
-  value.arrayValue ? (value.arrayValue.values ?? []).map(valueOf) : (value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue)));
+  value.arrayValue
+    ? (value.arrayValue.values ?? []).map(valueOf)
+    : (value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? value.doubleValue)));
 
 const attributesOf = (attributes: OtlpAttribute[] = []): Record<string, unknown> => Object.fromEntries(attributes.map((a) => [a.key, valueOf(a.value)]));
 

@@ -44,7 +44,12 @@ export function raw(url: string, bytes: string | Buffer, options: { drip?: strin
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: end < 0 ? '' : text.slice(end + 4), ms: Date.now() - started });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0),
+        headers,
+        body: end < 0 ? '' : text.slice(end + 4),
+        ms: Date.now() - started,
+      });
     });
   });
 }

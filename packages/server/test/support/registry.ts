@@ -50,7 +50,18 @@ export async function startTestRegistry(options: { auth?: { user: string; passwo
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-registry-'));
   const storage = path.join(dir, 'storage');
   const port = await freePort();
-  const lines = ['version: 0.1', 'log:', '  level: info', '  accesslog:', '    disabled: false', 'storage:', '  filesystem:', `    rootdirectory: ${storage}`, 'http:', `  addr: 127.0.0.1:${port}`];
+  const lines = [
+    'version: 0.1',
+    'log:',
+    '  level: info',
+    '  accesslog:',
+    '    disabled: false',
+    'storage:',
+    '  filesystem:',
+    `    rootdirectory: ${storage}`,
+    'http:',
+    `  addr: 127.0.0.1:${port}`,
+  ];
   if (options.auth) {
     const htpasswd = path.join(dir, 'htpasswd');
     execFileSync('htpasswd', ['-Bbc', htpasswd, options.auth.user, options.auth.password], { stdio: 'ignore' });
@@ -62,7 +73,10 @@ export async function startTestRegistry(options: { auth?: { user: string; passwo
   child.stdout?.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
   for (let i = 0; ; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/v2/`).then((r) => r.status === 200 || r.status === 401, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/v2/`).then(
+      (r) => r.status === 200 || r.status === 401,
+      () => false,
+    );
     if (up) break;
     if (i > 200 || child.exitCode !== null) throw new Error(`docker-registry did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 25));
@@ -135,7 +149,9 @@ export function buildTestImage(spec: TestImageSpec = {}): TestImage {
     layout,
     tag,
     layers() {
-      const index = JSON.parse(fs.readFileSync(path.join(layout, 'index.json'), 'utf8')) as { manifests: Array<{ digest: string; annotations?: Record<string, string> }> };
+      const index = JSON.parse(fs.readFileSync(path.join(layout, 'index.json'), 'utf8')) as {
+        manifests: Array<{ digest: string; annotations?: Record<string, string> }>;
+      };
       const entry = index.manifests.find((m) => m.annotations?.['org.opencontainers.image.ref.name'] === tag)!;
       const manifest = JSON.parse(fs.readFileSync(path.join(layout, 'blobs', ...entry.digest.split(':')), 'utf8')) as { layers: Array<{ digest: string }> };
       return manifest.layers.map((l) => l.digest);
@@ -149,12 +165,18 @@ export function pushTestImage(image: TestImage, registry: TestRegistry, name: st
   const ref = `${registry.host}/${name}`;
   const args = ['--insecure-policy', 'copy', '--quiet', '--dest-tls-verify=false'];
   if (auth) args.push('--dest-creds', `${auth.user}:${auth.password}`);
-  execFileSync('skopeo', [...args, `oci:${image.layout}:${image.tag}`, `docker://${ref}`], { stdio: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() } });
+  execFileSync('skopeo', [...args, `oci:${image.layout}:${image.tag}`, `docker://${ref}`], {
+    stdio: 'pipe',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() },
+  });
   return ref;
 }
 
 /** A tar layer with crafted entries (python3's tarfile writes what tar(1) refuses to). */
-export function craftLayer(file: string, entries: Array<{ name: string; type?: 'file' | 'symlink' | 'hardlink' | 'char' | 'fifo'; mode?: number; data?: string; link?: string }>): string {
+export function craftLayer(
+  file: string,
+  entries: Array<{ name: string; type?: 'file' | 'symlink' | 'hardlink' | 'char' | 'fifo'; mode?: number; data?: string; link?: string }>,
+): string {
   const script = `
 import io, json, sys, tarfile
 types = {'file': tarfile.REGTYPE, 'symlink': tarfile.SYMTYPE, 'hardlink': tarfile.LNKTYPE, 'char': tarfile.CHRTYPE, 'fifo': tarfile.FIFOTYPE}

@@ -52,7 +52,9 @@ describe.each(testDatabases())('traces (%s)', (kind) => {
     runId = run.run_id as string;
     const client = apiClient(server.apiUrl, server.adminKey);
     await waitForRunState(client, runId, ['SUCCEEDED']);
-    const missing = await fetch(`${server.apiUrl}/agent/runs/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${server.adminKey}` } });
+    const missing = await fetch(`${server.apiUrl}/agent/runs/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${server.adminKey}` },
+    });
     problem = { status: missing.status, trace_id: ((await missing.json()) as { trace_id: string }).trace_id, requestId: missing.headers.get('x-request-id') };
     // Shutting down exports every ended span.
     await world.close();
@@ -71,7 +73,11 @@ describe.each(testDatabases())('traces (%s)', (kind) => {
     const delivery = named('POST /webhooks/w/{webhookUid}', (span) => span.attributes['webhook.delivery.id'] === deliveryId);
     expect(delivery.kind).toBe(SERVER);
     expect(delivery.parentSpanId).toBeUndefined();
-    expect(delivery.attributes).toMatchObject({ 'http.route': '/webhooks/w/{webhookUid}', 'http.response.status_code': 202, 'webhook.delivery.label': 'Accepted' });
+    expect(delivery.attributes).toMatchObject({
+      'http.route': '/webhooks/w/{webhookUid}',
+      'http.response.status_code': 202,
+      'webhook.delivery.label': 'Accepted',
+    });
     expect(delivery.events).toEqual(['resolved', 'verified']);
 
     const match = named('automation match', (span) => span.attributes['webhook.delivery.id'] === deliveryId);
@@ -120,7 +126,13 @@ describe.each(testDatabases())('traces of a built-in agent run created through t
       model.reply(toolCalls([{ id: 'call_bash', name: 'Bash', arguments: { command: 'echo traced' } }]), text('Done.'));
       const server = await startTestServer({
         database: kind,
-        env: { RUNNER: 'model', MODEL_BASE_URL: model.url, MODEL_API_KEY: 'sk-operator', DEFAULT_MODEL_ID: 'gpt-test', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` },
+        env: {
+          RUNNER: 'model',
+          MODEL_BASE_URL: model.url,
+          MODEL_API_KEY: 'sk-operator',
+          DEFAULT_MODEL_ID: 'gpt-test',
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+        },
       });
       try {
         const client = apiClient(server.apiUrl, server.adminKey);
@@ -135,7 +147,11 @@ describe.each(testDatabases())('traces of a built-in agent run created through t
       const queued = only(spans, 'run queued');
       const claimed = only(spans, 'run claimed');
       const execution = only(spans, 'run execution');
-      for (const [parent, child] of [[request, queued], [queued, claimed], [claimed, execution]] as const) {
+      for (const [parent, child] of [
+        [request, queued],
+        [queued, claimed],
+        [claimed, execution],
+      ] as const) {
         expect(child.parentSpanId, `${child.name}'s parent`).toBe(parent.spanId);
         expect(child.traceId).toBe(request.traceId);
       }
@@ -147,7 +163,11 @@ describe.each(testDatabases())('traces of a built-in agent run created through t
       }
       const agent = only(spans, 'run agent');
       const tool = only(spans, 'tool call');
-      expect(tool).toMatchObject({ traceId: request.traceId, parentSpanId: agent.spanId, attributes: { 'gen_ai.tool.name': 'Bash', 'gen_ai.tool.call.id': 'call_bash' } });
+      expect(tool).toMatchObject({
+        traceId: request.traceId,
+        parentSpanId: agent.spanId,
+        attributes: { 'gen_ai.tool.name': 'Bash', 'gen_ai.tool.call.id': 'call_bash' },
+      });
     } finally {
       await model.close();
       await receiver.close();

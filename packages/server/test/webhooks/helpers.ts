@@ -75,7 +75,15 @@ export function send(url: string, body: string | Buffer = '', options: SendOptio
     const headers: Record<string, string> = { ...options.headers };
     if (!options.chunked) headers['content-length'] = String(bytes.length);
     const req = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'POST', headers, agent: false, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: options.method ?? 'POST',
+        headers,
+        agent: false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

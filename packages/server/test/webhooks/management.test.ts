@@ -9,7 +9,10 @@ import { testDatabases } from '../support/databases';
 import { startTestServer, type TeamWithKey, type TestServer } from '../support/server';
 import { restClient, send, type RestClient } from './helpers';
 
-const problemCode = (body: any) => String(body?.type ?? '').split('/').pop();
+const problemCode = (body: any) =>
+  String(body?.type ?? '')
+    .split('/')
+    .pop();
 
 describe.each(testDatabases())('webhook management (%s)', (kind) => {
   let server: TestServer;
@@ -38,7 +41,12 @@ describe.each(testDatabases())('webhook management (%s)', (kind) => {
     it('create → 201 Factory; names are unique per team; list newest first with cursor pages; get', async () => {
       const created = await admin.post('/factories', { name: 'support' });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ uid: expect.stringMatching(/^fac_[0-9a-z]{26}$/), name: 'support', definition_source: 'api', created_at: expect.any(String) });
+      expect(created.body).toEqual({
+        uid: expect.stringMatching(/^fac_[0-9a-z]{26}$/),
+        name: 'support',
+        definition_source: 'api',
+        created_at: expect.any(String),
+      });
       const dup = await admin.post('/factories', { name: 'support' });
       expect(dup.status).toBe(409);
       expect(problemCode(dup.body)).toBe('conflict');
@@ -218,7 +226,7 @@ describe.each(testDatabases())('webhook management (%s)', (kind) => {
       expect((await admin.get(`/factories/${factory}/webhooks`)).body.webhooks).toEqual([]);
     });
 
-    it('names are unique among a factory\'s live webhooks', async () => {
+    it("names are unique among a factory's live webhooks", async () => {
       const factory = await newFactory();
       const first = await admin.createWebhook(factory, { name: 'dup', secret_name: 'DUP_ONE' });
       const dup = await admin.post(`/factories/${factory}/webhooks`, { name: 'dup', secret_name: 'DUP_TWO' });
@@ -355,13 +363,30 @@ describe.each(testDatabases())('webhook management (%s)', (kind) => {
       const team = await server.ctx.db.selectFrom('factories').select('team_id').where('id', '=', factory).executeTakeFirstOrThrow();
       await server.ctx.db
         .insertInto('team_secrets')
-        .values({ team_id: team.team_id, name: 'FILES_SECRET', value: server.ctx.secrets.encrypt('files-secret-value-0123'), created_at: nowTs, updated_at: nowTs })
+        .values({
+          team_id: team.team_id,
+          name: 'FILES_SECRET',
+          value: server.ctx.secrets.encrypt('files-secret-value-0123'),
+          created_at: nowTs,
+          updated_at: nowTs,
+        })
         .execute();
       const uid = 'wh_filesdefined000000000000000';
       await insertWebhook(server.ctx.db, {
-        id: uid, team_id: team.team_id, factory_id: factory, name: 'from-file', auth_mode: 'token', signature_scheme: null,
-        secret_name: 'FILES_SECRET', secret: server.ctx.secrets.encrypt('files-secret-value-0123'), delivery_id_header: null,
-        enabled: 1, definition_file: 'webhooks/from-file.yaml', created_at: nowTs, updated_at: nowTs, deleted_at: null,
+        id: uid,
+        team_id: team.team_id,
+        factory_id: factory,
+        name: 'from-file',
+        auth_mode: 'token',
+        signature_scheme: null,
+        secret_name: 'FILES_SECRET',
+        secret: server.ctx.secrets.encrypt('files-secret-value-0123'),
+        delivery_id_header: null,
+        enabled: 1,
+        definition_file: 'webhooks/from-file.yaml',
+        created_at: nowTs,
+        updated_at: nowTs,
+        deleted_at: null,
       });
       const path = `/factories/${factory}/webhooks/${uid}`;
       const rename = await admin.patch(path, { name: 'renamed' });

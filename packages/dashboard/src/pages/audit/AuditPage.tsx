@@ -57,7 +57,10 @@ export function AuditPage() {
   return (
     <>
       <PageHeader title="Audit log" />
-      <p className="hint">Every change an admin made to this team, newest first. Values of secrets, keys and variables are never recorded — only the names of the fields a change set.</p>
+      <p className="hint">
+        Every change an admin made to this team, newest first. Values of secrets, keys and variables are never recorded — only the names of the fields a change
+        set.
+      </p>
       <form className="card" onSubmit={apply} aria-label="Filter the audit log">
         <div className="form-row">
           <div>

@@ -129,9 +129,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
         </div>
       )}
       {automation && automation.triggers.length > 1 && (
-        <div className="notice">
-          This automation has {automation.triggers.length} triggers. The editor edits the first; the others are kept as they are.
-        </div>
+        <div className="notice">This automation has {automation.triggers.length} triggers. The editor edits the first; the others are kept as they are.</div>
       )}
       <form onSubmit={submit} aria-label="Automation">
         <fieldset disabled={readOnly || filesFactory} className="plain">
@@ -139,14 +137,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
             <label htmlFor="automation-name">Name</label>
             <input id="automation-name" required maxLength={100} value={form.name} onChange={(e) => update({ name: e.target.value })} />
             <label htmlFor="automation-prompt">Prompt</label>
-            <textarea
-              id="automation-prompt"
-              required
-              className="prose"
-              rows={5}
-              value={form.prompt}
-              onChange={(e) => update({ prompt: e.target.value })}
-            />
+            <textarea id="automation-prompt" required className="prose" rows={5} value={form.prompt} onChange={(e) => update({ prompt: e.target.value })} />
             <p className="hint">Each run starts with this prompt, followed by the delivery's envelope and payload.</p>
           </section>
 
@@ -169,8 +160,8 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
                 <span className="field-problem">Not valid JSON: {filterProblem}</span>
               ) : (
                 <>
-                  Mirrors the delivery body: every key must match; an array lists allowed values; operators <code>in</code>,{' '}
-                  <code>not_in</code>, <code>exists</code>. Empty: every delivery of the selected webhooks.
+                  Mirrors the delivery body: every key must match; an array lists allowed values; operators <code>in</code>, <code>not_in</code>,{' '}
+                  <code>exists</code>. Empty: every delivery of the selected webhooks.
                 </>
               )}
             </p>
@@ -224,7 +215,13 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
             </div>
             <ErrorNotice error={environmentsError} title="Could not list environments" />
             <label htmlFor="config-base-prompt">Base prompt</label>
-            <textarea id="config-base-prompt" className="prose" rows={3} value={form.config.base_prompt} onChange={(e) => setConfig('base_prompt', e.target.value)} />
+            <textarea
+              id="config-base-prompt"
+              className="prose"
+              rows={3}
+              value={form.config.base_prompt}
+              onChange={(e) => setConfig('base_prompt', e.target.value)}
+            />
             <label htmlFor="config-mcp">MCP servers (JSON, by name)</label>
             <textarea
               id="config-mcp"
@@ -277,12 +274,7 @@ function Editor({ factoryUid, filesFactory, automation, webhooks, environments, 
         )}
       </form>
 
-      <TestFilterPanel
-        factoryUid={factoryUid}
-        savedAutomationUid={automation && !dirty ? automation.uid : undefined}
-        form={form}
-        webhooks={webhooks}
-      />
+      <TestFilterPanel factoryUid={factoryUid} savedAutomationUid={automation && !dirty ? automation.uid : undefined} form={form} webhooks={webhooks} />
     </>
   );
 }

@@ -63,7 +63,9 @@ export function TestFilterPanel({ factoryUid, savedAutomationUid, form, webhooks
 
   return (
     <section className="card" aria-labelledby="test-filter-heading">
-      <h2 id="test-filter-heading" className="card-heading">Test filter</h2>
+      <h2 id="test-filter-heading" className="card-heading">
+        Test filter
+      </h2>
       <p className="hint">
         {savedAutomationUid
           ? 'Tests the saved automation against a stored delivery. Nothing is started.'

@@ -107,8 +107,7 @@ export function CreateWebhookForm({ factoryUid, onCreated }: Props) {
             aria-describedby="webhook-secret-name-hint"
           />
           <p className="hint" id="webhook-secret-name-hint">
-            Blank: the credential is stored as the team secret <code>{suggestion}</code>. An existing team secret's name uses its
-            value instead (not shown).
+            Blank: the credential is stored as the team secret <code>{suggestion}</code>. An existing team secret's name uses its value instead (not shown).
           </p>
         </div>
         <div>

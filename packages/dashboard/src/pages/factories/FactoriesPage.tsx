@@ -90,8 +90,8 @@ function CreateFactoryForm() {
           </div>
         </div>
         <p className="hint">
-          Fixed at creation. A managed factory's webhooks and automations are changed here and through the API; a files factory's
-          only by applying its definition files (here only Enabled can be toggled).
+          Fixed at creation. A managed factory's webhooks and automations are changed here and through the API; a files factory's only by applying its
+          definition files (here only Enabled can be toggled).
         </p>
         <ErrorNotice error={create.error} title="Not created" />
         <div className="actions">

@@ -61,8 +61,8 @@ function FactoryDetails({ factory }: { factory: Factory }) {
       </dl>
       {factory.definition_source === 'files' && (
         <p className="notice">
-          This factory's webhooks and automations are defined in files and change only when its definitions are applied. Here
-          they are read-only except for Enabled.
+          This factory's webhooks and automations are defined in files and change only when its definitions are applied. Here they are read-only except for
+          Enabled.
         </p>
       )}
     </section>

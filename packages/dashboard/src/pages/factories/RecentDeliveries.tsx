@@ -119,13 +119,18 @@ function AcceptedDelivery({ delivery, factoryUid, webhookUid }: Scope & { delive
       {started.data && <RunLinks runs={started.data.data} none="No automation matched: no run was started." />}
       {isAdmin && (
         <div className="actions">
-          <ConfirmButton label="Replay" title="Replay this delivery?" confirmLabel="Replay now" onConfirm={async () => {
+          <ConfirmButton
+            label="Replay"
+            title="Replay this delivery?"
+            confirmLabel="Replay now"
+            onConfirm={async () => {
               setReplayed(await client.factories.webhooks.deliveries.replay(factoryUid, webhookUid, delivery.delivery_id));
               await invalidateDeliveryRuns(queryClient, delivery.delivery_id);
-            }}>
+            }}
+          >
             <p>
-              The stored payload is evaluated again against the factory's automations as they are now, and a run starts for each
-              match. The delivery's identity is not checked again and no new log entry is written.
+              The stored payload is evaluated again against the factory's automations as they are now, and a run starts for each match. The delivery's identity
+              is not checked again and no new log entry is written.
             </p>
           </ConfirmButton>
         </div>

@@ -24,8 +24,7 @@ export function SecretOnceCard({ webhook, event, onDismiss }: Props) {
       {webhook.secret !== null && (
         <>
           <p className="notice notice-warning">
-            Copy the secret now: it is shown only this once and will not be shown again. It is stored as the team secret{' '}
-            <code>{webhook.secret_name}</code>.
+            Copy the secret now: it is shown only this once and will not be shown again. It is stored as the team secret <code>{webhook.secret_name}</code>.
           </p>
           <div className="secret-value">
             <code aria-label="Webhook secret">{webhook.secret}</code>
@@ -49,8 +48,7 @@ export function SecretOnceCard({ webhook, event, onDismiss }: Props) {
       {waitingForProvider && (
         <p className="notice">
           Next step: give this URL to the provider, then enter the signing secret it issues on the{' '}
-          <Link href={`/factories/${webhook.factory_uid}/webhooks/${webhook.uid}`}>webhook's page</Link>. Until then deliveries are
-          rejected with 401.
+          <Link href={`/factories/${webhook.factory_uid}/webhooks/${webhook.uid}`}>webhook's page</Link>. Until then deliveries are rejected with 401.
         </p>
       )}
       <div className="actions">

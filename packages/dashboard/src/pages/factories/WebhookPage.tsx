@@ -23,8 +23,7 @@ export function WebhookPage({ factoryUid, webhookUid }: { factoryUid: string; we
   return (
     <>
       <p className="breadcrumb">
-        <Link href="/factories">Factories</Link> / <Link href={`/factories/${factoryUid}`}>{factory.data?.name ?? 'Factory'}</Link> /
-        Webhooks
+        <Link href="/factories">Factories</Link> / <Link href={`/factories/${factoryUid}`}>{factory.data?.name ?? 'Factory'}</Link> / Webhooks
       </p>
       <ErrorNotice error={error} />
       {!error && (!factory.data || !webhook.data) && (
@@ -74,17 +73,13 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
           <>
             <ConfirmButton label="Rotate secret" title={`Rotate the secret of “${webhook.name}”?`} confirmLabel="Rotate now" onConfirm={rotate}>
               <p>
-                <strong>The old secret stops working at once; there is no overlap.</strong> Deliveries signed or sent with it get 401
-                from this moment until the sender uses the new one, which is shown once.
+                <strong>The old secret stops working at once; there is no overlap.</strong> Deliveries signed or sent with it get 401 from this moment until the
+                sender uses the new one, which is shown once.
               </p>
-              <p className="hint">
-                For zero downtime instead: create a second webhook, move the sender to it, then delete this one.
-              </p>
+              <p className="hint">For zero downtime instead: create a second webhook, move the sender to it, then delete this one.</p>
               {webhook.auth_mode === 'signature' && (
                 <>
-                  <label htmlFor="rotate-provider-secret">
-                    Provider's new signing secret{providerSecretNeeded ? '' : ' (optional: blank generates one)'}
-                  </label>
+                  <label htmlFor="rotate-provider-secret">Provider's new signing secret{providerSecretNeeded ? '' : ' (optional: blank generates one)'}</label>
                   <input
                     id="rotate-provider-secret"
                     type="password"
@@ -98,17 +93,14 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
             <ConfirmButton label="Delete" title={`Delete “${webhook.name}”?`} confirmLabel="Delete webhook" danger onConfirm={remove}>
               <p>Senders posting to its URL get 404 from then on.</p>
               <p>
-                Automations that select it stay visible but it no longer starts their runs. Its team secret{' '}
-                <code>{webhook.secret_name}</code> is kept.
+                Automations that select it stay visible but it no longer starts their runs. Its team secret <code>{webhook.secret_name}</code> is kept.
               </p>
             </ConfirmButton>
           </>
         )}
       </PageHeader>
       {rotated && <SecretOnceCard webhook={rotated} event="rotated" onDismiss={() => setRotated(null)} />}
-      {isAdmin && managed && webhook.auth_mode === 'signature' && !webhook.secret_configured && (
-        <ProviderSecretStep webhook={webhook} onStored={stored} />
-      )}
+      {isAdmin && managed && webhook.auth_mode === 'signature' && !webhook.secret_configured && <ProviderSecretStep webhook={webhook} onStored={stored} />}
       <section className="card" aria-label="Webhook details">
         <dl className="fields">
           <dt>State</dt>
@@ -174,8 +166,8 @@ function WebhookView({ factory, webhook }: { factory: Factory; webhook: Webhook 
         </dl>
         {!managed && (
           <p className="notice">
-            Defined in this files factory's definitions: to rotate, give the team secret <code>{webhook.secret_name}</code> a new
-            value and apply the definitions again, or toggle Enabled off and on.
+            Defined in this files factory's definitions: to rotate, give the team secret <code>{webhook.secret_name}</code> a new value and apply the
+            definitions again, or toggle Enabled off and on.
           </p>
         )}
       </section>
@@ -204,11 +196,10 @@ function ProviderSecretStep({ webhook, onStored }: { webhook: Webhook; onStored(
   };
   return (
     <form className="card notice-warning" onSubmit={submit} aria-labelledby="provider-secret-heading">
-      <h2 id="provider-secret-heading" className="card-heading">Waiting for the provider's signing secret</h2>
-      <p>
-        Give the provider the ingress URL below; when it shows you its signing secret, enter it here. Until then every delivery is
-        rejected with 401.
-      </p>
+      <h2 id="provider-secret-heading" className="card-heading">
+        Waiting for the provider's signing secret
+      </h2>
+      <p>Give the provider the ingress URL below; when it shows you its signing secret, enter it here. Until then every delivery is rejected with 401.</p>
       <label htmlFor="provider-secret">Provider signing secret</label>
       <input id="provider-secret" type="password" autoComplete="off" required value={secret} onChange={(e) => setSecret(e.target.value)} />
       <ErrorNotice error={save.error} title="Not saved" />

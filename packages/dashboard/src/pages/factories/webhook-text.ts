@@ -26,7 +26,10 @@ export const schemeGeneratesSecret = (scheme: SignatureScheme | null): boolean =
  * `GitHub issues` → `WEBHOOK_GITHUB_ISSUES_SECRET`.
  */
 export function suggestedSecretName(webhookName: string): string {
-  const middle = webhookName.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const middle = webhookName
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   const name = `WEBHOOK_${middle ? `${middle}_` : ''}SECRET`;
   return name.length <= 128 ? name : `${name.slice(0, 121)}_SECRET`;
 }

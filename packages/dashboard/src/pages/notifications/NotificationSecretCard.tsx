@@ -5,7 +5,15 @@ import { CopyButton } from '../../components/CopyButton';
  * The answer of create and rotate-secret: the only time a subscription's signing secret is shown
  * (docs/service-spec.md §Limits, "Secret display"); the receiver verifies deliveries with it.
  */
-export function NotificationSecretCard({ subscription, event, onDismiss }: { subscription: NotificationSubscriptionWithSecret; event: 'created' | 'rotated'; onDismiss(): void }) {
+export function NotificationSecretCard({
+  subscription,
+  event,
+  onDismiss,
+}: {
+  subscription: NotificationSubscriptionWithSecret;
+  event: 'created' | 'rotated';
+  onDismiss(): void;
+}) {
   const headingId = `notification-secret-${subscription.uid}`;
   return (
     <section className="card secret-once" aria-labelledby={headingId}>

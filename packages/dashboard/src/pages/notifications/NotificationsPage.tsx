@@ -33,9 +33,9 @@ export function NotificationsPage() {
         )}
       </PageHeader>
       <p className="hint">
-        Each run event a subscription selects is POSTed to its URL, signed (Standard Webhooks), at least once, in order per run, retried
-        with backoff for 24 hours. The server refuses internal addresses and plain http unless its operator lists the host in
-        NOTIFICATIONS_ALLOWED_HOSTS (e.g. <code>127.0.0.1</code> for a receiver on this machine).
+        Each run event a subscription selects is POSTed to its URL, signed (Standard Webhooks), at least once, in order per run, retried with backoff for 24
+        hours. The server refuses internal addresses and plain http unless its operator lists the host in NOTIFICATIONS_ALLOWED_HOSTS (e.g.{' '}
+        <code>127.0.0.1</code> for a receiver on this machine).
       </p>
       {created && <NotificationSecretCard subscription={created} event="created" onDismiss={() => setCreated(null)} />}
       {creating && (
@@ -91,7 +91,8 @@ function SubscriptionForm({ onCreated, onCancel }: { onCreated(subscription: Not
   const [description, setDescription] = useState('');
   const [types, setTypes] = useState<NotificationEventType[]>(['run.failed', 'run.error', 'run.blocked']);
   const create = useMutation({
-    mutationFn: () => client.notifications.subscriptions.create({ url: url.trim(), event_types: types, ...(description.trim() ? { description: description.trim() } : {}) }),
+    mutationFn: () =>
+      client.notifications.subscriptions.create({ url: url.trim(), event_types: types, ...(description.trim() ? { description: description.trim() } : {}) }),
     onSuccess: async (subscription) => {
       await invalidateSubscriptions(queryClient);
       onCreated(subscription);

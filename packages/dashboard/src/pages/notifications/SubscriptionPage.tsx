@@ -135,7 +135,9 @@ function Attempts({ uid }: { uid: string }) {
           Event <code>{replayed}</code> is queued to be sent again.
         </div>
       )}
-      {attempts.data && attempts.data.attempts.length === 0 && !pages.hasPrevious && <p className="muted">No attempts yet: no selected event happened since the subscription was made.</p>}
+      {attempts.data && attempts.data.attempts.length === 0 && !pages.hasPrevious && (
+        <p className="muted">No attempts yet: no selected event happened since the subscription was made.</p>
+      )}
       {attempts.data && attempts.data.attempts.length > 0 && (
         <div className="table-wrap">
           <table aria-label="Attempts">
@@ -162,7 +164,11 @@ function Attempts({ uid }: { uid: string }) {
                     </div>
                   </td>
                   <td>
-                    <span className={`badge ${attempt.outcome === 'succeeded' ? 'state-succeeded' : attempt.outcome === 'failed' ? 'state-failed' : 'state-blocked'}`}>{attempt.outcome}</span>
+                    <span
+                      className={`badge ${attempt.outcome === 'succeeded' ? 'state-succeeded' : attempt.outcome === 'failed' ? 'state-failed' : 'state-blocked'}`}
+                    >
+                      {attempt.outcome}
+                    </span>
                     {attempt.next_attempt_at && (
                       <div className="hint">
                         next <Time value={attempt.next_attempt_at} />
@@ -177,7 +183,12 @@ function Attempts({ uid }: { uid: string }) {
                   </td>
                   {isAdmin && (
                     <td>
-                      <button type="button" onClick={() => replay.mutate(attempt.event_id)} disabled={replay.isPending} aria-label={`Replay event ${attempt.event_id}`}>
+                      <button
+                        type="button"
+                        onClick={() => replay.mutate(attempt.event_id)}
+                        disabled={replay.isPending}
+                        aria-label={`Replay event ${attempt.event_id}`}
+                      >
                         Replay
                       </button>
                     </td>

@@ -118,7 +118,12 @@ function FileEntry({ uid, filepath }: { uid: string; filepath: string }) {
       {diff !== null && (
         <pre className="diff" aria-label={`Diff ${filepath}`}>
           {diff.split('\n').map((line, i) => (
-            <span key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : undefined}>
+            <span
+              key={i}
+              className={
+                line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : undefined
+              }
+            >
               {line}
               {'\n'}
             </span>

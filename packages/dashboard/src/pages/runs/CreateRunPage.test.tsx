@@ -18,9 +18,10 @@ beforeEach(async () => {
 });
 afterEach(() => unmount());
 
-const submit = () => act(async () => {
-  document.querySelector('form')!.requestSubmit();
-});
+const submit = () =>
+  act(async () => {
+    document.querySelector('form')!.requestSubmit();
+  });
 
 it("shows a 422's messages at the fields their paths name, and the problem's detail", async () => {
   api.on('POST /agent/runs', () =>

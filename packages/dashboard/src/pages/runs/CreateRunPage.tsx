@@ -151,31 +151,79 @@ export function CreateRunPage() {
     );
   };
   const input = (id: string, key: keyof Draft, path: string, label: string, hint?: string, extra: Record<string, unknown> = {}) =>
-    field(id, path, label, (describedBy, invalid) => (
-      <input id={id} value={draft[key]} onChange={set(key)} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...extra} />
-    ), hint);
+    field(
+      id,
+      path,
+      label,
+      (describedBy, invalid) => (
+        <input id={id} value={draft[key]} onChange={set(key)} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...extra} />
+      ),
+      hint,
+    );
 
   return (
     <>
       <PageHeader title="New run" />
       <form className="run-form card" onSubmit={submit}>
-        {field('run-prompt', '$.prompt', 'Prompt', (describedBy, invalid) => (
-          <textarea id="run-prompt" required rows={6} value={draft.prompt} onChange={set('prompt')} aria-describedby={describedBy} aria-invalid={invalid || undefined} />
-        ), 'What the agent should do. Required.')}
+        {field(
+          'run-prompt',
+          '$.prompt',
+          'Prompt',
+          (describedBy, invalid) => (
+            <textarea
+              id="run-prompt"
+              required
+              rows={6}
+              value={draft.prompt}
+              onChange={set('prompt')}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+            />
+          ),
+          'What the agent should do. Required.',
+        )}
         {input('run-title', 'title', '$.title', 'Title', 'Defaults to the first line of the prompt.', { maxLength: 200 })}
 
         <fieldset>
           <legend>Agent configuration (optional)</legend>
           {input('run-config-name', 'name', '$.config.name', 'Config name', 'A label to group and filter runs by.')}
-          {input('run-model', 'model_id', '$.config.model_id', 'Model', `Defaults to the server's model${models.data?.default_model_id ? ` (${models.data.default_model_id})` : ''}.`, { list: 'run-models' })}
+          {input(
+            'run-model',
+            'model_id',
+            '$.config.model_id',
+            'Model',
+            `Defaults to the server's model${models.data?.default_model_id ? ` (${models.data.default_model_id})` : ''}.`,
+            { list: 'run-models' },
+          )}
           <datalist id="run-models">
-            {models.data?.models.map((model) => <option key={model.id} value={model.id} />)}
+            {models.data?.models.map((model) => (
+              <option key={model.id} value={model.id} />
+            ))}
           </datalist>
-          {field('run-base-prompt', '$.config.base_prompt', 'Base prompt', (describedBy, invalid) => (
-            <textarea id="run-base-prompt" rows={3} value={draft.base_prompt} onChange={set('base_prompt')} aria-describedby={describedBy} aria-invalid={invalid || undefined} />
-          ), "Shapes the agent's behaviour.")}
+          {field(
+            'run-base-prompt',
+            '$.config.base_prompt',
+            'Base prompt',
+            (describedBy, invalid) => (
+              <textarea
+                id="run-base-prompt"
+                rows={3}
+                value={draft.base_prompt}
+                onChange={set('base_prompt')}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+              />
+            ),
+            "Shapes the agent's behaviour.",
+          )}
           {field('run-environment', '$.config.environment_id', 'Environment', (describedBy, invalid) => (
-            <select id="run-environment" value={draft.environment_id} onChange={set('environment_id')} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+            <select
+              id="run-environment"
+              value={draft.environment_id}
+              onChange={set('environment_id')}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+            >
               <option value="">None</option>
               {environments.data?.map((env) => (
                 <option key={env.uid} value={env.uid}>
@@ -185,36 +233,60 @@ export function CreateRunPage() {
             </select>
           ))}
           <ErrorNotice error={environments.error} title="Could not list environments" />
-          {input('run-skill-spec', 'skill_spec', '$.config.skill_spec', 'Skill', 'A skill as the base prompt: owner/repo:skill-name or owner/repo:path/to/SKILL.md.')}
-          {field('run-mcp-servers', '$.config.mcp_servers', 'MCP servers (JSON)', (describedBy, invalid) => (
-            <textarea
-              id="run-mcp-servers"
-              rows={4}
-              spellCheck={false}
-              placeholder={'{ "search": { "url": "https://mcp.example.org/search" } }'}
-              value={draft.mcp_servers}
-              onChange={set('mcp_servers')}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-            />
-          ), 'An object of servers by name: {"command", "args", "env"} for a local process or {"url", "headers"} for HTTP.')}
+          {input(
+            'run-skill-spec',
+            'skill_spec',
+            '$.config.skill_spec',
+            'Skill',
+            'A skill as the base prompt: owner/repo:skill-name or owner/repo:path/to/SKILL.md.',
+          )}
+          {field(
+            'run-mcp-servers',
+            '$.config.mcp_servers',
+            'MCP servers (JSON)',
+            (describedBy, invalid) => (
+              <textarea
+                id="run-mcp-servers"
+                rows={4}
+                spellCheck={false}
+                placeholder={'{ "search": { "url": "https://mcp.example.org/search" } }'}
+                value={draft.mcp_servers}
+                onChange={set('mcp_servers')}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+              />
+            ),
+            'An object of servers by name: {"command", "args", "env"} for a local process or {"url", "headers"} for HTTP.',
+          )}
           <div className="limits">
             {input('run-max-turns', 'max_turns', '$.config.max_turns', 'Max turns', '1–200, default 20.', { type: 'number', min: 1, max: 200 })}
-            {input('run-model-timeout', 'model_call_timeout_seconds', '$.config.model_call_timeout_seconds', 'Model call timeout (s)', 'Default 120.', { type: 'number', min: 1 })}
-            {input('run-run-timeout', 'run_timeout_seconds', '$.config.run_timeout_seconds', 'Run timeout (s)', 'Per step, default 1800.', { type: 'number', min: 1 })}
+            {input('run-model-timeout', 'model_call_timeout_seconds', '$.config.model_call_timeout_seconds', 'Model call timeout (s)', 'Default 120.', {
+              type: 'number',
+              min: 1,
+            })}
+            {input('run-run-timeout', 'run_timeout_seconds', '$.config.run_timeout_seconds', 'Run timeout (s)', 'Per step, default 1800.', {
+              type: 'number',
+              min: 1,
+            })}
           </div>
         </fieldset>
 
-        {field('run-attachments', '$.attachments', 'Attachments', (describedBy, invalid) => (
-          <input
-            id="run-attachments"
-            type="file"
-            multiple
-            onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-          />
-        ), `Up to ${MAX_ATTACHMENTS} files, within the request size limit.`)}
+        {field(
+          'run-attachments',
+          '$.attachments',
+          'Attachments',
+          (describedBy, invalid) => (
+            <input
+              id="run-attachments"
+              type="file"
+              multiple
+              onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+            />
+          ),
+          `Up to ${MAX_ATTACHMENTS} files, within the request size limit.`,
+        )}
 
         <ErrorNotice error={error} title="Could not start the run" />
         <div className="actions">

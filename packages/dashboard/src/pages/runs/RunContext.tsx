@@ -69,7 +69,12 @@ export function RanIn({ run }: { run: RunItem }) {
                 {repositories.map((r) => (
                   <li key={`${r.name}:${r.path ?? ''}`} className="break">
                     <code>{r.name}</code>
-                    {r.ref && <> at <code>{r.ref}</code></>}
+                    {r.ref && (
+                      <>
+                        {' '}
+                        at <code>{r.ref}</code>
+                      </>
+                    )}
                     {r.path && <span className="muted"> in /workspace/{r.path}</span>}
                   </li>
                 ))}

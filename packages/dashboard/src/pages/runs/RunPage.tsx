@@ -124,8 +124,8 @@ export function RunPage({ runId }: { runId: string }) {
             }}
           >
             <p>
-              The run stops now: a model call or command in progress is aborted and its state becomes CANCELLED. Its
-              conversation so far is kept. A cancelled run cannot be resumed with a follow-up; start a new run instead.
+              The run stops now: a model call or command in progress is aborted and its state becomes CANCELLED. Its conversation so far is kept. A cancelled
+              run cannot be resumed with a follow-up; start a new run instead.
             </p>
           </ConfirmButton>
         )}
@@ -209,7 +209,10 @@ function RunDetails({ run }: { run: RunItem }) {
         <dd>
           {run.creator ? (
             <>
-              {run.creator.display_name} <span className="muted">({run.creator.type}, <code>{run.creator.uid}</code>)</span>
+              {run.creator.display_name}{' '}
+              <span className="muted">
+                ({run.creator.type}, <code>{run.creator.uid}</code>)
+              </span>
             </>
           ) : (
             '—'
@@ -297,9 +300,7 @@ function StatusMessage({ run }: { run: RunItem }) {
           · code <code>{status.error_code}</code>
         </>
       )}
-      {status.retryable !== undefined && (
-        <> · {status.retryable ? 'a follow-up or a new run may succeed' : 'retrying will not help'}</>
-      )}
+      {status.retryable !== undefined && <> · {status.retryable ? 'a follow-up or a new run may succeed' : 'retrying will not help'}</>}
     </div>
   );
 }

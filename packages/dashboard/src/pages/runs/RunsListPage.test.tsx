@@ -9,7 +9,13 @@ let api: MockApi;
 let stream: ReturnType<typeof eventStream>;
 let serverRuns: Array<ReturnType<typeof run>>;
 let unmount: () => void;
-const rows = () => [...document.querySelectorAll('main tbody tr')].map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent).join(' '));
+const rows = () =>
+  [...document.querySelectorAll('main tbody tr')].map((tr) =>
+    [...tr.querySelectorAll('td')]
+      .slice(0, 2)
+      .map((td) => td.textContent)
+      .join(' '),
+  );
 
 beforeEach(() => {
   api = installMockApi();

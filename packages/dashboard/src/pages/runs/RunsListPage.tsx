@@ -14,17 +14,7 @@ import { Pager, useCursorPages } from '../../components/Pager';
 import { StateBadge } from '../../components/StateBadge';
 import { Time } from '../../components/Time';
 import { useClient } from '../../session';
-import {
-  filtersFromSearch,
-  fromLocalInput,
-  listParams,
-  searchFromFilters,
-  SORTS,
-  TEXT_FILTERS,
-  toLocalInput,
-  type RunFilters,
-  type SortKey,
-} from './filters';
+import { filtersFromSearch, fromLocalInput, listParams, searchFromFilters, SORTS, TEXT_FILTERS, toLocalInput, type RunFilters, type SortKey } from './filters';
 import { LiveIndicator } from './LiveIndicator';
 import './runs.css';
 
@@ -134,15 +124,7 @@ function FiltersForm({ filters, onApply }: { filters: RunFilters; onApply(filter
           </div>
           <div>
             <label htmlFor="filter-limit">Runs per page</label>
-            <input
-              id="filter-limit"
-              type="number"
-              min={1}
-              max={500}
-              placeholder="20"
-              value={draft.limit}
-              onChange={(e) => set('limit', e.target.value)}
-            />
+            <input id="filter-limit" type="number" min={1} max={500} placeholder="20" value={draft.limit} onChange={(e) => set('limit', e.target.value)} />
           </div>
         </div>
         <div className="actions">
@@ -179,9 +161,7 @@ function RunsTable({ filters }: { filters: RunFilters }) {
         </p>
       )}
       {shown && shown.length === 0 && (
-        <p className="card muted">
-          {filtered ? 'No runs match these filters.' : 'No runs yet: start one with New run, or let an automation start them.'}
-        </p>
+        <p className="card muted">{filtered ? 'No runs match these filters.' : 'No runs yet: start one with New run, or let an automation start them.'}</p>
       )}
       {shown && shown.length > 0 && (
         <div className="table-wrap runs-table">

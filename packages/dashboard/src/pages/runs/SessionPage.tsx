@@ -32,8 +32,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       )}
       {notFound && (
         <div className="notice notice-warning" role="alert">
-          No run of session <code className="break">{sessionId}</code> in team <strong>{current.team.name}</strong>. The run may
-          belong to another team: sign in with a key of its team. <Link href="/runs">See this team's runs</Link>.
+          No run of session <code className="break">{sessionId}</code> in team <strong>{current.team.name}</strong>. The run may belong to another team: sign in
+          with a key of its team. <Link href="/runs">See this team's runs</Link>.
         </div>
       )}
       {!notFound && <ErrorNotice error={found.error} title="Could not look up the session" />}

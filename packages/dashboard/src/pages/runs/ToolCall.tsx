@@ -45,7 +45,10 @@ function Output({ result, open }: { result: ActionResultBlock | undefined; open?
   return (
     <details className="tool-output" open={open}>
       <summary>
-        Output <span className="muted">({lines.toLocaleString()} {lines === 1 ? 'line' : 'lines'})</span>
+        Output{' '}
+        <span className="muted">
+          ({lines.toLocaleString()} {lines === 1 ? 'line' : 'lines'})
+        </span>
       </summary>
       <pre>{text}</pre>
     </details>

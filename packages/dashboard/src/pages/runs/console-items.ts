@@ -39,7 +39,10 @@ const stderrText = (block: EventBlock): string | undefined => {
 };
 
 const isArtifact = (data: unknown): data is ArtifactItem =>
-  typeof data === 'object' && data !== null && typeof (data as { artifact_type?: unknown }).artifact_type === 'string' && typeof (data as { data?: unknown }).data === 'object';
+  typeof data === 'object' &&
+  data !== null &&
+  typeof (data as { artifact_type?: unknown }).artifact_type === 'string' &&
+  typeof (data as { data?: unknown }).data === 'object';
 
 export function consoleItems(messages: readonly ConversationMessage[]): ConsoleItem[] {
   const items: ConsoleItem[] = [];
@@ -72,13 +75,21 @@ export function consoleItems(messages: readonly ConversationMessage[]): ConsoleI
           const action = toolById.get(block.action_id);
           if (action && !action.result) action.result = block;
           // A result without its action (a conversation cut by a limit): shown as a call of its own.
-          else items.push({ kind: 'tool', role: message.role, timestamp: message.timestamp, action: { type: 'action', id: block.action_id, category: block.category, name: block.name, input: {} }, result: block });
+          else
+            items.push({
+              kind: 'tool',
+              role: message.role,
+              timestamp: message.timestamp,
+              action: { type: 'action', id: block.action_id, category: block.category, name: block.name, input: {} },
+              result: block,
+            });
           break;
         }
         case 'event': {
           const stderr = stderrText(block);
           if (stderr !== undefined) appendOutput(message.role, message.timestamp, { stream: 'stderr', text: stderr });
-          else if (block.name === 'artifact' && isArtifact(block.data)) items.push({ kind: 'artifact', role: message.role, timestamp: message.timestamp, artifact: block.data });
+          else if (block.name === 'artifact' && isArtifact(block.data))
+            items.push({ kind: 'artifact', role: message.role, timestamp: message.timestamp, artifact: block.data });
           else items.push({ kind: 'event', role: message.role, timestamp: message.timestamp, event: block });
           break;
         }

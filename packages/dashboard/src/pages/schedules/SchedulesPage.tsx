@@ -45,8 +45,8 @@ export function SchedulesPage() {
         )}
       </PageHeader>
       <p className="hint">
-        A schedule starts one run of its prompt at every slot its cron expression names in its time zone. A slot whose previous run is
-        still going is skipped; slots missed while the server was down fire once.
+        A schedule starts one run of its prompt at every slot its cron expression names in its time zone. A slot whose previous run is still going is skipped;
+        slots missed while the server was down fire once.
       </p>
       {creating && (
         <ScheduleForm
@@ -59,7 +59,9 @@ export function SchedulesPage() {
       <ErrorNotice error={schedules.error} />
       {schedules.data && schedules.data.schedules.length === 0 && !pages.hasPrevious && <p className="muted">No schedules yet.</p>}
       <ul className="item-list" aria-label="Schedules">
-        {schedules.data?.schedules.map((schedule) => <ScheduleItem key={schedule.id} schedule={schedule} />)}
+        {schedules.data?.schedules.map((schedule) => (
+          <ScheduleItem key={schedule.id} schedule={schedule} />
+        ))}
       </ul>
       <Pager pages={pages} nextCursor={schedules.data?.nextCursor} what="schedules" />
     </>
@@ -185,7 +187,14 @@ function ScheduleForm({ schedule, onDone }: { schedule?: ScheduledAgentItem; onD
         </div>
         <div>
           <label htmlFor={`schedule-cron-${id}`}>Cron expression</label>
-          <input id={`schedule-cron-${id}`} required spellCheck={false} value={cron} onChange={(e) => setCron(e.target.value)} aria-describedby={`schedule-cron-hint-${id}`} />
+          <input
+            id={`schedule-cron-${id}`}
+            required
+            spellCheck={false}
+            value={cron}
+            onChange={(e) => setCron(e.target.value)}
+            aria-describedby={`schedule-cron-hint-${id}`}
+          />
         </div>
         <div>
           <label htmlFor={`schedule-zone-${id}`}>Time zone</label>

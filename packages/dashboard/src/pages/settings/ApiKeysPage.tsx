@@ -42,10 +42,10 @@ export function ApiKeysPage() {
       <PageHeader title="API keys" />
       {created && (
         <section className="card secret-once" aria-labelledby="new-key-heading">
-          <h2 id="new-key-heading" className="card-heading">New {created.role} key{created.name ? ` “${created.name}”` : ''}</h2>
-          <p className="notice notice-warning">
-            Copy this key now: it is shown only this once and cannot be shown again. Keep it like a password.
-          </p>
+          <h2 id="new-key-heading" className="card-heading">
+            New {created.role} key{created.name ? ` “${created.name}”` : ''}
+          </h2>
+          <p className="notice notice-warning">Copy this key now: it is shown only this once and cannot be shown again. Keep it like a password.</p>
           <div className="secret-value">
             <code aria-label="New API key">{created.api_key}</code>
             <CopyButton value={created.api_key} label="the new API key" />
@@ -95,8 +95,8 @@ export function ApiKeysPage() {
               <li key={key.key_id} className="item-row">
                 <div className="item-main">
                   <span className="item-title">
-                    {key.name !== null ? <span>{key.name}</span> : <span className="muted">unnamed</span>} <span className={`badge role-${key.role}`}>{key.role}</span>{' '}
-                    {own && <span className="badge">this key</span>}
+                    {key.name !== null ? <span>{key.name}</span> : <span className="muted">unnamed</span>}{' '}
+                    <span className={`badge role-${key.role}`}>{key.role}</span> {own && <span className="badge">this key</span>}
                   </span>
                   <span className="hint">
                     <code>{key.key_id}</code> · created <Time value={key.created_at} />

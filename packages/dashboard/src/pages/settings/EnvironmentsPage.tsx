@@ -62,7 +62,9 @@ export function EnvironmentsPage() {
       <ErrorNotice error={environments.error} />
       {environments.data && environments.data.data.length === 0 && !pages.hasPrevious && <p className="muted">No environments yet.</p>}
       <ul className="environment-list" aria-label="Environments">
-        {environments.data?.data.map((env) => <EnvironmentItem key={env.uid} environment={env} />)}
+        {environments.data?.data.map((env) => (
+          <EnvironmentItem key={env.uid} environment={env} />
+        ))}
       </ul>
       <Pager pages={pages} nextCursor={environments.data?.page_info.next_cursor} what="environments" />
     </>
@@ -74,7 +76,8 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const { name, description, setup_commands: setupCommands } = env.config;
-  if (editing) return (
+  if (editing)
+    return (
       <li>
         <EnvironmentForm environment={env} onDone={() => setEditing(false)} />
       </li>
@@ -101,8 +104,8 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
               }}
             >
               <p>
-                Runs already created keep their configuration. A new run that names it is refused, and a run started by an
-                automation that still names it ends in ERROR.
+                Runs already created keep their configuration. A new run that names it is refused, and a run started by an automation that still names it ends
+                in ERROR.
               </p>
             </ConfirmButton>
           </div>
@@ -145,7 +148,15 @@ function EnvironmentItem({ environment: env }: { environment: CloudEnvironment }
         )}
         <dt>Secret variables (setup only)</dt>
         <dd>
-          {env.env_var_names.length > 0 ? env.env_var_names.map((n) => <code key={n} className="var-name">{n}</code>) : <span className="muted">none</span>}
+          {env.env_var_names.length > 0 ? (
+            env.env_var_names.map((n) => (
+              <code key={n} className="var-name">
+                {n}
+              </code>
+            ))
+          ) : (
+            <span className="muted">none</span>
+          )}
         </dd>
         <dt>Plain variables</dt>
         <dd>
@@ -193,8 +204,12 @@ type Repositories = Pick<CreateEnvironmentRequest, 'github_repos' | 'repos'>;
 
 /** One line per repository: `owner/repo [ref] [path]` (GitHub) or `https://… [ref] [path]` (any git URL). */
 function repositoryLines(config: EnvironmentConfig): string[] {
-  const line = (name: string, ref?: string | null, path?: string | null) => [name, ref ?? (path ? '-' : undefined), path ?? undefined].filter(Boolean).join(' ');
-  return [...(config.github_repos ?? []).map((r) => line(`${r.owner}/${r.repo}`, r.ref, r.path)), ...(config.repos ?? []).map((r) => line(r.url, r.ref, r.path))];
+  const line = (name: string, ref?: string | null, path?: string | null) =>
+    [name, ref ?? (path ? '-' : undefined), path ?? undefined].filter(Boolean).join(' ');
+  return [
+    ...(config.github_repos ?? []).map((r) => line(`${r.owner}/${r.repo}`, r.ref, r.path)),
+    ...(config.repos ?? []).map((r) => line(r.url, r.ref, r.path)),
+  ];
 }
 
 /** The form's repository lines as the contract's `github_repos` and `repos`; `-` stands for "no ref". */
@@ -215,7 +230,11 @@ function parseRepositories(text: string): Repositories {
   return { github_repos, repos };
 }
 
-const lines = (text: string): string[] => text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+const lines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 
 /** Create (no `environment`) or edit an environment. Variables are replaced only when asked to. */
 function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironment; onDone(): void }) {
@@ -250,7 +269,11 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
       }
       if (replaceVars) body.env_vars = parseVariables(vars);
       if (!environment) return client.agent.environments.create(body);
-      const cleared = Object.fromEntries(Object.entries(named).filter(([, value]) => value === '').map(([field]) => [field, null]));
+      const cleared = Object.fromEntries(
+        Object.entries(named)
+          .filter(([, value]) => value === '')
+          .map(([field]) => [field, null]),
+      );
       return client.agent.environments.update(environment.uid, { ...body, ...cleared });
     },
     onSuccess: async () => {
@@ -273,11 +296,23 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
       <div className="form-row">
         <div>
           <label htmlFor={`${idPrefix}-image`}>Container image</label>
-          <input id={`${idPrefix}-image`} spellCheck={false} placeholder="registry.example.com/team/devbox:1.4 (empty: the server's system)" value={image} onChange={(e) => setImage(e.target.value)} />
+          <input
+            id={`${idPrefix}-image`}
+            spellCheck={false}
+            placeholder="registry.example.com/team/devbox:1.4 (empty: the server's system)"
+            value={image}
+            onChange={(e) => setImage(e.target.value)}
+          />
         </div>
         <div>
           <label htmlFor={`${idPrefix}-registry-secret`}>Registry secret</label>
-          <input id={`${idPrefix}-registry-secret`} spellCheck={false} placeholder="none: read anonymously" value={registrySecret} onChange={(e) => setRegistrySecret(e.target.value)} />
+          <input
+            id={`${idPrefix}-registry-secret`}
+            spellCheck={false}
+            placeholder="none: read anonymously"
+            value={registrySecret}
+            onChange={(e) => setRegistrySecret(e.target.value)}
+          />
         </div>
       </div>
       <label htmlFor={`${idPrefix}-repositories`}>Repositories (one per line: owner/repo or a git URL, then optionally a ref and a path)</label>
@@ -292,7 +327,13 @@ function EnvironmentForm({ environment, onDone }: { environment?: CloudEnvironme
       <div className="form-row">
         <div>
           <label htmlFor={`${idPrefix}-git-token`}>Git token secret</label>
-          <input id={`${idPrefix}-git-token`} spellCheck={false} placeholder="GIT_TOKEN" value={gitTokenSecret} onChange={(e) => setGitTokenSecret(e.target.value)} />
+          <input
+            id={`${idPrefix}-git-token`}
+            spellCheck={false}
+            placeholder="GIT_TOKEN"
+            value={gitTokenSecret}
+            onChange={(e) => setGitTokenSecret(e.target.value)}
+          />
         </div>
         <label className="inline">
           <input type="checkbox" checked={autoPr} onChange={(e) => setAutoPr(e.target.checked)} /> Open a pull request when a run changes a repository

@@ -45,8 +45,8 @@ export function SecretsPage() {
     <>
       <PageHeader title="Secrets" />
       <p className="hint">
-        Team secrets hold webhook credentials. Values are encrypted at rest and never shown again; webhooks that use a
-        secret take a new value the next time their definition applies.
+        Team secrets hold webhook credentials. Values are encrypted at rest and never shown again; webhooks that use a secret take a new value the next time
+        their definition applies.
       </p>
       {isAdmin && (
         <form className="card" onSubmit={submit} aria-label="Set a secret">

@@ -24,7 +24,9 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage and budget" />
       <BudgetCard />
-      {isAdmin && budget.data && <BudgetForm key={budget.data.updated_at} tokens={budget.data.max_tokens_per_month} cost={budget.data.max_cost_usd_per_month} />}
+      {isAdmin && budget.data && (
+        <BudgetForm key={budget.data.updated_at} tokens={budget.data.max_tokens_per_month} cost={budget.data.max_cost_usd_per_month} />
+      )}
 
       <section aria-labelledby="usage-month-heading">
         <h2 id="usage-month-heading">Usage of a month</h2>
@@ -156,11 +158,29 @@ function BudgetForm({ tokens, cost }: { tokens: number | null; cost: number | nu
       <div className="form-row">
         <div>
           <label htmlFor="budget-tokens">Tokens per month</label>
-          <input id="budget-tokens" type="number" min={1} step={1} inputMode="numeric" placeholder="no limit" value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />
+          <input
+            id="budget-tokens"
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            placeholder="no limit"
+            value={maxTokens}
+            onChange={(e) => setMaxTokens(e.target.value)}
+          />
         </div>
         <div>
           <label htmlFor="budget-cost">USD per month</label>
-          <input id="budget-cost" type="number" min={0.01} step={0.01} inputMode="decimal" placeholder="no limit" value={maxCost} onChange={(e) => setMaxCost(e.target.value)} />
+          <input
+            id="budget-cost"
+            type="number"
+            min={0.01}
+            step={0.01}
+            inputMode="decimal"
+            placeholder="no limit"
+            value={maxCost}
+            onChange={(e) => setMaxCost(e.target.value)}
+          />
         </div>
       </div>
       <p className="hint">Leave a field empty for no limit. A team over a limit cannot start runs; runs in flight fail at their next model call.</p>

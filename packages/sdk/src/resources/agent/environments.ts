@@ -18,45 +18,21 @@ export class Environments extends APIResource {
 
   /** `GET /agent/environments` (listEnvironments). */
   list(query?: EnvironmentListParams, options?: RequestOptions): PagePromise<CloudEnvironment> {
-    return this._client._list(
-      '/agent/environments',
-      'environments',
-      { params: { query } },
-      options,
-    );
+    return this._client._list('/agent/environments', 'environments', { params: { query } }, options);
   }
 
   /** `GET /agent/environments/{environmentId}` (getEnvironment). */
   retrieve(environmentId: string, options?: RequestOptions): APIPromise<CloudEnvironment> {
-    return this._client._operation(
-      'get',
-      '/agent/environments/{environmentId}',
-      { params: { path: { environmentId } } },
-      options,
-    );
+    return this._client._operation('get', '/agent/environments/{environmentId}', { params: { path: { environmentId } } }, options);
   }
 
   /** `PATCH /agent/environments/{environmentId}` (updateEnvironment). */
-  update(
-    environmentId: string,
-    body: UpdateEnvironmentRequest,
-    options?: RequestOptions,
-  ): APIPromise<CloudEnvironment> {
-    return this._client._operation(
-      'patch',
-      '/agent/environments/{environmentId}',
-      { params: { path: { environmentId } }, body },
-      options,
-    );
+  update(environmentId: string, body: UpdateEnvironmentRequest, options?: RequestOptions): APIPromise<CloudEnvironment> {
+    return this._client._operation('patch', '/agent/environments/{environmentId}', { params: { path: { environmentId } }, body }, options);
   }
 
   /** `DELETE /agent/environments/{environmentId}` (deleteEnvironment). */
   delete(environmentId: string, options?: RequestOptions): APIPromise<void> {
-    return this._client._operation(
-      'delete',
-      '/agent/environments/{environmentId}',
-      { params: { path: { environmentId } } },
-      options,
-    ) as APIPromise<void>;
+    return this._client._operation('delete', '/agent/environments/{environmentId}', { params: { path: { environmentId } } }, options) as APIPromise<void>;
   }
 }

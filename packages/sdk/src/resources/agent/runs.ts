@@ -80,9 +80,7 @@ export function runQuestion(run: Pick<RunItem, 'state' | 'status_message'>): str
 }
 
 /** One event of `runs.events()`: `id` is the SSE id to resume after. Unknown event types are skipped. */
-export type RunEvent =
-  | { event: 'state'; id: string | undefined; data: RunStateEvent }
-  | { event: 'content'; id: string | undefined; data: RunContentEvent };
+export type RunEvent = { event: 'state'; id: string | undefined; data: RunStateEvent } | { event: 'content'; id: string | undefined; data: RunContentEvent };
 
 export interface RunEventsParams {
   /** Resume after this event id (sent as `Last-Event-ID`). */
@@ -158,22 +156,12 @@ export class Runs extends APIResource {
 
   /** Sends a follow-up message to a run. `POST /agent/runs/{runId}/followups` (createRunFollowup). */
   followup(runId: string, body: RunFollowupRequest, options?: RequestOptions): APIPromise<RunAgentResponse> {
-    return this._client._operation(
-      'post',
-      '/agent/runs/{runId}/followups',
-      { params: { path: { runId } }, body },
-      options,
-    );
+    return this._client._operation('post', '/agent/runs/{runId}/followups', { params: { path: { runId } }, body }, options);
   }
 
   /** The run's conversation, step by step. `GET /agent/runs/{runId}/conversation` (getRunConversation). */
   conversation(runId: string, options?: RequestOptions): APIPromise<ConversationResponse> {
-    return this._client._operation(
-      'get',
-      '/agent/runs/{runId}/conversation',
-      { params: { path: { runId } } },
-      options,
-    );
+    return this._client._operation('get', '/agent/runs/{runId}/conversation', { params: { path: { runId } } }, options);
   }
 
   /**

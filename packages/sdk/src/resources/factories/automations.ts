@@ -19,41 +19,21 @@ export type AutomationListParams = NonNullable<operations['listAutomations']['pa
 export class Automations extends APIResource {
   /** `POST /factories/{factoryUid}/automations` (createAutomation). */
   create(factoryUid: string, body: CreateAutomationRequest, options?: RequestOptions): APIPromise<Automation> {
-    return this._client._operation(
-      'post',
-      '/factories/{factoryUid}/automations',
-      { params: { path: { factoryUid } }, body },
-      options,
-    );
+    return this._client._operation('post', '/factories/{factoryUid}/automations', { params: { path: { factoryUid } }, body }, options);
   }
 
   /** `GET /factories/{factoryUid}/automations` (listAutomations). */
   list(factoryUid: string, query?: AutomationListParams, options?: RequestOptions): PagePromise<Automation> {
-    return this._client._list(
-      '/factories/{factoryUid}/automations',
-      'automations',
-      { params: { path: { factoryUid }, query } },
-      options,
-    );
+    return this._client._list('/factories/{factoryUid}/automations', 'automations', { params: { path: { factoryUid }, query } }, options);
   }
 
   /** `GET /factories/{factoryUid}/automations/{automationUid}` (getAutomation). */
   retrieve(factoryUid: string, automationUid: string, options?: RequestOptions): APIPromise<Automation> {
-    return this._client._operation(
-      'get',
-      '/factories/{factoryUid}/automations/{automationUid}',
-      { params: { path: { factoryUid, automationUid } } },
-      options,
-    );
+    return this._client._operation('get', '/factories/{factoryUid}/automations/{automationUid}', { params: { path: { factoryUid, automationUid } } }, options);
   }
 
   /** `PATCH /factories/{factoryUid}/automations/{automationUid}` (updateAutomation). */
-  update(
-    factoryUid: string,
-    automationUid: string,
-    body: UpdateAutomationRequest,
-    options?: RequestOptions,
-  ): APIPromise<Automation> {
+  update(factoryUid: string, automationUid: string, body: UpdateAutomationRequest, options?: RequestOptions): APIPromise<Automation> {
     return this._client._operation(
       'patch',
       '/factories/{factoryUid}/automations/{automationUid}',
@@ -76,12 +56,7 @@ export class Automations extends APIResource {
    * Would this saved automation trigger on a stored delivery? `POST
    * /factories/{factoryUid}/automations/{automationUid}/test-filter` (testAutomationFilter).
    */
-  testFilter(
-    factoryUid: string,
-    automationUid: string,
-    body: TestAutomationFilterRequest,
-    options?: RequestOptions,
-  ): APIPromise<TestFilterResult> {
+  testFilter(factoryUid: string, automationUid: string, body: TestAutomationFilterRequest, options?: RequestOptions): APIPromise<TestFilterResult> {
     return this._client._operation(
       'post',
       '/factories/{factoryUid}/automations/{automationUid}/test-filter',

@@ -45,17 +45,8 @@ export class Factories extends APIResource {
    * (`webhooks/<name>.yaml`, `automations/<name>.md`). `POST /factories/{factoryUid}/definitions/apply`
    * (applyFactoryDefinitions).
    */
-  applyDefinitions(
-    factoryUid: string,
-    body: ApplyDefinitionsRequest,
-    options?: RequestOptions,
-  ): APIPromise<ApplyDefinitionsResponse> {
-    return this._client._operation(
-      'post',
-      '/factories/{factoryUid}/definitions/apply',
-      { params: { path: { factoryUid } }, body },
-      options,
-    );
+  applyDefinitions(factoryUid: string, body: ApplyDefinitionsRequest, options?: RequestOptions): APIPromise<ApplyDefinitionsResponse> {
+    return this._client._operation('post', '/factories/{factoryUid}/definitions/apply', { params: { path: { factoryUid } }, body }, options);
   }
 
   /**
@@ -63,11 +54,6 @@ export class Factories extends APIResource {
    * (testDraftFilter).
    */
   testFilter(factoryUid: string, body: TestDraftFilterRequest, options?: RequestOptions): APIPromise<TestFilterResult> {
-    return this._client._operation(
-      'post',
-      '/factories/{factoryUid}/test-filter',
-      { params: { path: { factoryUid } }, body },
-      options,
-    );
+    return this._client._operation('post', '/factories/{factoryUid}/test-filter', { params: { path: { factoryUid } }, body }, options);
   }
 }

@@ -9,11 +9,6 @@ export type DispatchFactoryRunRequest = components['schemas']['DispatchFactoryRu
 export class FactoryRuns extends APIResource {
   /** Starts a run as the factory's agent identity. `POST /factories/{factoryUid}/runs` (dispatchFactoryRun). */
   create(factoryUid: string, body: DispatchFactoryRunRequest, options?: RequestOptions): APIPromise<RunAgentResponse> {
-    return this._client._operation(
-      'post',
-      '/factories/{factoryUid}/runs',
-      { params: { path: { factoryUid } }, body },
-      options,
-    );
+    return this._client._operation('post', '/factories/{factoryUid}/runs', { params: { path: { factoryUid } }, body }, options);
   }
 }

@@ -6,8 +6,7 @@ import { AgentRuns, APIConnectionError, APIUserAbortError, NotFoundError, runQue
 import { json, mockFetch, problem, sequence, settle, sse } from '../../utils/mock-fetch';
 
 const baseURL = 'http://api.test/api/v1';
-const client = (fetch: unknown) =>
-  new AgentRuns({ apiKey: 'k', baseURL, fetch: fetch as Fetch, logLevel: 'off' });
+const client = (fetch: unknown) => new AgentRuns({ apiKey: 'k', baseURL, fetch: fetch as Fetch, logLevel: 'off' });
 
 const run = (state: string) => ({
   run_id: 'r1',
@@ -32,9 +31,7 @@ const contentEvent = (id: number, text: string) =>
 
 describe('runs', () => {
   it('sends each operation to its path', async () => {
-    const { fetch, calls } = mockFetch((request) =>
-      request.url.endsWith('/cancel') ? json('r1') : json({ run_id: 'r1', task_id: 'r1', state: 'QUEUED' }),
-    );
+    const { fetch, calls } = mockFetch((request) => (request.url.endsWith('/cancel') ? json('r1') : json({ run_id: 'r1', task_id: 'r1', state: 'QUEUED' })));
     const runs = client(fetch).agent.runs;
     await runs.create({ prompt: 'hello', title: 'T', attachments: [{ file_name: 'a.txt', mime_type: 'text/plain', data: 'aGk=' }] });
     await runs.createLegacy({ prompt: 'hello' });
@@ -69,7 +66,8 @@ describe('agent.downloadArtifact', () => {
   it('follows the redirect to the signed URL and answers the unread Response', async () => {
     const signed = 'http://api.test/api/v1/agent/artifacts/a1/content?token=team_x.1.sig';
     const server = http.createServer((req, res) => {
-      if (req.url === '/api/v1/agent/artifacts/a1/download') res.writeHead(302, { location: signed.replace('http://api.test', `http://127.0.0.1:${port}`) }).end();
+      if (req.url === '/api/v1/agent/artifacts/a1/download')
+        res.writeHead(302, { location: signed.replace('http://api.test', `http://127.0.0.1:${port}`) }).end();
       else res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="r.txt"' }).end(`served ${req.url}`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,9 +84,7 @@ describe('agent.downloadArtifact', () => {
 
 describe('runs.events', () => {
   it('yields typed events and ends after the terminal state', async () => {
-    const { fetch, calls } = mockFetch(() =>
-      sse([stateEvent(1, 'QUEUED'), ': keepalive\n\n', contentEvent(2, 'hi'), stateEvent(3, 'SUCCEEDED')]),
-    );
+    const { fetch, calls } = mockFetch(() => sse([stateEvent(1, 'QUEUED'), ': keepalive\n\n', contentEvent(2, 'hi'), stateEvent(3, 'SUCCEEDED')]));
     const events: RunEvent[] = [];
     for await (const event of client(fetch).agent.runs.events('r1')) events.push(event);
     expect(events.map((e) => [e.event, e.id])).toEqual([
@@ -273,9 +269,7 @@ describe('runs.createAndWait', () => {
       if (new URL(request.url).pathname.endsWith('/events')) return problem(404, 'resource_not_found');
       return json(run('INPROGRESS'));
     });
-    const { error } = await settle(
-      client(fetch).agent.runs.createAndWait({ prompt: 'p' }, { pollIntervalMs: 1000, maxWaitMs: 5000 }),
-    );
+    const { error } = await settle(client(fetch).agent.runs.createAndWait({ prompt: 'p' }, { pollIntervalMs: 1000, maxWaitMs: 5000 }));
     expect(String(error)).toMatch(/did not reach a terminal state \(or BLOCKED\) within 5000 ms/);
   });
 });

@@ -3,8 +3,6 @@ import { principalOf } from '../../http/auth';
 import { currentApiKey } from '../../api-keys/service';
 import type { OperationHandler } from '../operations';
 
-export const getCurrentApiKeyHandler: OperationHandler<'getCurrentApiKey'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await currentApiKey(ctx.db, principalOf(req)));
-  };
+export const getCurrentApiKeyHandler: OperationHandler<'getCurrentApiKey'> = (ctx) => async (req, res) => {
+  res.json(await currentApiKey(ctx.db, principalOf(req)));
+};

@@ -3,8 +3,6 @@ import { findRunByExternalReference } from '../../artifacts/service';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
 
-export const getRunByExternalReferenceURLHandler: OperationHandler<'getRunByExternalReferenceURL'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await findRunByExternalReference(ctx, principalOf(req).teamId, req.query.url));
-  };
+export const getRunByExternalReferenceURLHandler: OperationHandler<'getRunByExternalReferenceURL'> = (ctx) => async (req, res) => {
+  res.json(await findRunByExternalReference(ctx, principalOf(req).teamId, req.query.url));
+};

@@ -4,9 +4,7 @@ import { principalOf } from '../../http/auth';
 import { deleteAutomation } from '../../automations/service';
 import type { OperationHandler } from '../operations';
 
-export const deleteAutomationHandler: OperationHandler<'deleteAutomation'> =
-  (ctx) =>
-  async (req, res) => {
-    await deleteAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.params.automationUid, auditedAs(ctx, req, res, 'automation', 'deleted'));
-    res.status(204).end();
-  };
+export const deleteAutomationHandler: OperationHandler<'deleteAutomation'> = (ctx) => async (req, res) => {
+  await deleteAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.params.automationUid, auditedAs(ctx, req, res, 'automation', 'deleted'));
+  res.status(204).end();
+};

@@ -3,8 +3,6 @@ import { principalOf } from '../../http/auth';
 import { getAutomation } from '../../automations/service';
 import type { OperationHandler } from '../operations';
 
-export const getAutomationHandler: OperationHandler<'getAutomation'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await getAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.params.automationUid));
-  };
+export const getAutomationHandler: OperationHandler<'getAutomation'> = (ctx) => async (req, res) => {
+  res.json(await getAutomation(ctx, principalOf(req).teamId, req.params.factoryUid, req.params.automationUid));
+};

@@ -3,9 +3,7 @@ import { principalOf } from '../../http/auth';
 import { listAutomations } from '../../automations/service';
 import type { OperationHandler } from '../operations';
 
-export const listAutomationsHandler: OperationHandler<'listAutomations'> =
-  (ctx) =>
-  async (req, res) => {
-    const { limit, cursor } = req.query;
-    res.json(await listAutomations(ctx, principalOf(req).teamId, req.params.factoryUid, { limit, cursor }));
-  };
+export const listAutomationsHandler: OperationHandler<'listAutomations'> = (ctx) => async (req, res) => {
+  const { limit, cursor } = req.query;
+  res.json(await listAutomations(ctx, principalOf(req).teamId, req.params.factoryUid, { limit, cursor }));
+};

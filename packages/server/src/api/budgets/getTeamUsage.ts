@@ -3,8 +3,6 @@ import { getTeamUsage } from '../../budgets/service';
 import { principalOf } from '../../http/auth';
 import type { OperationHandler } from '../operations';
 
-export const getTeamUsageHandler: OperationHandler<'getTeamUsage'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await getTeamUsage(ctx, principalOf(req).teamId, req.query.month));
-  };
+export const getTeamUsageHandler: OperationHandler<'getTeamUsage'> = (ctx) => async (req, res) => {
+  res.json(await getTeamUsage(ctx, principalOf(req).teamId, req.query.month));
+};

@@ -4,8 +4,6 @@ import { principalOf } from '../../http/auth';
 import { createEnvironment } from '../../environments/service';
 import type { OperationHandler } from '../operations';
 
-export const createEnvironmentHandler: OperationHandler<'createEnvironment'> =
-  (ctx) =>
-  async (req, res) => {
-    res.status(201).json(await createEnvironment(ctx, principalOf(req), req.body, auditedAs(ctx, req, res, 'environment', 'created')));
-  };
+export const createEnvironmentHandler: OperationHandler<'createEnvironment'> = (ctx) => async (req, res) => {
+  res.status(201).json(await createEnvironment(ctx, principalOf(req), req.body, auditedAs(ctx, req, res, 'environment', 'created')));
+};

@@ -3,8 +3,6 @@ import { principalOf } from '../../http/auth';
 import { getFactory } from '../../factories/service';
 import type { OperationHandler } from '../operations';
 
-export const getFactoryHandler: OperationHandler<'getFactory'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await getFactory(ctx, principalOf(req).teamId, req.params.factoryUid));
-  };
+export const getFactoryHandler: OperationHandler<'getFactory'> = (ctx) => async (req, res) => {
+  res.json(await getFactory(ctx, principalOf(req).teamId, req.params.factoryUid));
+};

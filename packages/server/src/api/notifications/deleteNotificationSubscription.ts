@@ -4,9 +4,7 @@ import { principalOf } from '../../http/auth';
 import { deleteSubscription } from '../../notifications/service';
 import type { OperationHandler } from '../operations';
 
-export const deleteNotificationSubscriptionHandler: OperationHandler<'deleteNotificationSubscription'> =
-  (ctx) =>
-  async (req, res) => {
-    await deleteSubscription(ctx, principalOf(req).teamId, req.params.subscriptionUid, auditedAs(ctx, req, res, 'notification_subscription', 'deleted'));
-    res.status(204).end();
-  };
+export const deleteNotificationSubscriptionHandler: OperationHandler<'deleteNotificationSubscription'> = (ctx) => async (req, res) => {
+  await deleteSubscription(ctx, principalOf(req).teamId, req.params.subscriptionUid, auditedAs(ctx, req, res, 'notification_subscription', 'deleted'));
+  res.status(204).end();
+};

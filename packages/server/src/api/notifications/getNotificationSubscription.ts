@@ -3,8 +3,6 @@ import { principalOf } from '../../http/auth';
 import { getSubscription } from '../../notifications/service';
 import type { OperationHandler } from '../operations';
 
-export const getNotificationSubscriptionHandler: OperationHandler<'getNotificationSubscription'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await getSubscription(ctx, principalOf(req).teamId, req.params.subscriptionUid));
-  };
+export const getNotificationSubscriptionHandler: OperationHandler<'getNotificationSubscription'> = (ctx) => async (req, res) => {
+  res.json(await getSubscription(ctx, principalOf(req).teamId, req.params.subscriptionUid));
+};

@@ -3,9 +3,7 @@ import { principalOf } from '../../http/auth';
 import { listSubscriptions } from '../../notifications/service';
 import type { OperationHandler } from '../operations';
 
-export const listNotificationSubscriptionsHandler: OperationHandler<'listNotificationSubscriptions'> =
-  (ctx) =>
-  async (req, res) => {
-    const { limit, cursor } = req.query;
-    res.json(await listSubscriptions(ctx, principalOf(req).teamId, { limit, cursor }));
-  };
+export const listNotificationSubscriptionsHandler: OperationHandler<'listNotificationSubscriptions'> = (ctx) => async (req, res) => {
+  const { limit, cursor } = req.query;
+  res.json(await listSubscriptions(ctx, principalOf(req).teamId, { limit, cursor }));
+};

@@ -4,8 +4,13 @@ import { principalOf } from '../../http/auth';
 import { rotateSubscriptionSecret } from '../../notifications/service';
 import type { OperationHandler } from '../operations';
 
-export const rotateNotificationSubscriptionSecretHandler: OperationHandler<'rotateNotificationSubscriptionSecret'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await rotateSubscriptionSecret(ctx, principalOf(req).teamId, req.params.subscriptionUid, auditedAs(ctx, req, res, 'notification_subscription', 'secret_rotated')));
-  };
+export const rotateNotificationSubscriptionSecretHandler: OperationHandler<'rotateNotificationSubscriptionSecret'> = (ctx) => async (req, res) => {
+  res.json(
+    await rotateSubscriptionSecret(
+      ctx,
+      principalOf(req).teamId,
+      req.params.subscriptionUid,
+      auditedAs(ctx, req, res, 'notification_subscription', 'secret_rotated'),
+    ),
+  );
+};

@@ -3,8 +3,6 @@ import { principalOf } from '../../http/auth';
 import { cancelRun } from '../../runs/service';
 import type { OperationHandler } from '../operations';
 
-export const cancelRunHandler: OperationHandler<'cancelRun'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await cancelRun(ctx, principalOf(req).teamId, req.params.runId));
-  };
+export const cancelRunHandler: OperationHandler<'cancelRun'> = (ctx) => async (req, res) => {
+  res.json(await cancelRun(ctx, principalOf(req).teamId, req.params.runId));
+};

@@ -7,14 +7,12 @@ import { readTranscript } from '../../runs/transcript';
 import { contentDisposition } from './getRunAttachment';
 import type { OperationHandler } from '../operations';
 
-export const downloadRunTranscriptHandler: OperationHandler<'downloadRunTranscript'> =
-  (ctx) =>
-  async (req, res) => {
-    const transcript = await readTranscript(ctx, req.params.runId, req.query.token);
-    await sendStreamedBody(
-      req,
-      res,
-      { 'Content-Type': 'application/x-ndjson', 'Content-Disposition': contentDisposition(`transcript-${req.params.runId}.jsonl`), 'Cache-Control': 'no-store' },
-      transcript,
-    );
-  };
+export const downloadRunTranscriptHandler: OperationHandler<'downloadRunTranscript'> = (ctx) => async (req, res) => {
+  const transcript = await readTranscript(ctx, req.params.runId, req.query.token);
+  await sendStreamedBody(
+    req,
+    res,
+    { 'Content-Type': 'application/x-ndjson', 'Content-Disposition': contentDisposition(`transcript-${req.params.runId}.jsonl`), 'Cache-Control': 'no-store' },
+    transcript,
+  );
+};

@@ -55,10 +55,14 @@ function openEventStream(ctx: ServerContext, res: Response, stop: AbortSignal): 
   let closed = false;
   let wakeSleeper: (() => void) | undefined;
   const wake = () => wakeSleeper?.();
-  stop.addEventListener('abort', () => {
-    closed = true;
-    wake();
-  }, { once: true });
+  stop.addEventListener(
+    'abort',
+    () => {
+      closed = true;
+      wake();
+    },
+    { once: true },
+  );
   // The response closes when the client goes away (or the server shuts down and drops the socket).
   res.on('close', () => {
     closed = true;

@@ -3,8 +3,6 @@ import { principalOf } from '../../http/auth';
 import { getRunSetupLog } from '../../runs/setup-log';
 import type { OperationHandler } from '../operations';
 
-export const getRunSetupLogHandler: OperationHandler<'getRunSetupLog'> =
-  (ctx) =>
-  async (req, res) => {
-    res.json(await getRunSetupLog(ctx.db, principalOf(req).teamId, req.params.runId));
-  };
+export const getRunSetupLogHandler: OperationHandler<'getRunSetupLog'> = (ctx) => async (req, res) => {
+  res.json(await getRunSetupLog(ctx.db, principalOf(req).teamId, req.params.runId));
+};

@@ -4,9 +4,7 @@ import { streamTeamRunEvents } from './event-stream';
 import { inEventStreamSlot } from './stream-slots';
 import type { OperationHandler } from '../operations';
 
-export const streamTeamRunEventsHandler: OperationHandler<'streamTeamRunEvents'> =
-  (ctx) =>
-  async (req, res) => {
-    const { teamId, keyId } = principalOf(req);
-    await inEventStreamSlot(ctx, keyId, (stop) => streamTeamRunEvents(ctx, res, teamId, stop));
-  };
+export const streamTeamRunEventsHandler: OperationHandler<'streamTeamRunEvents'> = (ctx) => async (req, res) => {
+  const { teamId, keyId } = principalOf(req);
+  await inEventStreamSlot(ctx, keyId, (stop) => streamTeamRunEvents(ctx, res, teamId, stop));
+};

@@ -3,9 +3,7 @@ import { principalOf } from '../../http/auth';
 import { listSecrets } from '../../secrets/service';
 import type { OperationHandler } from '../operations';
 
-export const listSecretsHandler: OperationHandler<'listSecrets'> =
-  (ctx) =>
-  async (req, res) => {
-    const { limit, cursor } = req.query;
-    res.json(await listSecrets(ctx, principalOf(req).teamId, { limit, cursor }));
-  };
+export const listSecretsHandler: OperationHandler<'listSecrets'> = (ctx) => async (req, res) => {
+  const { limit, cursor } = req.query;
+  res.json(await listSecrets(ctx, principalOf(req).teamId, { limit, cursor }));
+};

@@ -2,7 +2,6 @@
 import { listBundledSkills } from '../../skills/catalog';
 import type { OperationHandler } from '../operations';
 
-export const listSkillsHandler: OperationHandler<'listSkills'> =
-  () => (_req, res) => {
+export const listSkillsHandler: OperationHandler<'listSkills'> = () => (_req, res) => {
   res.json({ skills: listBundledSkills() });
 };

@@ -4,9 +4,7 @@ import { principalOf } from '../../http/auth';
 import { createWebhook } from '../../webhooks/service';
 import type { OperationHandler } from '../operations';
 
-export const createWebhookHandler: OperationHandler<'createWebhook'> =
-  (ctx) =>
-  async (req, res) => {
-    const webhook = await createWebhook(ctx, principalOf(req).teamId, req.params.factoryUid, req.body, auditedAs(ctx, req, res, 'webhook', 'created'));
-    res.status(201).json(webhook);
-  };
+export const createWebhookHandler: OperationHandler<'createWebhook'> = (ctx) => async (req, res) => {
+  const webhook = await createWebhook(ctx, principalOf(req).teamId, req.params.factoryUid, req.body, auditedAs(ctx, req, res, 'webhook', 'created'));
+  res.status(201).json(webhook);
+};

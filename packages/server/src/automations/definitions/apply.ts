@@ -79,7 +79,10 @@ function parseFiles(files: readonly DefinitionFile[]): ParsedSet {
     else if (parsed.kind === 'webhook') set.webhooks.push(parsed.result.value as WebhookDefinition);
     else set.automations.push(parsed.result.value as AutomationDefinition);
   }
-  for (const [kind, defs] of [['webhook', set.webhooks], ['automation', set.automations]] as const) {
+  for (const [kind, defs] of [
+    ['webhook', set.webhooks],
+    ['automation', set.automations],
+  ] as const) {
     const byName = new Map<string, string>();
     for (const def of defs) {
       const other = byName.get(def.name);
@@ -149,13 +152,7 @@ export async function applyFactoryDefinitions(
       name: def.name,
       secret_name: def.secretName,
     }));
-    const { answers: automationAnswers, deleted: deletedAutomations } = await applyAutomations(
-      trx,
-      teamId,
-      factory.id,
-      parsed.automations,
-      now,
-    );
+    const { answers: automationAnswers, deleted: deletedAutomations } = await applyAutomations(trx, teamId, factory.id, parsed.automations, now);
     await audit.record(trx, factory.id);
     return {
       webhooks: webhookAnswers,

@@ -45,7 +45,8 @@ export function parseAutomationFile({ path, content }: DefinitionFile): Parsed<A
   else for (const issue of validateTriggers(doc.triggers, 'triggers')) fail(`${issue.path} ${issue.message}`);
   const prompt = parts[2]!.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
   if (prompt === '') fail('the prompt (the Markdown after the front matter) must not be blank');
-  if (exceedsChars(prompt, PROMPT_MAX_CHARS)) fail(`the prompt (the Markdown after the front matter) is longer than ${PROMPT_MAX_CHARS.toLocaleString('en-US')} characters`);
+  if (exceedsChars(prompt, PROMPT_MAX_CHARS))
+    fail(`the prompt (the Markdown after the front matter) is longer than ${PROMPT_MAX_CHARS.toLocaleString('en-US')} characters`);
 
   if (errors.length > 0) return { ok: false, errors };
   return {

@@ -46,12 +46,14 @@ export function parseWebhookFile({ path, content }: DefinitionFile): Parsed<Webh
   }
   const secretName = doc.secretName;
   if (secretName === undefined) fail('secretName is required: the name of an existing team secret');
-  else if (typeof secretName !== 'string' || !SECRET_NAME.test(secretName)) fail('secretName must be a secret name (letters, digits and _, not starting with a digit)');
+  else if (typeof secretName !== 'string' || !SECRET_NAME.test(secretName))
+    fail('secretName must be a secret name (letters, digits and _, not starting with a digit)');
   const name = doc.name ?? stem;
   if (typeof name !== 'string' || name.length < 1 || name.length > 100) fail('name must be a string of 1–100 characters');
   const header = doc.deliveryIdHeader ?? null;
   if (header !== null && (typeof header !== 'string' || !HEADER_NAME.test(header))) fail('deliveryIdHeader must be an HTTP header name');
-  else if (header !== null && isCredentialHeader(header)) fail('deliveryIdHeader must not name a header that carries a credential (a token, a cookie or a signature)');
+  else if (header !== null && isCredentialHeader(header))
+    fail('deliveryIdHeader must not name a header that carries a credential (a token, a cookie or a signature)');
   const enabled = doc.enabled ?? true;
   if (typeof enabled !== 'boolean') fail('enabled must be true or false');
 

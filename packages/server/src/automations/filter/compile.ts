@@ -30,14 +30,7 @@
  * delivery serves all of them (`matchesResolved`). `explain` runs the same leaves, so its verdict is
  * always the verdict of `matches`.
  */
-import {
-  appendIndex,
-  appendKey,
-  classifyFilterValue,
-  validatePayloadFilter,
-  type FilterIssue,
-  type JsonScalar,
-} from './validate';
+import { appendIndex, appendKey, classifyFilterValue, validatePayloadFilter, type FilterIssue, type JsonScalar } from './validate';
 
 export type MatchExplanation =
   | { passed: true }
@@ -290,16 +283,12 @@ function leafReason(kind: number, operand: unknown, v: unknown, path: string): {
   const got = renderValue(v);
   if (kind === EQ) {
     const want = renderScalar(operand as JsonScalar);
-    return Array.isArray(v)
-      ? { path, reason: `expected an element equal to ${want}, got ${got}` }
-      : { path, reason: `expected ${want}, got ${got}` };
+    return Array.isArray(v) ? { path, reason: `expected an element equal to ${want}, got ${got}` } : { path, reason: `expected ${want}, got ${got}` };
   }
   const set = operand as ScalarSet;
   const list = renderList(set.values);
   if (kind === IN) {
-    return Array.isArray(v)
-      ? { path, reason: `expected an element among ${list}, got ${got}` }
-      : { path, reason: `expected one of ${list}, got ${got}` };
+    return Array.isArray(v) ? { path, reason: `expected an element among ${list}, got ${got}` } : { path, reason: `expected one of ${list}, got ${got}` };
   }
   // NOT_IN
   if (Array.isArray(v)) {
@@ -359,8 +348,7 @@ class LeafFilter implements CompiledFilter {
       const kind = this.kinds[i]!;
       const operand = this.operands[i];
       if (v !== UNREACHABLE && testLeaf(kind, operand, v)) continue;
-      const failure =
-        v === UNREACHABLE ? this.unreachable(slot, values) : leafReason(kind, operand, v, this.paths.pathOf(slot));
+      const failure = v === UNREACHABLE ? this.unreachable(slot, values) : leafReason(kind, operand, v, this.paths.pathOf(slot));
       return { passed: false, ...failure };
     }
     return PASSED;

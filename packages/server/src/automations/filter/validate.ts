@@ -220,10 +220,7 @@ function walkValue(value: unknown, path: string, depth: number, c: Collector): v
       return;
     }
     case 'unsupported':
-      c.add(
-        path,
-        `unsupported value: expected a JSON scalar, an array of scalars or an object, got ${jsonTypeName(value)}`,
-      );
+      c.add(path, `unsupported value: expected a JSON scalar, an array of scalars or an object, got ${jsonTypeName(value)}`);
       return;
   }
 }
@@ -257,10 +254,7 @@ function checkOperators(ops: Record<string, unknown>, path: string, c: Collector
     if (typeof operand !== 'boolean') {
       c.add(appendKey(path, 'exists'), `"exists" must be true or false, got ${jsonTypeName(operand)}`);
     } else if (operand === false && (Object.hasOwn(ops, 'in') || Object.hasOwn(ops, 'not_in'))) {
-      c.add(
-        path,
-        '"exists": false cannot be combined with "in" or "not_in": a missing field matches only "exists": false, so this never matches',
-      );
+      c.add(path, '"exists": false cannot be combined with "in" or "not_in": a missing field matches only "exists": false, so this never matches');
     }
   }
 }

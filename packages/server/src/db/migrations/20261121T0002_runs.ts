@@ -75,11 +75,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('delivered_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('run_followups_run_idx')
-    .on('run_followups')
-    .columns(['run_id', 'delivered_at', 'created_at'])
-    .execute();
+  await db.schema.createIndex('run_followups_run_idx').on('run_followups').columns(['run_id', 'delivered_at', 'created_at']).execute();
 
   await db.schema
     .createTable('run_attachments')

@@ -85,11 +85,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .execute();
   // Recent deliveries, newest first, keyset pages.
-  await db.schema
-    .createIndex('webhook_deliveries_webhook_received_idx')
-    .on('webhook_deliveries')
-    .columns(['webhook_id', 'received_at', 'id'])
-    .execute();
+  await db.schema.createIndex('webhook_deliveries_webhook_received_idx').on('webhook_deliveries').columns(['webhook_id', 'received_at', 'id']).execute();
   // Retention scans by age.
   await db.schema.createIndex('webhook_deliveries_received_idx').on('webhook_deliveries').column('received_at').execute();
 

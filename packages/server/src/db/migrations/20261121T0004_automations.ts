@@ -24,11 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   // Lists page by (created_at, id) within a factory, newest first.
-  await db.schema
-    .createIndex('automations_factory_created_idx')
-    .on('automations')
-    .columns(['factory_id', 'created_at', 'id'])
-    .execute();
+  await db.schema.createIndex('automations_factory_created_idx').on('automations').columns(['factory_id', 'created_at', 'id']).execute();
   // Names are unique within a factory (contract: createAutomation).
   await db.schema.createIndex('automations_factory_name_uq').on('automations').columns(['factory_id', 'name']).unique().execute();
   // Definition apply finds an automation by its file; one automation per file.

@@ -16,11 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Names are unique within a team (a taken name answers 409).
   await db.schema.createIndex('environments_team_name_idx').on('environments').columns(['team_id', 'name']).unique().execute();
   // Lists page by (created_at, id) within a team.
-  await db.schema
-    .createIndex('environments_team_created_idx')
-    .on('environments')
-    .columns(['team_id', 'created_at', 'id'])
-    .execute();
+  await db.schema.createIndex('environments_team_created_idx').on('environments').columns(['team_id', 'created_at', 'id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -16,11 +16,7 @@ import type { Kysely } from 'kysely';
 import { dialectOfDb, jsonTextField } from '../dialect';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex('runs_team_state_updated_idx')
-    .on('runs')
-    .columns(['team_id', 'state', 'updated_at', 'id'])
-    .execute();
+  await db.schema.createIndex('runs_team_state_updated_idx').on('runs').columns(['team_id', 'state', 'updated_at', 'id']).execute();
   await db.schema
     .createIndex('runs_team_name_updated_idx')
     .on('runs')

@@ -10,7 +10,10 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOfDb, jsonTextField } from '../dialect';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('runs').addColumn('output_bytes', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('output_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('run_events').addColumn('step_id', 'text').execute();
   await db
     .updateTable('run_events')

@@ -208,10 +208,7 @@ function defaultLocalAddresses(): string[] {
   return Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((info) => info.address));
 }
 
-export function createEgressPolicy(
-  settings: Pick<SandboxSettings, 'network' | 'allowedHosts'>,
-  options: EgressPolicyOptions = {},
-): EgressPolicy {
+export function createEgressPolicy(settings: Pick<SandboxSettings, 'network' | 'allowedHosts'>, options: EgressPolicyOptions = {}): EgressPolicy {
   const { network } = settings;
   const setting = options.settingName ?? 'SANDBOX_ALLOWED_HOSTS';
   const entries = settings.allowedHosts.filter((raw) => raw.trim() !== '').map((raw) => parseAllowedHost(raw, setting));

@@ -156,7 +156,16 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     return response as unknown as Response;
   }) as typeof globalThis.fetch;
 
-  function forward(req: http.IncomingMessage, res: http.ServerResponse, route: GatewayRoute, grant: Grant, upstream: Upstream, body: Buffer, model: string | undefined, search: string) {
+  function forward(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    route: GatewayRoute,
+    grant: Grant,
+    upstream: Upstream,
+    body: Buffer,
+    model: string | undefined,
+    search: string,
+  ) {
     const target = new URL(`${upstream.baseUrl}${route.upstreamPath}${search}`);
     const secure = target.protocol === 'https:';
     const request = (secure ? https : http).request(target, {
@@ -166,7 +175,12 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     });
     let meter: UsageMeter | undefined;
     let recorded = false;
-    const span = startSpan(`model call ${route.provider}`, { 'gen_ai.system': route.provider, 'gen_ai.request.model': model ?? '', 'url.path': route.upstreamPath }, SpanKind.CLIENT, grant.traceContext);
+    const span = startSpan(
+      `model call ${route.provider}`,
+      { 'gen_ai.system': route.provider, 'gen_ai.request.model': model ?? '', 'url.path': route.upstreamPath },
+      SpanKind.CLIENT,
+      grant.traceContext,
+    );
     const record = () => {
       if (recorded) return;
       recorded = true;
@@ -196,7 +210,10 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
       answerStream.on('close', record);
     });
     request.on('error', (err: NodeJS.ErrnoException) => {
-      answer(res, gatewayError(route.provider, 'unavailable', `the model gateway could not reach the ${route.provider} provider (${err.code ?? 'connection failed'})`));
+      answer(
+        res,
+        gatewayError(route.provider, 'unavailable', `the model gateway could not reach the ${route.provider} provider (${err.code ?? 'connection failed'})`),
+      );
     });
     // The caller leaving mid-answer stops the upstream request; what was already answered is still counted.
     res.on('close', () => {
@@ -219,7 +236,8 @@ export function createModelGateway(settings: Pick<Settings, 'modelProviders' | '
     }
     const found = keys.find(presentedKey(req.headers, url.searchParams));
     // A key works only where it was given: a run's sandbox key through that run's proxies, the agent's in process.
-    const grant = found && (sandboxRun === undefined ? found.from === 'in-process' : found.from === 'sandbox' && found.runId === sandboxRun) ? found : undefined;
+    const grant =
+      found && (sandboxRun === undefined ? found.from === 'in-process' : found.from === 'sandbox' && found.runId === sandboxRun) ? found : undefined;
     if (!grant) {
       const message = 'the API key is not a live model gateway key: each execution of a run has its own, which stops working when the execution ends';
       return answer(res, gatewayError(route.provider, 'unauthenticated', message));

@@ -48,13 +48,37 @@ export function presentedKey(headers: http.IncomingHttpHeaders, query: URLSearch
 // `expect`), the caller's credentials (replaced by the provider's), and what would identify the operator's
 // account or make the answer unreadable for metering (compression).
 const DROPPED_REQUEST_HEADERS = new Set([
-  'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-connection', 'proxy-authorization',
-  'host', 'content-length', 'expect', 'accept-encoding', 'cookie',
-  'authorization', 'x-api-key', 'x-goog-api-key', 'openai-organization', 'openai-project',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'proxy-authorization',
+  'host',
+  'content-length',
+  'expect',
+  'accept-encoding',
+  'cookie',
+  'authorization',
+  'x-api-key',
+  'x-goog-api-key',
+  'openai-organization',
+  'openai-project',
 ]);
 const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-connection',
-  'set-cookie', 'openai-organization', 'openai-project', 'anthropic-organization-id',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'set-cookie',
+  'openai-organization',
+  'openai-project',
+  'anthropic-organization-id',
 ]);
 
 function filtered(headers: http.IncomingHttpHeaders, dropped: Set<string>): http.OutgoingHttpHeaders {

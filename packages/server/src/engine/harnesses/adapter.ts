@@ -108,8 +108,35 @@ export function actionInput(value: unknown): Record<string, unknown> {
 export type ActionCategory = Extract<ContentBlock, { type: 'action' }>['category'];
 
 // The tool names the four CLIs give their built-in tools, by what they do (Oz's action categories).
-const FILE_TOOLS = new Set(['read', 'write', 'edit', 'multiedit', 'notebookedit', 'apply_patch', 'file_change', 'read_file', 'write_file', 'replace', 'read_many_files', 'patch', 'view_image']);
-const SEARCH_TOOLS = new Set(['glob', 'grep', 'ls', 'list', 'list_directory', 'search_file_content', 'codesearch', 'web_search', 'websearch', 'webfetch', 'web_fetch', 'google_web_search']);
+const FILE_TOOLS = new Set([
+  'read',
+  'write',
+  'edit',
+  'multiedit',
+  'notebookedit',
+  'apply_patch',
+  'file_change',
+  'read_file',
+  'write_file',
+  'replace',
+  'read_many_files',
+  'patch',
+  'view_image',
+]);
+const SEARCH_TOOLS = new Set([
+  'glob',
+  'grep',
+  'ls',
+  'list',
+  'list_directory',
+  'search_file_content',
+  'codesearch',
+  'web_search',
+  'websearch',
+  'webfetch',
+  'web_fetch',
+  'google_web_search',
+]);
 
 /**
  * The category of a CLI's tool call: its shell tools (`Bash`, `exec_command`, …) `command`, file tools `files`, search tools `search`,

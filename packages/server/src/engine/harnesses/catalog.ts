@@ -32,7 +32,8 @@ export const harnessInstallDir = (harnessesDir: string, adapter: Pick<HarnessAda
   path.join(harnessesDir, adapter.type, adapter.version);
 
 /** The host path of the server's install's executable, when it is installed for this machine. */
-export const installedExecutable = (harnessesDir: string, adapter: HarnessAdapter): string | undefined => executableIn(harnessInstallDir(harnessesDir, adapter), adapter);
+export const installedExecutable = (harnessesDir: string, adapter: HarnessAdapter): string | undefined =>
+  executableIn(harnessInstallDir(harnessesDir, adapter), adapter);
 
 /** The adapter's executable under an npm prefix, when it is there and executable. */
 export function executableIn(prefix: string, adapter: HarnessAdapter): string | undefined {

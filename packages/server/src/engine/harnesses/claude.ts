@@ -15,7 +15,11 @@ function mcpConfig(servers: Record<string, McpServerConfig>): string {
   const mcpServers: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(servers)) {
     if ('url' in server && typeof server.url === 'string') {
-      mcpServers[name] = { type: 'http', url: server.url, ...((server as { headers?: unknown }).headers ? { headers: (server as { headers?: unknown }).headers } : {}) };
+      mcpServers[name] = {
+        type: 'http',
+        url: server.url,
+        ...((server as { headers?: unknown }).headers ? { headers: (server as { headers?: unknown }).headers } : {}),
+      };
     } else if ('command' in server && typeof server.command === 'string') {
       mcpServers[name] = { type: 'stdio', command: server.command, args: server.args ?? [], env: server.env ?? {} };
     }
@@ -122,7 +126,8 @@ export const claudeAdapter: HarnessAdapter<ClaudeState> = {
     switch (event.type) {
       case 'system':
         if (event.subtype === 'init' && typeof event.session_id === 'string') return [{ kind: 'session', id: event.session_id }];
-        if (event.subtype === 'api_retry') return [{ kind: 'error', message: `model request failed (${String(event.error ?? 'unknown')}), retry ${String(event.attempt ?? '')}`, fatal: false }];
+        if (event.subtype === 'api_retry')
+          return [{ kind: 'error', message: `model request failed (${String(event.error ?? 'unknown')}), retry ${String(event.attempt ?? '')}`, fatal: false }];
         return [];
       case 'assistant': {
         const content = assistantBlocks(blocks, state);
@@ -134,7 +139,9 @@ export const claudeAdapter: HarnessAdapter<ClaudeState> = {
       }
       case 'result': {
         const events: HarnessEvent[] = [];
-        const usage = event.usage as { input_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number; output_tokens?: number } | undefined;
+        const usage = event.usage as
+          | { input_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number; output_tokens?: number }
+          | undefined;
         if (usage) {
           const prompt = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
           const completion = usage.output_tokens ?? 0;

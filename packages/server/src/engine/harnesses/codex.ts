@@ -16,7 +16,10 @@ import type { ContentBlock, McpServerConfig } from '../../runs/contract';
 const toml = (value: unknown): string => JSON.stringify(value);
 /** A TOML key: bare when it can be, else quoted. */
 const tomlKey = (name: string): string => (/^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name));
-const tomlTable = (entries: Record<string, string>): string => `{${Object.entries(entries).map(([k, v]) => `${tomlKey(k)}=${toml(v)}`).join(',')}}`;
+const tomlTable = (entries: Record<string, string>): string =>
+  `{${Object.entries(entries)
+    .map(([k, v]) => `${tomlKey(k)}=${toml(v)}`)
+    .join(',')}}`;
 
 function mcpArgs(servers: Record<string, McpServerConfig>): string[] {
   const args: string[] = [];
@@ -58,7 +61,13 @@ function itemAction(item: CodexItem): Extract<ContentBlock, { type: 'action' }> 
     case 'file_change':
       return { type: 'action', id, category: 'files', name: 'apply_patch', input: { changes: item.changes ?? [] } };
     case 'mcp_tool_call':
-      return { type: 'action', id, category: 'integration', name: String(item.tool ?? 'mcp_tool'), input: { server: item.server, ...actionInput(item.arguments) } };
+      return {
+        type: 'action',
+        id,
+        category: 'integration',
+        name: String(item.tool ?? 'mcp_tool'),
+        input: { server: item.server, ...actionInput(item.arguments) },
+      };
     case 'web_search':
       return { type: 'action', id, category: actionCategory('web_search'), name: 'web_search', input: { query: item.query ?? '' } };
     default:
@@ -67,7 +76,8 @@ function itemAction(item: CodexItem): Extract<ContentBlock, { type: 'action' }> 
 }
 
 function itemResult(item: CodexItem, action: Extract<ContentBlock, { type: 'action' }>): ContentBlock {
-  const failed = item.status === 'failed' || item.status === 'declined' || (item.type === 'command_execution' && typeof item.exit_code === 'number' && item.exit_code !== 0);
+  const failed =
+    item.status === 'failed' || item.status === 'declined' || (item.type === 'command_execution' && typeof item.exit_code === 'number' && item.exit_code !== 0);
   const output: Record<string, unknown> = {};
   if (item.type === 'command_execution') {
     output.text = resultText(String(item.aggregated_output ?? ''));
@@ -80,7 +90,14 @@ function itemResult(item: CodexItem, action: Extract<ContentBlock, { type: 'acti
   } else {
     output.text = '';
   }
-  return { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: item.status === 'declined' ? 'denied' : failed ? 'failed' : 'completed', output };
+  return {
+    type: 'action_result',
+    action_id: action.id,
+    category: action.category,
+    name: action.name,
+    state: item.status === 'declined' ? 'denied' : failed ? 'failed' : 'completed',
+    output,
+  };
 }
 
 export const codexAdapter: HarnessAdapter<CodexState> = {
@@ -104,14 +121,30 @@ export const codexAdapter: HarnessAdapter<CodexState> = {
       '--dangerously-bypass-approvals-and-sandbox',
       '--cd',
       input.workspace,
-      '-c', 'model_provider=gateway',
-      '-c', 'model_providers.gateway.name="agent-runs model gateway"',
-      '-c', `model_providers.gateway.base_url=${toml(`${input.gateway.url}/v1`)}`,
-      '-c', 'model_providers.gateway.wire_api="responses"',
-      '-c', 'model_providers.gateway.env_key="AGENT_MODEL_GATEWAY_KEY"',
-      '-c', 'analytics.enabled=false',
-      '-c', 'check_for_update_on_startup=false',
-      '--disable', 'plugins', '--disable', 'remote_plugin', '--disable', 'apps', '--disable', 'plugin_sharing', '--disable', 'tool_suggest',
+      '-c',
+      'model_provider=gateway',
+      '-c',
+      'model_providers.gateway.name="agent-runs model gateway"',
+      '-c',
+      `model_providers.gateway.base_url=${toml(`${input.gateway.url}/v1`)}`,
+      '-c',
+      'model_providers.gateway.wire_api="responses"',
+      '-c',
+      'model_providers.gateway.env_key="AGENT_MODEL_GATEWAY_KEY"',
+      '-c',
+      'analytics.enabled=false',
+      '-c',
+      'check_for_update_on_startup=false',
+      '--disable',
+      'plugins',
+      '--disable',
+      'remote_plugin',
+      '--disable',
+      'apps',
+      '--disable',
+      'plugin_sharing',
+      '--disable',
+      'tool_suggest',
       ...mcpArgs(input.mcpServers),
     ];
     if (input.basePrompt) args.push('-c', `developer_instructions=${toml(input.basePrompt)}`);
@@ -140,7 +173,10 @@ export const codexAdapter: HarnessAdapter<CodexState> = {
       }
       case 'item.completed': {
         if (!item) return [];
-        if (item.type === 'agent_message') return typeof item.text === 'string' && item.text !== '' ? [{ kind: 'message', role: 'assistant', content: [{ type: 'text', text: item.text }] }] : [];
+        if (item.type === 'agent_message')
+          return typeof item.text === 'string' && item.text !== ''
+            ? [{ kind: 'message', role: 'assistant', content: [{ type: 'text', text: item.text }] }]
+            : [];
         // Codex's own notices (a model it has no metadata for, …): shown, not fatal.
         if (item.type === 'error') return [{ kind: 'error', message: String(item.message ?? ''), fatal: false }];
         const action = itemAction(item);

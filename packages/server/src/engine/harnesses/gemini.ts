@@ -102,7 +102,14 @@ function toolResult(event: Record<string, unknown>, state: GeminiState): Content
   const failed = event.status !== 'success';
   // A failure's own message names what went wrong (`File not found: /workspace/x`); its output only says that it did.
   const text = failed && typeof error === 'string' ? error : typeof event.output === 'string' ? event.output : '';
-  return { type: 'action_result', action_id: id, category: action.category, name: action.name, state: failed ? 'failed' : 'completed', output: { text: resultText(text) } };
+  return {
+    type: 'action_result',
+    action_id: id,
+    category: action.category,
+    name: action.name,
+    state: failed ? 'failed' : 'completed',
+    output: { text: resultText(text) },
+  };
 }
 
 export const geminiAdapter: HarnessAdapter<GeminiState> = {

@@ -30,7 +30,10 @@ export function adaptersNamed(types: string[]): HarnessAdapter[] {
   const offered = Object.values(HARNESS_ADAPTERS);
   if (types.length === 0) return offered;
   const unknown = types.filter((t) => !isHarnessType(t) || !HARNESS_ADAPTERS[t]);
-  if (unknown.length > 0) throw new HarnessInstallError(`unknown harness ${unknown.join(', ')}: this server offers ${offered.map((a) => a.type).join(', ')} (of ${HARNESS_TYPES.join(', ')})`);
+  if (unknown.length > 0)
+    throw new HarnessInstallError(
+      `unknown harness ${unknown.join(', ')}: this server offers ${offered.map((a) => a.type).join(', ')} (of ${HARNESS_TYPES.join(', ')})`,
+    );
   return types.map((t) => HARNESS_ADAPTERS[t as HarnessType]!);
 }
 
@@ -54,7 +57,9 @@ export async function installHarness(harnessesDir: string, adapter: HarnessAdapt
   try {
     await npmInstall(npm, scratch, `${adapter.npmPackage}@${adapter.version}`);
     if (!executableIn(scratch, adapter)) {
-      throw new HarnessInstallError(`npm installed ${adapter.npmPackage}@${adapter.version} without its ${process.arch} executable ${adapter.executable(process.arch)}`);
+      throw new HarnessInstallError(
+        `npm installed ${adapter.npmPackage}@${adapter.version} without its ${process.arch} executable ${adapter.executable(process.arch)}`,
+      );
     }
     // The sandbox's host uid reads and runs it (docs/sandbox.md): world-readable, like any system package.
     fs.chmodSync(scratch, 0o755);

@@ -182,7 +182,8 @@ export const opencodeAdapter: HarnessAdapter<OpencodeState> = {
     const part = (event.part ?? {}) as Part;
     switch (event.type) {
       case 'text':
-        if (typeof part.text === 'string' && part.text.trim() !== '') events.push({ kind: 'message', role: 'assistant', content: [{ type: 'text', text: part.text }] });
+        if (typeof part.text === 'string' && part.text.trim() !== '')
+          events.push({ kind: 'message', role: 'assistant', content: [{ type: 'text', text: part.text }] });
         break;
       case 'tool_use':
         events.push(...toolEvents(part));

@@ -44,7 +44,8 @@ function lastSession(history: ConversationTurn[], type: HarnessType): string | u
   for (const turn of history) {
     for (const message of turn.messages) {
       for (const block of message.content) {
-        if (block.type === 'event' && block.name === SESSION_EVENT && block.data.harness === type && typeof block.data.session_id === 'string') found = block.data.session_id;
+        if (block.type === 'event' && block.name === SESSION_EVENT && block.data.harness === type && typeof block.data.session_id === 'string')
+          found = block.data.session_id;
       }
     }
   }
@@ -126,7 +127,8 @@ export class HarnessRunner implements Runner {
     { adapter, located, gateway }: { adapter: HarnessAdapter; located: LocatedHarness; gateway: NonNullable<RunContext['modelGateway']> },
     resumeSessionId: string | undefined,
   ): Promise<{ outcome: RunOutcome; progressed: boolean }> {
-    const prompt = ctx.input.kind === 'initial' ? ctx.input.prompt : resumeSessionId ? ctx.input.messages.join('\n\n') : promptWithHistory(ctx.history, ctx.input.messages);
+    const prompt =
+      ctx.input.kind === 'initial' ? ctx.input.prompt : resumeSessionId ? ctx.input.messages.join('\n\n') : promptWithHistory(ctx.history, ctx.input.messages);
     const stateDir = `${ctx.sandbox.workspacePath}/.agent-runs/harnesses/${adapter.type}`;
     const invocation = adapter.invocation({
       prompt,
@@ -172,14 +174,27 @@ export class HarnessRunner implements Runner {
       ctx.log.info({ harness: adapter.type, code: exit.code, signal: exit.signal }, 'harness exited');
       if (ctx.signal.aborted) return outcome(failed('The run was stopped (cancelled or the server is shutting down).', 'run_cancelled', true));
       if (stream.error) throw stream.error;
-      if (exit.violation) return outcome({ state: 'FAILED', statusMessage: { ...exit.violation, message: `${adapter.displayName} ${exit.violation.message}`, retryable: false } });
+      if (exit.violation)
+        return outcome({
+          state: 'FAILED',
+          statusMessage: { ...exit.violation, message: `${adapter.displayName} ${exit.violation.message}`, retryable: false },
+        });
       if (exit.code === 0 && !stream.fatal) return outcome({ state: 'SUCCEEDED' });
       await ctx.usage.settled?.();
       const budget = ctx.usage.exceeded?.statusMessage ?? (await spentBudget(ctx));
       if (budget) return outcome({ state: 'FAILED', statusMessage: budget });
       const said = stream.fatal ?? stream.lastNotice ?? (stderrTail.trim() || undefined);
-      const how = exit.startError ? `could not start (${exit.startError})` : exit.code !== null ? `exited with status ${exit.code}` : `was terminated by ${exit.signal}`;
-      return outcome(failed(`${adapter.displayName} (harness ${adapter.type}) ${stream.fatal && exit.code === 0 ? 'failed' : how}${said ? `: ${said.slice(0, 500)}` : ''}`, 'harness_failed'));
+      const how = exit.startError
+        ? `could not start (${exit.startError})`
+        : exit.code !== null
+          ? `exited with status ${exit.code}`
+          : `was terminated by ${exit.signal}`;
+      return outcome(
+        failed(
+          `${adapter.displayName} (harness ${adapter.type}) ${stream.fatal && exit.code === 0 ? 'failed' : how}${said ? `: ${said.slice(0, 500)}` : ''}`,
+          'harness_failed',
+        ),
+      );
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
     }

@@ -102,7 +102,13 @@ export function createImageCache(settings: { dataDir: string; images: ImageSetti
     };
   }
 
-  async function pull(ref: ImageReference, digest: string, totalBytes: number | undefined, authFile: string | undefined, notify: (p: PullProgress) => void): Promise<EntryMeta> {
+  async function pull(
+    ref: ImageReference,
+    digest: string,
+    totalBytes: number | undefined,
+    authFile: string | undefined,
+    notify: (p: PullProgress) => void,
+  ): Promise<EntryMeta> {
     const hex = digest.slice('sha256:'.length);
     ensurePrivateDir(staging);
     // Search only: sandboxes started as the host uid (docs/sandbox.md) reach an image's rootfs by path.
@@ -110,7 +116,14 @@ export function createImageCache(settings: { dataDir: string; images: ImageSetti
     const stage = await fs.mkdtemp(path.join(staging, `${hex.slice(0, 12)}-`));
     const layout = path.join(stage, 'layout');
     const blobs = path.join(layout, 'blobs', 'sha256');
-    const ticker = setInterval(() => void directoryBytes(blobs).then((bytes) => notify({ bytes, totalBytes }), () => {}), PROGRESS_POLL_MS);
+    const ticker = setInterval(
+      () =>
+        void directoryBytes(blobs).then(
+          (bytes) => notify({ bytes, totalBytes }),
+          () => {},
+        ),
+      PROGRESS_POLL_MS,
+    );
     try {
       const copyArgs = ['--insecure-policy', 'copy', '--quiet'];
       if (policy.plainHttp(ref.registry)) copyArgs.push('--src-tls-verify=false');
@@ -320,4 +333,3 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
-

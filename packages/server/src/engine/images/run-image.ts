@@ -68,4 +68,8 @@ export async function prepareRunImage(
   await recordRunProgress(ctx, run, { message: `running in image ${name} (${lease.digest})` }, lease.digest);
 }
 
-const redact = (text: string, secret: string) => secret.split(':').filter((part) => part.length >= 4).reduce((acc, part) => acc.split(part).join('[redacted]'), text);
+const redact = (text: string, secret: string) =>
+  secret
+    .split(':')
+    .filter((part) => part.length >= 4)
+    .reduce((acc, part) => acc.split(part).join('[redacted]'), text);

@@ -111,9 +111,7 @@ export class McpSession {
   private constructor(connections: Connection[], tools: McpTool[]) {
     this.#connections = connections;
     this.tools = tools;
-    this.#byFunction = new Map(
-      tools.map((tool) => [tool.functionName, { tool, connection: connections.find((c) => c.server === tool.server)! }]),
-    );
+    this.#byFunction = new Map(tools.map((tool) => [tool.functionName, { tool, connection: connections.find((c) => c.server === tool.server)! }]));
   }
 
   static empty(): McpSession {
@@ -152,7 +150,8 @@ export class McpSession {
       const config = servers[server] as McpServerConfig;
       const connection = started.find((c) => c.server === server);
       const stderr = connection?.stderrTail().trim();
-      const retryable = !isStdio(config) && (reason instanceof DeadlineError || /fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET/i.test(describe(reason)));
+      const retryable =
+        !isStdio(config) && (reason instanceof DeadlineError || /fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET/i.test(describe(reason)));
       throw new McpConnectError(
         server,
         `MCP server "${server}" could not be started: ${describeBriefly(reason)}${stderr ? ` — stderr: ${stderr.slice(-ERROR_CHARS)}` : ''}`,
@@ -210,12 +209,7 @@ interface ListedTool {
   inputSchema: Record<string, unknown>;
 }
 
-async function openConnection(
-  server: string,
-  config: McpServerConfig,
-  options: McpConnectOptions,
-  started: Connection[],
-): Promise<Connection> {
+async function openConnection(server: string, config: McpServerConfig, options: McpConnectOptions, started: Connection[]): Promise<Connection> {
   let stderr = '';
   let transport: Transport;
   if (isStdio(config)) {
@@ -269,10 +263,7 @@ async function closeConnection(connection: Connection, log?: Logger): Promise<vo
   try {
     if (connection.transport instanceof StreamableHTTPClientTransport && connection.transport.sessionId) {
       // Tell the server the session is over; never let a slow server hold the run open.
-      await Promise.race([
-        connection.transport.terminateSession().catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
-      ]);
+      await Promise.race([connection.transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     }
     await connection.client.close();
   } catch (err) {

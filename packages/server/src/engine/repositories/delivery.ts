@@ -74,7 +74,11 @@ export async function deliverRepositoryChanges(
     failures.push('the changes could not be delivered because of an internal error');
   }
   if (failures.length === 0) return undefined;
-  return { message: `The run's changes are kept (diff artifact) but not all were delivered: ${failures.join('; ')}`, error_code: 'repository_push_failed', retryable: true };
+  return {
+    message: `The run's changes are kept (diff artifact) but not all were delivered: ${failures.join('; ')}`,
+    error_code: 'repository_push_failed',
+    retryable: true,
+  };
 }
 
 /** One checkout: undefined when delivered (or nothing changed), else why not. */

@@ -183,7 +183,10 @@ function collect(stream: NodeJS.ReadableStream): Promise<string> {
 function failureText(exit: SandboxExit, stderr: string): string {
   if (exit.violation) return exit.violation.message;
   if (exit.startError) return `git could not start: ${exit.startError}`;
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const fatal = lines.filter((l) => /^(fatal|error|remote):/.test(l));
   const text = (fatal.length > 0 ? fatal : lines.slice(-1)).join(' ') || `git exited with code ${exit.code}`;
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;

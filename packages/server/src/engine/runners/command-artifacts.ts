@@ -102,7 +102,11 @@ export async function* readArtifactDirectory(workDir: string, limits: { maxFiles
     for (const name of names) {
       const filepath = rel ? `${rel}/${name}` : name;
       if (++entries > maxEntries) {
-        yield { kind: 'skipped', filepath: shown(rel || ARTIFACT_DIRECTORY), reason: `the artifact directory holds more than ${maxEntries} entries; the rest were not read` };
+        yield {
+          kind: 'skipped',
+          filepath: shown(rel || ARTIFACT_DIRECTORY),
+          reason: `the artifact directory holds more than ${maxEntries} entries; the rest were not read`,
+        };
         return;
       }
       const skip = (reason: string): ArtifactDirectoryEntry => ({ kind: 'skipped', filepath: shown(filepath), reason });

@@ -36,8 +36,7 @@ export function commandEnvironment(ctx: Pick<RunContext, 'env' | 'runId' | 'inpu
   return { ...ctx.env, ...ctx.modelGateway?.env, AGENT_RUN_ID: ctx.runId, AGENT_RUN_INPUT: ctx.input.kind };
 }
 
-export const commandStdin = (input: RunContext['input']): string =>
-  input.kind === 'initial' ? input.prompt : input.messages.join('\n\n');
+export const commandStdin = (input: RunContext['input']): string => (input.kind === 'initial' ? input.prompt : input.messages.join('\n\n'));
 
 export class CommandRunner implements Runner {
   readonly name = 'command' as const;
@@ -76,7 +75,8 @@ export class CommandRunner implements Runner {
       if (output.error) throw output.error;
       const published = await publishArtifactDirectory(ctx);
       if (published.length > 0) await ctx.conversation.append('assistant', published);
-      if (exit.violation) return { state: 'FAILED', statusMessage: { ...exit.violation, message: `agent command ${exit.violation.message}`, retryable: false } };
+      if (exit.violation)
+        return { state: 'FAILED', statusMessage: { ...exit.violation, message: `agent command ${exit.violation.message}`, retryable: false } };
       if (exit.code === 0) return output.question ? blockedOutcome(output.question) : { state: 'SUCCEEDED' };
       return {
         state: 'FAILED',
@@ -148,7 +148,9 @@ class OutputRecorder {
     this.flush();
     const parsed = parseQuestionJson(json);
     if (parsed.ok) this.question = (this.question ? `${this.question}\n\n${parsed.question}` : parsed.question).slice(0, MAX_QUESTION_CHARS);
-    const block: ContentBlock = parsed.ok ? { type: 'text', text: parsed.question } : { type: 'event', name: 'ask_user_rejected', data: { reason: parsed.error } };
+    const block: ContentBlock = parsed.ok
+      ? { type: 'text', text: parsed.question }
+      : { type: 'event', name: 'ask_user_rejected', data: { reason: parsed.error } };
     this.enqueue(async () => [block]);
   }
 

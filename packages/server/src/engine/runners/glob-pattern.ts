@@ -22,7 +22,10 @@ export function globToRegExp(pattern: string): RegExp {
       const end = pattern.indexOf(']', i + 1);
       if (end < 0) source += '\\[';
       else {
-        const body = pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = pattern
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = end;
       }

@@ -182,9 +182,7 @@ export class ChatCompletionsClient {
     const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
     try {
       // The client's `timeout` (default 10 min) would otherwise cut a longer model_call_timeout_seconds.
-      const { data: stream, response } = await this.#openai.chat.completions
-        .create(body, { signal: attempt, timeout: timeoutMs })
-        .withResponse();
+      const { data: stream, response } = await this.#openai.chat.completions.create(body, { signal: attempt, timeout: timeoutMs }).withResponse();
       if (response.headers.get('content-type')?.includes('application/json')) {
         return fromCompletion((await response.json()) as ChatCompletion);
       }

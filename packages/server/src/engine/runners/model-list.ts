@@ -58,7 +58,10 @@ export class ModelCatalog {
     if (runner !== 'model') {
       // What runs/config.ts records as such a run's model_id.
       const id = defaultModelId ?? runner;
-      return { default_model_id: id, models: [modelInfo(id, `The ${runner} runner uses no language model; a run's config.model_id is recorded and not used.`)] };
+      return {
+        default_model_id: id,
+        models: [modelInfo(id, `The ${runner} runner uses no language model; a run's config.model_id is recorded and not used.`)],
+      };
     }
     const fromProvider = [...new Set(await this.#providerIds())].filter((id) => id !== defaultModelId).sort();
     const models = [

@@ -32,8 +32,14 @@ export function systemPrompt(basePrompt: string | undefined, skill: LoadedSkill 
 function isTextLike(attachment: RunAttachment): boolean {
   const mime = attachment.mimeType.toLowerCase().split(';')[0]!.trim();
   const textMime =
-    mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json') || mime === 'application/yaml' ||
-    mime === 'application/x-yaml' || mime === 'application/xml' || mime.endsWith('+xml') || mime === 'application/x-ndjson';
+    mime.startsWith('text/') ||
+    mime === 'application/json' ||
+    mime.endsWith('+json') ||
+    mime === 'application/yaml' ||
+    mime === 'application/x-yaml' ||
+    mime === 'application/xml' ||
+    mime.endsWith('+xml') ||
+    mime === 'application/x-ndjson';
   return textMime || TEXT_EXTENSIONS.has(path.extname(attachment.fileName).toLowerCase());
 }
 
@@ -137,4 +143,3 @@ export function messagesFromHistory(
 
 /** Id prefix of the action that records the skill_spec load at run start. */
 export const SKILL_SPEC_ACTION_PREFIX = 'skill_spec_';
-

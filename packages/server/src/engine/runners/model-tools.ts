@@ -171,7 +171,14 @@ export class ToolBox {
         const result = await this.#options.mcp.call(call.function.name, parsed.value, { signal, timeoutMs: this.#options.toolTimeoutMs() });
         const text = truncate(result.text);
         return {
-          result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: result.isError ? 'failed' : 'completed', output: { text } },
+          result: {
+            type: 'action_result',
+            action_id: action.id,
+            category: action.category,
+            name: action.name,
+            state: result.isError ? 'failed' : 'completed',
+            output: { text },
+          },
           content: result.isError ? `Error: ${text}` : text,
         };
       },
@@ -198,7 +205,8 @@ export class ToolBox {
       action,
       execute: async () => {
         const outcome = await this.#options.artifacts.publish(request.candidate);
-        if (outcome.status !== 'published') return refused(outcome.status === 'rejected' ? outcome.reason : 'already published', request.candidate.artifact_type);
+        if (outcome.status !== 'published')
+          return refused(outcome.status === 'rejected' ? outcome.reason : 'already published', request.candidate.artifact_type);
         const content = JSON.stringify(outcome.item);
         return {
           result: { type: 'action_result', action_id: action.id, category: action.category, name: action.name, state: 'completed', output: outcome.item },
@@ -290,7 +298,8 @@ function publishArtifactDefinition(maxFileBytes: number): ChatTool {
           artifact_type: {
             type: 'string',
             enum: ['PULL_REQUEST', 'EXTERNAL_REFERENCE', 'FILE', 'SCREENSHOT', 'PLAN'],
-            description: 'PULL_REQUEST (url, branch), EXTERNAL_REFERENCE (url, reference_type), FILE (filename, content or content_base64), SCREENSHOT (filename, content_base64 of a PNG, JPEG, GIF or WebP), PLAN (content: Markdown).',
+            description:
+              'PULL_REQUEST (url, branch), EXTERNAL_REFERENCE (url, reference_type), FILE (filename, content or content_base64), SCREENSHOT (filename, content_base64 of a PNG, JPEG, GIF or WebP), PLAN (content: Markdown).',
           },
           url: { type: 'string', description: 'http(s) URL of the pull request or reference.' },
           branch: { type: 'string', description: 'PULL_REQUEST: the branch.' },
@@ -332,4 +341,3 @@ function readSkillDefinition(skills: AdvertisedSkill[]): ChatTool {
     },
   };
 }
-

@@ -33,7 +33,7 @@ const DRIVER = [
   '  if [ "$t" = 0 ]; then "$@" < "$i" > "$o" 2> "$e"; else timeout -k 2 "$t" "$@" < "$i" > "$o" 2> "$e"; fi',
   '  x=$?',
   '  set -- $(wc -c "$o" "$e")',
-  "  printf '%s %s %s\\n' \"$x\" \"$1\" \"$3\"",
+  '  printf \'%s %s %s\\n\' "$x" "$1" "$3"',
   '  if [ "$1" -le "$c" ] && [ "$3" -le "$c" ]; then [ "$1$3" = 00 ] || cat "$o" "$e"',
   '  else',
   '    if [ "$1" -le "$c" ]; then cat "$o"; else head -c $((c / 2)) "$o"; tail -c $((c / 2)) "$o"; fi',

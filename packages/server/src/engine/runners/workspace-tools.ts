@@ -79,7 +79,14 @@ export class WorkspaceTools implements ToolProvider {
           const outcome = await this.#execute(name, args, signal);
           const text = cutForModel(outcome.text);
           return {
-            result: { type: 'action_result', action_id: action.id, category: action.category, name, state: outcome.ok ? 'completed' : 'failed', output: { text, ...outcome.extra } },
+            result: {
+              type: 'action_result',
+              action_id: action.id,
+              category: action.category,
+              name,
+              state: outcome.ok ? 'completed' : 'failed',
+              output: { text, ...outcome.extra },
+            },
             content: text,
           };
         } catch (err) {
@@ -138,7 +145,9 @@ export class WorkspaceTools implements ToolProvider {
     const body = lastNewline < 0 ? '' : streamCut(result.stdout) ? completeLines(result.stdout).join('\n') : text.slice(0, lastNewline);
     if (body === '') return { ok: true, text: totalLines === 0 ? `${file} is empty.` : `${file} has ${totalLines} lines; none from line ${offset}.` };
     const lines = body.split('\n');
-    const numbered = lines.map((line, i) => `${String(offset + i).padStart(6)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} [… line cut]` : line}`);
+    const numbered = lines.map(
+      (line, i) => `${String(offset + i).padStart(6)}\t${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} [… line cut]` : line}`,
+    );
     const last = offset + lines.length - 1;
     const more = last < totalLines ? `\n[lines ${offset}–${last} of ${totalLines}; read on with offset ${last + 1}]` : '';
     return { ok: true, text: numbered.join('\n') + more };
@@ -153,7 +162,12 @@ export class WorkspaceTools implements ToolProvider {
   }
 
   async #writeFile(file: string, content: string, signal: AbortSignal): Promise<void> {
-    const result = await this.#run(signal, { script: 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"', args: [file], stdin: content, capBytes: STREAM_CAP_BYTES });
+    const result = await this.#run(signal, {
+      script: 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"',
+      args: [file],
+      stdin: content,
+      capBytes: STREAM_CAP_BYTES,
+    });
     if (result.exitCode !== 0) throw new ToolError(errorText(result, `cannot write ${file}`));
   }
 
@@ -202,7 +216,8 @@ export class WorkspaceTools implements ToolProvider {
     const pattern = stringArg(args, 'pattern');
     const base = this.#path(args, 'path', this.#options.workspacePath);
     const mode = args.output_mode ?? 'files_with_matches';
-    if (mode !== 'content' && mode !== 'files_with_matches' && mode !== 'count') throw new ToolError('output_mode must be content, files_with_matches or count');
+    if (mode !== 'content' && mode !== 'files_with_matches' && mode !== 'count')
+      throw new ToolError('output_mode must be content, files_with_matches or count');
     const glob = args.glob;
     if (glob !== undefined && typeof glob !== 'string') throw new ToolError('glob must be a string');
     const ignoreCase = args['-i'] === true;
@@ -263,7 +278,10 @@ const streamCut = (stream: ShellStream): boolean => stream.bytes.length < stream
 /** The lines of a listing; when it was cut, only its first part (whole lines) counts. */
 function completeLines(stream: ShellStream): string[] {
   const cut = streamCut(stream);
-  const lines = stream.bytes.subarray(0, cut ? stream.bytes.length / 2 : undefined).toString('utf8').split('\n');
+  const lines = stream.bytes
+    .subarray(0, cut ? stream.bytes.length / 2 : undefined)
+    .toString('utf8')
+    .split('\n');
   if (cut) lines.pop();
   return lines.filter(Boolean);
 }
@@ -317,10 +335,12 @@ const DEFINITIONS: ChatTool[] = [
     },
     ['file_path'],
   ),
-  tool('Write', 'Write a file (created with its directories, or replaced whole).', { file_path: FILE_PATH, content: { type: 'string', description: 'The whole content.' } }, [
-    'file_path',
-    'content',
-  ]),
+  tool(
+    'Write',
+    'Write a file (created with its directories, or replaced whole).',
+    { file_path: FILE_PATH, content: { type: 'string', description: 'The whole content.' } },
+    ['file_path', 'content'],
+  ),
   tool(
     'Edit',
     'Replace exact text in a file. old_string must match exactly once (whitespace included) unless replace_all is true; read the file first.',
@@ -335,7 +355,10 @@ const DEFINITIONS: ChatTool[] = [
   tool(
     'Glob',
     `List files whose path matches a glob (**/*.ts, src/**/*.{js,jsx}); a pattern without / matches file names at any depth. At most ${MAX_LISTED_PATHS} paths, sorted.`,
-    { pattern: { type: 'string', description: 'The glob, relative to path.' }, path: { type: 'string', description: 'Directory to search (default: the workspace).' } },
+    {
+      pattern: { type: 'string', description: 'The glob, relative to path.' },
+      path: { type: 'string', description: 'Directory to search (default: the workspace).' },
+    },
     ['pattern'],
   ),
   tool(

@@ -181,7 +181,10 @@ export function egressProxyEnv(): Record<string, string> {
 export function writeSandboxEtc(dir: string): void {
   ensurePrivateDir(dir);
   const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text, { mode: 0o644 });
-  write('passwd', `root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:${SANDBOX_UID}:${SANDBOX_UID}:agent:${WORKSPACE}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`);
+  write(
+    'passwd',
+    `root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:${SANDBOX_UID}:${SANDBOX_UID}:agent:${WORKSPACE}:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+  );
   write('group', `root:x:0:\nagent:x:${SANDBOX_UID}:\nnogroup:x:65534:\n`);
   write('hosts', '127.0.0.1 localhost sandbox\n::1 localhost\n');
 }

@@ -192,11 +192,7 @@ function eventCount(file: string, key: string): number {
 
 function readPids(file: string): number[] {
   try {
-    return fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }

@@ -26,7 +26,18 @@ import { createEgressFetch, egressDenialOf, type EgressFetch } from '../egress/f
 import { createEgressPolicy, formatHostPort, type EgressPolicy } from '../egress/policy';
 import { startEgressProxy } from '../egress/proxy';
 import type { ModelGateway } from '../gateway/gateway';
-import { bwrapArguments, bwrapOptions, egressProxyEnv, HOST_TOOLS, imageHelperTools, SANDBOX_PATH, withEgressBridge, WORKSPACE, writeSandboxEtc, type HelperTools } from './bwrap';
+import {
+  bwrapArguments,
+  bwrapOptions,
+  egressProxyEnv,
+  HOST_TOOLS,
+  imageHelperTools,
+  SANDBOX_PATH,
+  withEgressBridge,
+  WORKSPACE,
+  writeSandboxEtc,
+  type HelperTools,
+} from './bwrap';
 import { detectCgroups } from './cgroups';
 import { diskLimitViolation, letHostUidThrough, NO_FENCE, openRunFence, type FenceTools, type RunFence } from './run-fence';
 import { launchSupervised, type SandboxedProcess } from './supervised-process';
@@ -143,7 +154,7 @@ export function createSandbox(settings: Settings, log: Logger, modelGateway?: Pi
   const policy = createEgressPolicy(config);
   const problems: string[] = [];
   if (config.mode === 'none') {
-    log.warn('SANDBOX=none: run processes execute on this host with the server\'s rights — single-tenant development only');
+    log.warn("SANDBOX=none: run processes execute on this host with the server's rights — single-tenant development only");
     const status: SandboxStatus = { mode: 'none', available: true, network: config.network, limits: 'none', disk: 'none', host_uid: null, problems };
     return new HostSandbox(config, policy, status);
   }
@@ -311,7 +322,8 @@ class HostSandbox extends BaseSandbox {
   async discardWorkspace(): Promise<void> {}
 
   protected async launch(_runId: string, workDir: string, request: SpawnRequest, _fence: RunFence, image: ImageRoot | undefined): Promise<SandboxedProcess> {
-    if (image) throw new SandboxUnavailableError('The run\'s environment has a docker_image, which needs SANDBOX=bwrap: SANDBOX=none runs processes on this host.');
+    if (image)
+      throw new SandboxUnavailableError("The run's environment has a docker_image, which needs SANDBOX=bwrap: SANDBOX=none runs processes on this host.");
     const [file, ...args] = request.argv as [string, ...string[]];
     return launchSupervised({
       file,
@@ -371,7 +383,8 @@ class BwrapSandbox extends BaseSandbox {
   }
 
   protected async launch(runId: string, workDir: string, request: SpawnRequest, fence: RunFence, image: ImageRoot | undefined): Promise<SandboxedProcess> {
-    if (!this.status.available) throw new SandboxUnavailableError(`The run cannot start a process: ${this.status.problems[0] ?? 'the sandbox is unavailable'}.`);
+    if (!this.status.available)
+      throw new SandboxUnavailableError(`The run cannot start a process: ${this.status.problems[0] ?? 'the sandbox is unavailable'}.`);
     const { config, tools } = this;
     const id = `${runId.slice(0, 8)}-${randomBytes(4).toString('hex')}`;
     const networked = config.network !== 'none' && tools.socat !== undefined;
@@ -471,7 +484,14 @@ function probeBwrap(bwrap: string, stateDir: string, fence: FenceTools, asOwner:
     letHostUidThrough(fence);
     fs.chownSync(workDir, fence.owner.uid, fence.owner.gid);
   }
-  const args = bwrapArguments({ workDir, env: { PATH: SANDBOX_PATH }, egressSocket: undefined, etcDir: path.join(stateDir, 'etc'), argv: ['/bin/true'], binds: [] });
+  const args = bwrapArguments({
+    workDir,
+    env: { PATH: SANDBOX_PATH },
+    egressSocket: undefined,
+    etcDir: path.join(stateDir, 'etc'),
+    argv: ['/bin/true'],
+    binds: [],
+  });
   const [file, ...rest] = [...asOwner, bwrap, ...args];
   const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (probe.error) return probe.error.message;
@@ -499,7 +519,11 @@ function resolveImageHelpers(searchPath: string): HelperTools {
       else libraries.add(fs.realpathSync(lib) + '\0' + path.basename(lib));
     }
   }
-  return imageHelperTools(programs, [...libraries].map((entry) => entry.split('\0') as [string, string]), loader);
+  return imageHelperTools(
+    programs,
+    [...libraries].map((entry) => entry.split('\0') as [string, string]),
+    loader,
+  );
 }
 
 function findOnPath(name: string, searchPath: string): string | undefined {

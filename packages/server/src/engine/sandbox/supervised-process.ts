@@ -11,14 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
-export type SandboxLimitCode =
-  | 'run_timeout'
-  | 'memory_limit'
-  | 'process_limit'
-  | 'disk_limit'
-  | 'cpu_time_limit'
-  | 'output_limit'
-  | 'egress_denied';
+export type SandboxLimitCode = 'run_timeout' | 'memory_limit' | 'process_limit' | 'disk_limit' | 'cpu_time_limit' | 'output_limit' | 'egress_denied';
 
 /** Why the sandbox ended a process (and so the run): the run FAILS with exactly this. */
 export interface SandboxViolation {

@@ -33,16 +33,6 @@ export async function listDeliveryRows(
   return newestFirstPage(query, 'received_at', page).execute();
 }
 
-export async function findDeliveryRow(
-  db: Kysely<Database>,
-  teamId: string,
-  webhookId: string,
-  deliveryId: string,
-): Promise<DeliveryRow | undefined> {
-  return teamScope(db, teamId)
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('webhook_id', '=', webhookId)
-    .where('id', '=', deliveryId)
-    .executeTakeFirst();
+export async function findDeliveryRow(db: Kysely<Database>, teamId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  return teamScope(db, teamId).selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).where('id', '=', deliveryId).executeTakeFirst();
 }

@@ -81,13 +81,7 @@ export async function listWebhookDeliveries(
   return { deliveries: items, page_info };
 }
 
-export async function getWebhookDelivery(
-  ctx: Ctx,
-  teamId: string,
-  factoryUid: string,
-  webhookUid: string,
-  deliveryId: string,
-): Promise<DeliveryView> {
+export async function getWebhookDelivery(ctx: Ctx, teamId: string, factoryUid: string, webhookUid: string, deliveryId: string): Promise<DeliveryView> {
   const webhookId = await requireWebhookId(ctx, teamId, factoryUid, webhookUid);
   const row = await findDeliveryRow(ctx.db, teamId, webhookId, deliveryId);
   if (!row) throw resourceNotFound(`Delivery ${deliveryId} not found.`);

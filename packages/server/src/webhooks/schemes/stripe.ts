@@ -42,7 +42,12 @@ function verify({ rawBody, headers, secret, now, toleranceSeconds }: VerifyInput
 
   // Like Stripe's library, the signed payload carries the parsed timestamp as a canonical decimal.
   const expected = hmacSha256(secret, `${fresh.value}.`, rawBody).toString('hex');
-  return timingSafeEqualAny(candidates.map((c) => c.toLowerCase()), expected) ? ok : fail('no signature matched');
+  return timingSafeEqualAny(
+    candidates.map((c) => c.toLowerCase()),
+    expected,
+  )
+    ? ok
+    : fail('no signature matched');
 }
 
 export const stripeScheme: SignatureScheme = {

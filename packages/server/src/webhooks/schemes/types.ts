@@ -129,8 +129,7 @@ export function parseUnixSeconds(raw: string): number | undefined {
  * would let a captured request be replayed later).
  */
 export function checkTimestamp(timestampSeconds: number, now: Date, toleranceSeconds: number): VerifyResult {
-  const tolerance =
-    Number.isFinite(toleranceSeconds) && toleranceSeconds >= 0 ? toleranceSeconds : DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
+  const tolerance = Number.isFinite(toleranceSeconds) && toleranceSeconds >= 0 ? toleranceSeconds : DEFAULT_SIGNATURE_TOLERANCE_SECONDS;
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (!Number.isFinite(nowSeconds)) return fail('invalid clock');
   return Math.abs(nowSeconds - timestampSeconds) > tolerance ? fail('timestamp outside tolerance') : ok;

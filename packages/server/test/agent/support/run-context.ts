@@ -10,7 +10,16 @@ import pino from 'pino';
 import type { ArtifactCandidate, ArtifactItem, ArtifactPublisher, PublishOutcome } from '../../../src/artifacts/service';
 import { createSandbox } from '../../../src/engine/sandbox';
 import { loadSettings } from '../../../src/settings';
-import type { ContentBlock, ConversationTurn, ConversationWriter, FollowupInbox, ResolvedAgentConfig, RunInput, RunRole, TokenUsage } from '../../../src/runs/contract';
+import type {
+  ContentBlock,
+  ConversationTurn,
+  ConversationWriter,
+  FollowupInbox,
+  ResolvedAgentConfig,
+  RunInput,
+  RunRole,
+  TokenUsage,
+} from '../../../src/runs/contract';
 import type { RunAttachment, RunContext } from '../../../src/engine/runner';
 import type { UsageRecorder } from '../../../src/budgets/usage-recorder';
 
@@ -93,7 +102,16 @@ export class MemoryArtifacts implements ArtifactPublisher {
         ? { artifact_type: 'PULL_REQUEST', created_at, data: { url: candidate.url, branch: candidate.branch } }
         : candidate.artifact_type === 'EXTERNAL_REFERENCE'
           ? { artifact_type: 'EXTERNAL_REFERENCE', created_at, data: { url: candidate.url, reference_type: candidate.reference_type } }
-          : { artifact_type: 'FILE', created_at, data: { artifact_uid: `art-${this.published.length}`, filepath: candidate.filepath, filename: candidate.filepath, mime_type: 'application/octet-stream' } };
+          : {
+              artifact_type: 'FILE',
+              created_at,
+              data: {
+                artifact_uid: `art-${this.published.length}`,
+                filepath: candidate.filepath,
+                filename: candidate.filepath,
+                mime_type: 'application/octet-stream',
+              },
+            };
     return { status: 'published', item };
   }
 }
@@ -109,22 +127,27 @@ export interface TestRun {
   cleanup(): void;
 }
 
-export function buildRunContext(options: {
-  config?: ResolvedAgentConfig;
-  input?: RunInput;
-  prompt?: string;
-  history?: ConversationTurn[];
-  attachments?: RunAttachment[];
-  env?: Record<string, string>;
-  /** SANDBOX for the run's processes (default `none`: the runner is the unit here; docs/sandbox.md has its own tests). */
-  sandbox?: 'bwrap' | 'none';
-  /** More sandbox settings, e.g. { SANDBOX_ALLOWED_HOSTS: '127.0.0.1:4567' } for a local MCP server. */
-  sandboxEnv?: Record<string, string>;
-} = {}): TestRun {
+export function buildRunContext(
+  options: {
+    config?: ResolvedAgentConfig;
+    input?: RunInput;
+    prompt?: string;
+    history?: ConversationTurn[];
+    attachments?: RunAttachment[];
+    env?: Record<string, string>;
+    /** SANDBOX for the run's processes (default `none`: the runner is the unit here; docs/sandbox.md has its own tests). */
+    sandbox?: 'bwrap' | 'none';
+    /** More sandbox settings, e.g. { SANDBOX_ALLOWED_HOSTS: '127.0.0.1:4567' } for a local MCP server. */
+    sandboxEnv?: Record<string, string>;
+  } = {},
+): TestRun {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-run-'));
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-data-'));
-  const sandbox = createSandbox(loadSettings({ DATA_DIR: dataDir, SANDBOX: options.sandbox ?? 'none', ...options.sandboxEnv }), log).forRun('11111111-2222-4333-8444-555555555555', workDir);
+  const sandbox = createSandbox(loadSettings({ DATA_DIR: dataDir, SANDBOX: options.sandbox ?? 'none', ...options.sandboxEnv }), log).forRun(
+    '11111111-2222-4333-8444-555555555555',
+    workDir,
+  );
   for (const a of options.attachments ?? []) fs.writeFileSync(path.join(workDir, a.fileName), a.data);
   const conversation = new MemoryConversation();
   const inbox = new MemoryInbox();
@@ -152,7 +175,15 @@ export function buildRunContext(options: {
     signal: cancel.signal,
     log,
   };
-  return { ctx, conversation, inbox, usage, artifacts, cancel, workDir, cleanup: () => {
+  return {
+    ctx,
+    conversation,
+    inbox,
+    usage,
+    artifacts,
+    cancel,
+    workDir,
+    cleanup: () => {
       void sandbox.close();
       fs.rmSync(workDir, { recursive: true, force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -48,7 +48,13 @@ interface ChatBody {
 export function chatAnswer(body: ChatBody, call: ScriptedCall, finalText: string): string {
   const model = body.model ?? 'chat-test';
   const answered = (body.messages ?? []).some((m) => m.role === 'tool');
-  const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id: 'chatcmpl-scripted',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   const events: unknown[] = [chunk({ role: 'assistant', content: '' })];
   if ((body.tools?.length ?? 0) > 0 && !answered) {
     const args = JSON.stringify(call.arguments);

@@ -68,7 +68,10 @@ function responsesAnswer(body: { model?: string; input?: unknown[]; tools?: unkn
     { event: 'response.output_item.added', data: { type: 'response.output_item.added', output_index: 0, item } },
   ];
   if (item.type === 'message') {
-    events.push({ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: script.finalText } });
+    events.push({
+      event: 'response.output_text.delta',
+      data: { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: script.finalText },
+    });
   }
   events.push(
     { event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } },
@@ -82,11 +85,34 @@ function messagesAnswer(body: { model?: string; messages?: unknown[]; tools?: un
   const answered = JSON.stringify(body.messages ?? []).includes('"tool_result"');
   const call = !answered && (body.tools?.length ?? 0) > 0;
   const { input_tokens, output_tokens } = SCRIPTED_USAGE.messages;
-  const start = { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens, output_tokens: 1 } };
+  const start = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens, output_tokens: 1 },
+  };
   const block = call
     ? [
-        { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_harness_1', name: callOf(scriptedCall(script, 'messages', body)).name, input: {} } } },
-        { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: callOf(scriptedCall(script, 'messages', body)).arguments } } },
+        {
+          event: 'content_block_start',
+          data: {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 'toolu_harness_1', name: callOf(scriptedCall(script, 'messages', body)).name, input: {} },
+          },
+        },
+        {
+          event: 'content_block_delta',
+          data: {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: callOf(scriptedCall(script, 'messages', body)).arguments },
+          },
+        },
       ]
     : [
         { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
@@ -96,7 +122,10 @@ function messagesAnswer(body: { model?: string; messages?: unknown[]; tools?: un
     { event: 'message_start', data: { type: 'message_start', message: start } },
     ...block,
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: call ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens } } },
+    {
+      event: 'message_delta',
+      data: { type: 'message_delta', delta: { stop_reason: call ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens } },
+    },
     { event: 'message_stop', data: { type: 'message_stop' } },
   ]);
 }
@@ -119,7 +148,9 @@ export class ScriptedProvider {
 
   /** The model requests (not a CLI's probes of its base URL). */
   modelRequests(): RecordedRequest[] {
-    return this.requests.filter((r) => r.path.endsWith('/responses') || r.path.startsWith('/v1/messages') || r.path.endsWith('/chat/completions') || GEMINI_MODEL_PATH.test(r.path));
+    return this.requests.filter(
+      (r) => r.path.endsWith('/responses') || r.path.startsWith('/v1/messages') || r.path.endsWith('/chat/completions') || GEMINI_MODEL_PATH.test(r.path),
+    );
   }
 
   close(): Promise<void> {

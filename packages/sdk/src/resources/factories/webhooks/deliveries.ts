@@ -13,12 +13,7 @@ export type DeliveryListParams = NonNullable<operations['listWebhookDeliveries']
 
 export class Deliveries extends APIResource {
   /** The webhook's delivery log, newest first. `GET …/webhooks/{webhookUid}/deliveries` (listWebhookDeliveries). */
-  list(
-    factoryUid: string,
-    webhookUid: string,
-    query?: DeliveryListParams,
-    options?: RequestOptions,
-  ): PagePromise<WebhookDelivery> {
+  list(factoryUid: string, webhookUid: string, query?: DeliveryListParams, options?: RequestOptions): PagePromise<WebhookDelivery> {
     return this._client._list(
       '/factories/{factoryUid}/webhooks/{webhookUid}/deliveries',
       'deliveries',
@@ -41,12 +36,7 @@ export class Deliveries extends APIResource {
    * Re-evaluates an accepted delivery against today's automations; answers the runs it started.
    * `POST …/deliveries/{deliveryId}/replay` (replayWebhookDelivery).
    */
-  replay(
-    factoryUid: string,
-    webhookUid: string,
-    deliveryId: string,
-    options?: RequestOptions,
-  ): APIPromise<ReplayDeliveryResponse> {
+  replay(factoryUid: string, webhookUid: string, deliveryId: string, options?: RequestOptions): APIPromise<ReplayDeliveryResponse> {
     return this._client._operation(
       'post',
       '/factories/{factoryUid}/webhooks/{webhookUid}/deliveries/{deliveryId}/replay',

@@ -23,59 +23,29 @@ export class Webhooks extends APIResource {
    * `POST /factories/{factoryUid}/webhooks` (createWebhook).
    */
   create(factoryUid: string, body: CreateWebhookRequest, options?: RequestOptions): APIPromise<WebhookWithSecret> {
-    return this._client._operation(
-      'post',
-      '/factories/{factoryUid}/webhooks',
-      { params: { path: { factoryUid } }, body },
-      options,
-    );
+    return this._client._operation('post', '/factories/{factoryUid}/webhooks', { params: { path: { factoryUid } }, body }, options);
   }
 
   /** `GET /factories/{factoryUid}/webhooks` (listWebhooks). */
   list(factoryUid: string, query?: WebhookListParams, options?: RequestOptions): PagePromise<Webhook> {
-    return this._client._list(
-      '/factories/{factoryUid}/webhooks',
-      'webhooks',
-      { params: { path: { factoryUid }, query } },
-      options,
-    );
+    return this._client._list('/factories/{factoryUid}/webhooks', 'webhooks', { params: { path: { factoryUid }, query } }, options);
   }
 
   /** `GET /factories/{factoryUid}/webhooks/{webhookUid}` (getWebhook). */
   retrieve(factoryUid: string, webhookUid: string, options?: RequestOptions): APIPromise<Webhook> {
-    return this._client._operation(
-      'get',
-      '/factories/{factoryUid}/webhooks/{webhookUid}',
-      { params: { path: { factoryUid, webhookUid } } },
-      options,
-    );
+    return this._client._operation('get', '/factories/{factoryUid}/webhooks/{webhookUid}', { params: { path: { factoryUid, webhookUid } } }, options);
   }
 
   /** Enables/disables, renames or sets the delivery-id header. `PATCH …/webhooks/{webhookUid}` (updateWebhook). */
-  update(
-    factoryUid: string,
-    webhookUid: string,
-    body: UpdateWebhookRequest,
-    options?: RequestOptions,
-  ): APIPromise<Webhook> {
-    return this._client._operation(
-      'patch',
-      '/factories/{factoryUid}/webhooks/{webhookUid}',
-      { params: { path: { factoryUid, webhookUid } }, body },
-      options,
-    );
+  update(factoryUid: string, webhookUid: string, body: UpdateWebhookRequest, options?: RequestOptions): APIPromise<Webhook> {
+    return this._client._operation('patch', '/factories/{factoryUid}/webhooks/{webhookUid}', { params: { path: { factoryUid, webhookUid } }, body }, options);
   }
 
   /**
    * Generates a new secret (empty body) or sets the provider's (`{ provider_secret }`); the answer holds
    * the secret once. `POST …/webhooks/{webhookUid}/rotate-secret` (rotateWebhookSecret).
    */
-  rotateSecret(
-    factoryUid: string,
-    webhookUid: string,
-    body: RotateWebhookSecretRequest = {},
-    options?: RequestOptions,
-  ): APIPromise<WebhookWithSecret> {
+  rotateSecret(factoryUid: string, webhookUid: string, body: RotateWebhookSecretRequest = {}, options?: RequestOptions): APIPromise<WebhookWithSecret> {
     return this._client._operation(
       'post',
       '/factories/{factoryUid}/webhooks/{webhookUid}/rotate-secret',

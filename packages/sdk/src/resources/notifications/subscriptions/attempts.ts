@@ -13,16 +13,7 @@ export class Attempts extends APIResource {
    * The subscription's delivery attempts, newest first (optionally of one event or run).
    * `GET /notifications/subscriptions/{subscriptionUid}/attempts` (listNotificationAttempts).
    */
-  list(
-    subscriptionUid: string,
-    query?: NotificationAttemptListParams,
-    options?: RequestOptions,
-  ): PagePromise<NotificationAttempt> {
-    return this._client._list(
-      '/notifications/subscriptions/{subscriptionUid}/attempts',
-      'attempts',
-      { params: { path: { subscriptionUid }, query } },
-      options,
-    );
+  list(subscriptionUid: string, query?: NotificationAttemptListParams, options?: RequestOptions): PagePromise<NotificationAttempt> {
+    return this._client._list('/notifications/subscriptions/{subscriptionUid}/attempts', 'attempts', { params: { path: { subscriptionUid }, query } }, options);
   }
 }

@@ -10,11 +10,7 @@ export class Events extends APIResource {
    * Queues a fresh attempt of one event of the subscription, due now.
    * `POST /notifications/subscriptions/{subscriptionUid}/events/{eventId}/replay` (replayNotificationEvent).
    */
-  replay(
-    subscriptionUid: string,
-    eventId: string,
-    options?: RequestOptions,
-  ): APIPromise<ReplayNotificationEventResponse> {
+  replay(subscriptionUid: string, eventId: string, options?: RequestOptions): APIPromise<ReplayNotificationEventResponse> {
     return this._client._operation(
       'post',
       '/notifications/subscriptions/{subscriptionUid}/events/{eventId}/replay',

@@ -26,46 +26,26 @@ export class Subscriptions extends APIResource {
    * Subscribes an HTTPS endpoint; the answer holds the signing `secret` (`whsec_…`) once.
    * `POST /notifications/subscriptions` (createNotificationSubscription).
    */
-  create(
-    body: CreateNotificationSubscriptionRequest,
-    options?: RequestOptions,
-  ): APIPromise<NotificationSubscriptionWithSecret> {
+  create(body: CreateNotificationSubscriptionRequest, options?: RequestOptions): APIPromise<NotificationSubscriptionWithSecret> {
     return this._client._operation('post', '/notifications/subscriptions', { body }, options);
   }
 
   /** `GET /notifications/subscriptions` (listNotificationSubscriptions). */
-  list(
-    query?: NotificationSubscriptionListParams,
-    options?: RequestOptions,
-  ): PagePromise<NotificationSubscription> {
+  list(query?: NotificationSubscriptionListParams, options?: RequestOptions): PagePromise<NotificationSubscription> {
     return this._client._list('/notifications/subscriptions', 'subscriptions', { params: { query } }, options);
   }
 
   /** `GET /notifications/subscriptions/{subscriptionUid}` (getNotificationSubscription). */
   retrieve(subscriptionUid: string, options?: RequestOptions): APIPromise<NotificationSubscription> {
-    return this._client._operation(
-      'get',
-      '/notifications/subscriptions/{subscriptionUid}',
-      { params: { path: { subscriptionUid } } },
-      options,
-    );
+    return this._client._operation('get', '/notifications/subscriptions/{subscriptionUid}', { params: { path: { subscriptionUid } } }, options);
   }
 
   /**
    * Changes the URL, event types, description, filter, or enables/disables (also re-enables one disabled
    * for failing). `PATCH /notifications/subscriptions/{subscriptionUid}` (updateNotificationSubscription).
    */
-  update(
-    subscriptionUid: string,
-    body: UpdateNotificationSubscriptionRequest,
-    options?: RequestOptions,
-  ): APIPromise<NotificationSubscription> {
-    return this._client._operation(
-      'patch',
-      '/notifications/subscriptions/{subscriptionUid}',
-      { params: { path: { subscriptionUid } }, body },
-      options,
-    );
+  update(subscriptionUid: string, body: UpdateNotificationSubscriptionRequest, options?: RequestOptions): APIPromise<NotificationSubscription> {
+    return this._client._operation('patch', '/notifications/subscriptions/{subscriptionUid}', { params: { path: { subscriptionUid } }, body }, options);
   }
 
   /**
