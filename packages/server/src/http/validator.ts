@@ -21,9 +21,19 @@ type SpecDocument = {
   [key: string]: unknown;
 };
 
-/** The REST part of the contract with its base path set to /api/v1. */
+const parsedSpecs = new Map<string, SpecDocument>();
+
+/**
+ * The REST part of the contract with its base path set to /api/v1. Parsed once per process and file (the
+ * document is 400 KB of YAML, about a second to parse): callers read it and never change it.
+ */
 export function loadRestSpec(file = specPath): SpecDocument {
-  const document = YAML.parse(fs.readFileSync(file, 'utf8')) as SpecDocument;
+  let spec = parsedSpecs.get(file);
+  if (!spec) parsedSpecs.set(file, (spec = restPart(YAML.parse(fs.readFileSync(file, 'utf8')) as SpecDocument)));
+  return spec;
+}
+
+function restPart(document: SpecDocument): SpecDocument {
   const paths: NonNullable<SpecDocument['paths']> = {};
   for (const [route, item] of Object.entries(document.paths ?? {})) {
     if (item.servers === undefined) paths[route] = item;
@@ -62,14 +72,28 @@ function acceptingRawReservedCharacters(spec: SpecDocument): SpecDocument {
   return { ...spec, paths, components: { ...components, parameters } };
 }
 
+const contractValidators = new Map<boolean, RequestHandler[]>();
+
+/**
+ * The validator of the contract, built once per process for each `validateResponses`: it holds no request
+ * state, and building it (loading the document, then compiling each route's schemas on its first request)
+ * costs more than starting the rest of a server, which tests do many times in one process.
+ */
 export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
-  const spec = acceptingRawReservedCharacters(options.spec ?? loadRestSpec());
+  if (options.spec) return validatorFor(options.spec, options.validateResponses);
+  let validator = contractValidators.get(options.validateResponses);
+  if (!validator) contractValidators.set(options.validateResponses, (validator = validatorFor(loadRestSpec(), options.validateResponses)));
+  return validator;
+}
+
+function validatorFor(document: SpecDocument, validateResponses: boolean): RequestHandler[] {
+  const spec = acceptingRawReservedCharacters(document);
   return OpenApiValidator.middleware({
     apiSpec: spec as never,
     validateApiSpec: false,
     // No coercion of bodies (a number is not a prompt); parameters are coerced by the validator anyway.
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
-    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    validateResponses: validateResponses ? { allErrors: true } : false,
     // Authentication is ours (http/auth.ts), with our problem bodies.
     validateSecurity: false,
     // The contract has no multipart bodies: without this the validator adds a multer step (and a second Ajv

@@ -83,8 +83,20 @@ export function detectWorkspaceDisks(dataDir: string, diskBytes: number, owner: 
   };
 }
 
+/**
+ * Whether this host can loop-mount an image, by the uid that owns them: probed once per process (a mkfs and
+ * a mount; loop devices do not come and go while it runs, and test processes start many servers).
+ */
+const loopProbes = new Map<string, string | undefined>();
+
 function loopUnavailableReason(imageDir: string, owner: HostOwner | undefined): string | undefined {
   if (!owner) return 'loop-mounted workspace images need the server to run as root';
+  const key = `${owner.uid}:${owner.gid}`;
+  if (!loopProbes.has(key)) loopProbes.set(key, probeLoopMount(imageDir, owner));
+  return loopProbes.get(key);
+}
+
+function probeLoopMount(imageDir: string, owner: HostOwner): string | undefined {
   if (!fs.existsSync('/dev/loop-control')) return 'no loop devices (/dev/loop-control) on this host';
   const probeDir = path.join(imageDir, 'probe');
   const image = `${probeDir}.ext4`;
