@@ -351,7 +351,8 @@ async function main(): Promise<void> {
   }
   // Handlers go in before start-up so a signal during start-up still shuts down cleanly.
   let running: RunningServer | undefined;
-  let signalled = false;
+  let stopRequested = false;
+  let signals = 0;
   const shutdown = (server: RunningServer) =>
     server.close().then(
       () => process.exit(0),
@@ -360,31 +361,31 @@ async function main(): Promise<void> {
         process.exit(1);
       },
     );
+  const stop = (why: Record<string, unknown>, message: string) => {
+    if (stopRequested) return;
+    stopRequested = true;
+    if (running) {
+      running.ctx.log.info(why, message);
+      void shutdown(running);
+    }
+  };
+  // A second signal ends the process at once. Only signals count: a group's SIGTERM reaches this process and
+  // `pnpm start` both, so the stop request from the parent may come first (docs/decisions.md §Production build).
   const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) {
+    signals += 1;
+    if (signals > 1) {
       process.stderr.write(`second ${signal}: exiting now\n`);
       process.exit(1);
     }
-    signalled = true;
-    if (running) {
-      running.ctx.log.info({ signal }, 'signal received');
-      void shutdown(running);
-    }
+    stop({ signal }, 'signal received');
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   // Started by `pnpm start` (scripts/start.mjs): its IPC channel closing is a stop request — it was asked to
-  // stop, or it died — and never counts as a second signal.
+  // stop, or it died — and never counts as a signal.
   if (process.connected) {
     process.channel?.unref();
-    process.once('disconnect', () => {
-      if (signalled) return;
-      signalled = true;
-      if (running) {
-        running.ctx.log.info('stop requested by the parent process');
-        void shutdown(running);
-      }
-    });
+    process.once('disconnect', () => stop({}, 'stop requested by the parent process'));
   }
 
   running = await startServer(settings);
@@ -398,7 +399,7 @@ async function main(): Promise<void> {
       logStream?.write ? (text) => logStream.write!(text) : undefined,
     );
   }
-  if (signalled) void shutdown(running);
+  if (stopRequested) void shutdown(running);
 }
 
 /** The server process (`pnpm start`, `agent-runs-server`): exits 1 with the reason when it cannot start. */

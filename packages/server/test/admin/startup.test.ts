@@ -104,7 +104,8 @@ describe.each(testDatabases())('start-up bootstrap (%s)', (kind) => {
   });
 });
 
-describe('the server as a process (src/main.ts)', () => {
+// The child compiles the server's TypeScript (tsx) as it starts: on a busy machine that alone can pass 30 s.
+describe('the server as a process (src/main.ts)', { timeout: 120_000 }, () => {
   let t: TestDatabase | undefined;
   afterEach(async () => {
     await t?.close();

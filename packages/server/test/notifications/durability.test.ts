@@ -18,7 +18,8 @@ import { apiClient } from '../support/http';
 import { startTestServer, type TestServer } from '../support/server';
 import { createRun, startNotificationWorld, startReceiver, verifyDelivery, type NotificationWorld, type Receiver } from './helpers';
 
-describe.each(testDatabases())('the notification outbox (%s)', (kind) => {
+// Servers as child processes that compile their TypeScript (tsx) as they start: on a busy machine that alone can pass 30 s.
+describe.each(testDatabases())('the notification outbox (%s)', { timeout: 120_000 }, (kind) => {
   let world: NotificationWorld | undefined;
   let second: TestServer | undefined;
   let database: TestDatabase | undefined;

@@ -140,8 +140,12 @@ const mkfsArguments = (image: string, owner: HostOwner) => [
 
 async function unmountIfMounted(dir: string): Promise<void> {
   if (!isMountPoint(dir)) return;
-  // Busy (the server still reading a file of it): detached now, released by the kernel once let go.
-  await run('umount', [dir]).catch(() => run('umount', ['--lazy', dir]));
+  // Busy (the server still reading a file of it): detached now, released by the kernel once let go. Either
+  // may fail because another step (a run's end, retention) unmounted it first: then it is done.
+  const unlessUnmounted = (err: unknown) => {
+    if (isMountPoint(dir)) throw err;
+  };
+  await run('umount', [dir]).catch(() => (isMountPoint(dir) ? run('umount', ['--lazy', dir]).catch(unlessUnmounted) : undefined));
 }
 
 /** Whether something is mounted at `dir` (a run's workspace disk, say). */
