@@ -324,7 +324,8 @@ describe.each(testDatabases())('engine (%s)', (kind) => {
     await e.stop();
     const run = await createRun(ctx, team);
     e.notifyRunQueued();
-    await delay(100);
-    expect((await getRun(ctx, run)).state).toBe('QUEUED');
+    // A running dispatch loop would claim the run before it next idles; a stopped one has ended.
+    await e.idle();
+    expect(await getRun(ctx, run)).toMatchObject({ state: 'QUEUED', claim_count: 0 });
   });
 });
