@@ -3,6 +3,7 @@
  * streaming, retries, failures and their status messages, cancel, follow-ups, resume and limits.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelRunner, type ModelRunnerOptions } from '../../src/engine/runners/model';
 import type { ConversationTurn } from '../../src/runs/contract';
@@ -276,9 +277,12 @@ describe('model runner: cancel', () => {
   it('stops waiting for a retry when cancelled during the backoff', async () => {
     model.reply(status(503, undefined, { 'retry-after': '30' }));
     const run = testRun();
+    // The runner logs each retry just before its backoff wait (here the 30 s Retry-After).
+    const inBackoff = new Promise<void>((resolve) => {
+      run.ctx.log = pino({ level: 'warn' }, { write: (line: string) => JSON.parse(line).msg === 'model call failed; retrying' && resolve() });
+    });
     const pending = runner({ retry: { maxAttempts: 3, baseDelayMs: 1, maxRetryAfterMs: 60_000 } }).run(run.ctx);
-    await model.waitForRequests(1);
-    await delay(50);
+    await inBackoff;
     run.cancel.abort();
     expect(await pending).toMatchObject({ state: 'ERROR', statusMessage: { error_code: 'run_cancelled' } });
     expect(model.requests).toHaveLength(1);
