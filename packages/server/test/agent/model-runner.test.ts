@@ -264,10 +264,9 @@ describe('model runner: cancel', () => {
     const pending = runner().run(run.ctx);
     await model.waitForRequests(1);
     await delay(50); // the partial answer is being read
-    const cancelledAt = Date.now();
     run.cancel.abort();
+    // The answer never ends by itself: only the abort of the request can settle the run.
     const outcome = await pending;
-    expect(Date.now() - cancelledAt).toBeLessThan(1000);
     expect(outcome).toMatchObject({ state: 'ERROR', statusMessage: { error_code: 'run_cancelled' } });
     await model.abandoned[0]; // the provider saw the connection go away
     expect(run.conversation.messages).toEqual([]); // nothing half-streamed is recorded
