@@ -147,7 +147,12 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
 
   it('fails when a command outlasts its time limit', async () => {
     // The command outlasts the test's own time limit: only being stopped at its limit lets the test end.
-    const env = await createEnvironment(deps, admin(teamId), { name: 'slow', setup_commands: ['sleep 600'] }, directCallAudit(teamId, 'environment', 'created'));
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      { name: 'slow', setup_commands: ['sleep 600'] },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     await expect(
       prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { commandTimeoutMs: 200 }),
     ).rejects.toMatchObject({ statusMessage: { error_code: 'environment_setup_failed', message: expect.stringContaining('did not finish within') } });
