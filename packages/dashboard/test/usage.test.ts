@@ -3,7 +3,6 @@
 // it, an admin setting a limit the team is already over (and the page saying runs will not start), a member
 // reading without the form, and the page at 390 px.
 import { FakeModel, text, usage } from '@agent-runs/server/test/agent/support/fake-model';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasBrowser } from './support/browser';
 import { noHorizontalOverflow, startStack, type Stack } from './support/stack';
@@ -20,11 +19,9 @@ describe.skipIf(!hasBrowser)('usage and budget page', () => {
     stack = await startStack({ env: { RUNNER: 'model', MODEL_BASE_URL: model.url, DEFAULT_MODEL_ID: 'priced-model', MODEL_PRICES: JSON.stringify(PRICES) } });
     model.reply(text('one', usage(1_000, 500)), text('two', usage(3_000, 1_500)));
     for (const prompt of ['first', 'second']) {
-      const { run_id } = await stack.admin.agent.runs.create({ prompt });
-      for (let run = await stack.admin.agent.runs.retrieve(run_id); run.state !== 'SUCCEEDED'; run = await stack.admin.agent.runs.retrieve(run_id)) {
-        if (['FAILED', 'ERROR', 'CANCELLED'].includes(run.state)) throw new Error(`run ${run_id} ended ${run.state}`);
-        await delay(100);
-      }
+      // Follows the run's event stream to its end.
+      const run = await stack.admin.agent.runs.createAndWait({ prompt });
+      if (run.state !== 'SUCCEEDED') throw new Error(`run ${run.run_id} ended ${run.state}`);
     }
   });
   afterAll(async () => {

@@ -13,6 +13,11 @@ export class Wakeup {
     this.#waiter?.();
   };
 
+  /** A wake is kept for the next wait, which will then end at once. */
+  get pending(): boolean {
+    return this.#pending;
+  }
+
   wait(timeoutMs: number): Promise<void> {
     return new Promise<void>((resolve) => {
       if (this.#pending) {

@@ -22,6 +22,8 @@ export interface Engine {
   stop(): Promise<void>;
   /** Ids of the runs executing in this process. */
   inFlight(): string[];
+  /** The worker pool's idle(): settles once nothing notified before is left unclaimed by this engine. */
+  idle(): Promise<void>;
 }
 
 export interface EngineOptions extends Partial<WorkerOptions> {
@@ -48,6 +50,7 @@ export function startEngine(ctx: ServerContext, options: EngineOptions = {}): En
     workerId: pool.workerId,
     notifyRunQueued: pool.notifyRunQueued,
     inFlight: pool.inFlight,
+    idle: pool.idle,
     notifyScheduleChanged: () => scheduler?.wake(),
     async stop() {
       stopWaking();

@@ -55,6 +55,12 @@ export interface WorkerPool {
   stop(): Promise<void>;
   /** Runs currently executing in this pool (ids). */
   inFlight(): string[];
+  /**
+   * Settles when the dispatch loop next finds nothing to claim and no wake pending, or at once when it has
+   * ended (after stop()): every run queued and notified before the call has been claimed by then, or never
+   * will be by this pool.
+   */
+  idle(): Promise<void>;
 }
 
 /** A failure that carries the run's status message (environment setup, a spent budget): the run FAILS with it. */
@@ -91,6 +97,8 @@ export function startWorkerPool(ctx: ServerContext, options: WorkerOptions): Wor
   const wakeup = new Wakeup();
   const wake = wakeup.wake;
   const waitForWake = (timeoutMs: number) => wakeup.wait(timeoutMs);
+  let idleWaiters: Array<() => void> | undefined = [];
+  const settleIdle = () => idleWaiters?.splice(0).forEach((settle) => settle());
 
   async function dispatchLoop(): Promise<void> {
     while (!stopping) {
@@ -107,6 +115,7 @@ export function startWorkerPool(ctx: ServerContext, options: WorkerOptions): Wor
         continue;
       }
       if (!run) {
+        if (!wakeup.pending) settleIdle();
         await waitForWake(pollIntervalMs);
         continue;
       }
@@ -135,13 +144,17 @@ export function startWorkerPool(ctx: ServerContext, options: WorkerOptions): Wor
     }
   }
 
-  const loop = concurrency > 0 ? dispatchLoop() : Promise.resolve();
+  const loop = (concurrency > 0 ? dispatchLoop() : Promise.resolve()).finally(() => {
+    settleIdle();
+    idleWaiters = undefined;
+  });
   if (concurrency > 0) log.info({ concurrency, runner: options.runner.name }, 'run workers started');
 
   return {
     workerId,
     notifyRunQueued: wake,
     inFlight: () => [...active.keys()],
+    idle: () => new Promise<void>((settle) => (idleWaiters ? idleWaiters.push(settle) : settle())),
     async stop() {
       if (stopping) return loop;
       stopping = true;

@@ -146,12 +146,16 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
   });
 
   it('fails when a command outlasts its time limit', async () => {
-    const env = await createEnvironment(deps, admin(teamId), { name: 'slow', setup_commands: ['sleep 5'] }, directCallAudit(teamId, 'environment', 'created'));
-    const started = Date.now();
+    // The command outlasts the test's own time limit: only being stopped at its limit lets the test end.
+    const env = await createEnvironment(
+      deps,
+      admin(teamId),
+      { name: 'slow', setup_commands: ['sleep 600'] },
+      directCallAudit(teamId, 'environment', 'created'),
+    );
     await expect(
       prepareEnvironment(deps, { teamId, environmentId: env.uid }, sandbox, new AbortController().signal, { commandTimeoutMs: 200 }),
     ).rejects.toMatchObject({ statusMessage: { error_code: 'environment_setup_failed', message: expect.stringContaining('did not finish within') } });
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('stops the running command on cancel', async () => {
@@ -167,8 +171,8 @@ describe.each(testDatabases())('environment setup (%s)', (kind) => {
     let pids: number[] = [];
     while ((pids = processesWithEnv('SETUP_MARKER', marker)).length < 2) await delay(20);
     controller.abort();
+    // prepareEnvironment stops the sandbox's processes before it settles: nothing of them is left by now.
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    await delay(100);
     expect(pids.filter(isAlive)).toEqual([]); // the shell and its background sleep are gone
   });
 

@@ -180,14 +180,13 @@ describe('MCP over stdio', () => {
 
   it('fails instead of hanging when a server never completes the handshake', async () => {
     const run = testRun({ config: { model_id: 'm' } });
-    run.ctx.config.mcp_servers = { silent: { command: '/bin/sh', args: ['-c', 'sleep 30'] } };
-    const started = Date.now();
+    // The server outlives the test's own time limit: only the connect timeout lets the run end.
+    run.ctx.config.mcp_servers = { silent: { command: '/bin/sh', args: ['-c', 'sleep 600'] } };
     const outcome = await createModelRunner({ baseUrl: model.url, mcpConnectTimeoutMs: 500 }).run(run.ctx);
     expect(outcome).toMatchObject({
       state: 'FAILED',
       statusMessage: { error_code: 'integration_not_configured', message: expect.stringContaining('"silent"') },
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
   }, 20_000);
 
   it('cancels a tool call in flight: the server sees the cancellation and the process is stopped', async () => {

@@ -3,7 +3,6 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEgressPolicy } from '../../src/engine/egress/policy';
 import { startEgressProxy, type EgressDenial, type EgressProxy } from '../../src/engine/egress/proxy';
@@ -227,7 +226,8 @@ describe('startEgressProxy', () => {
     const half = net.connect(socketPath);
     await new Promise((resolve) => half.once('connect', resolve));
     half.write(`GET http://127.0.0.1:${t.port}/ HTTP/1.1\r\nHost: 127.0.0.1:${t.port}\r\nContent-Length: 100\r\n\r\npart`);
-    await delay(50);
+    // The target answers at the headers: its answer coming back shows the proxy is mid-request.
+    await new Promise((resolve) => half.once('data', resolve));
     half.destroy();
     // Still serving: a fresh request goes through.
     const { status, socket: again } = await connectThrough(socketPath, `127.0.0.1:${t.port}`);

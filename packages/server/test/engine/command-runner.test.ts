@@ -29,7 +29,7 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
   const fx = useEngineDatabase(kind, { clock: () => systemClock, settings: { workerConcurrency: 2 } });
   let engine: Engine | undefined;
 
-  function start(command: string, options: { shutdownGraceMs?: number } = {}): Engine {
+  function start(command: string, options: { shutdownGraceMs?: number; heartbeatIntervalMs?: number } = {}): Engine {
     const ctx = fx.ctx;
     engine = startEngine(ctx, { pollIntervalMs: 20, sweeper: false, runner: new CommandRunner(command), ...options });
     ctx.notifyRunQueued = () => engine?.notifyRunQueued();
@@ -93,9 +93,11 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
     await requestCancel(ctx, team, run.id);
   });
 
-  it('cancel while running `sleep 30` kills every process of the command within 1 s', async () => {
+  it('cancel while running `sleep 30` kills every process of the command at once', async () => {
     const { ctx, team } = fx;
-    const e = start('sleep 30 & sleep 31 & wait');
+    // No heartbeat comes during the test (an hour), and the sleeps outlast waitFor's bound: only the
+    // cancel's own notice can have ended them.
+    const e = start('sleep 30 & sleep 31 & wait', { heartbeatIntervalMs: 3_600_000 });
     const run = await createRun(ctx, team);
     ctx.notifyRunQueued();
     const pids = await waitFor(async () => {
@@ -103,10 +105,8 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
       return found.length >= 3 ? found : undefined; // the shell and both sleeps
     });
 
-    const started = Date.now();
     expect(await requestCancel(ctx, team, run.id)).toMatchObject({ ok: true, run: { state: 'CANCELLED' } });
-    await waitFor(async () => pids.every((pid) => !isAlive(pid)) && e.inFlight().length === 0, { timeoutMs: 1000, intervalMs: 5 });
-    expect(Date.now() - started).toBeLessThan(1000);
+    await waitFor(async () => pids.every((pid) => !isAlive(pid)) && e.inFlight().length === 0);
     expect(await getRun(ctx, run)).toMatchObject({ state: 'CANCELLED', lease_owner: null });
   });
 
@@ -162,7 +162,7 @@ describe.each(testDatabases())('command runner (%s)', (kind) => {
       return found.length >= 2 ? found : undefined;
     });
     await e.stop();
-    await waitFor(async () => pids.every((pid) => !isAlive(pid)), { timeoutMs: 1000 });
+    await waitFor(async () => pids.every((pid) => !isAlive(pid)));
     expect(await getRun(ctx, run)).toMatchObject({ state: 'QUEUED', lease_owner: null, claim_count: 0 });
   });
 });

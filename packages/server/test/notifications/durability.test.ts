@@ -5,7 +5,6 @@
  * workers on one database never deliver one attempt twice, nor a run's events out of order.
  */
 import { randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../bench/server-process';
 import { toTimestamp } from '../../src/clock';
@@ -69,7 +68,7 @@ describe.each(testDatabases())('the notification outbox (%s)', { timeout: 120_00
     const { server } = world;
     const { uid } = await world.subscribe({ event_types: ['run.state_changed', 'run.cancelled'] });
     const runId = await createRun(world.admin);
-    await world.receiver.waitFor(1);
+    await world.waitForAttempts(uid, 1);
     const team = await server.ctx.db.selectFrom('runs').select('team_id').where('id', '=', runId).executeTakeFirstOrThrow();
 
     const rollback = new Error('rolled back on purpose');
@@ -99,13 +98,12 @@ describe.each(testDatabases())('the notification outbox (%s)', { timeout: 120_00
       }),
     ).rejects.toBe(rollback);
 
-    server.notificationDelivery!.wake();
-    await delay(300);
-    expect(world.receiver.received).toHaveLength(1);
+    // The outbox rows are the only thing delivered, and they commit with the change: none now, none ever.
     expect((await world.messages(uid)).map((m) => [m.run_id, m.status])).toEqual([[runId, 'succeeded']]);
     // The run is still QUEUED; a committed cancel does produce its events.
     expect((await world.admin.post(`/agent/runs/${runId}/cancel`)).status).toBe(200);
     expect((await world.receiver.waitFor(3)).map((r) => JSON.parse(r.body).type)).toEqual(['run.state_changed', 'run.state_changed', 'run.cancelled']);
+    expect((await world.messages(uid)).map((m) => m.run_id)).toEqual([runId, runId, runId]);
   });
 
   it('makes the attempt of a worker that died again once its lease expired', async () => {
@@ -210,7 +208,9 @@ describe.each(testDatabases())('the notification outbox (%s)', { timeout: 120_00
     } finally {
       clearInterval(wakeBoth);
     }
-    await delay(300);
+    // Stopped workers have finished every attempt in flight and claim nothing more: a second send of any
+    // message would have arrived by now.
+    await Promise.all([world.server.notificationDelivery!.stop(), second.notificationDelivery!.stop()]);
 
     const received = world.receiver.received;
     expect(received).toHaveLength(90);

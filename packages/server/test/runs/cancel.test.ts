@@ -79,24 +79,24 @@ describe.each(testDatabases())('cancelRun (%s)', (database) => {
     let server: TestServer;
     let api: ApiClient;
     beforeAll(async () => {
-      // The echo runner stays INPROGRESS for a minute unless aborted.
-      server = await startTestServer({ database, env: { ECHO_DELAY_MS: '60000' } });
+      // The echo runner stays INPROGRESS for a minute unless aborted. No heartbeat comes during the tests (an
+      // hour, under a two-hour lease): an abort seen here came from the cancel itself.
+      server = await startTestServer({ database, env: { ECHO_DELAY_MS: '60000', RUN_HEARTBEAT_SECONDS: '3600', RUN_LEASE_SECONDS: '7200' } });
       api = apiClient(server.apiUrl, (await server.createTeamWithKey('live-cancellers', 'member')).apiKey);
     });
     afterAll(() => server?.close());
 
-    it('cancels an INPROGRESS run and its runner is aborted within 1 s', async () => {
+    it('cancels an INPROGRESS run and its runner is aborted at once', async () => {
       const { run_id } = (await api.post('/agent/runs', { prompt: 'long work' })).body;
       await waitForRunState(api, run_id, ['INPROGRESS']);
       expect(server.engine!.inFlight()).toContain(run_id);
-      const started = Date.now();
       const res = await api.post(`/agent/runs/${run_id}/cancel`);
       expect(res.status).toBe(200);
       expect(res.body).toBe(run_id);
-      while (server.engine!.inFlight().includes(run_id)) {
-        expect(Date.now() - started).toBeLessThan(1000);
-        await delay(10);
-      }
+      // The bound only ends a failure: well inside the runner's minute.
+      const deadline = Date.now() + 15_000;
+      while (server.engine!.inFlight().includes(run_id) && Date.now() < deadline) await delay(10);
+      expect(server.engine!.inFlight()).not.toContain(run_id);
       // The worker is done with the run; the aborted runner did not overwrite the cancellation.
       const run = (await api.get(`/agent/runs/${run_id}`)).body;
       expect(run.state).toBe('CANCELLED');
