@@ -11,7 +11,6 @@ import { sqliteKind, testDatabases, type TestDatabase } from '../support/databas
 import { apiClient } from '../support/http';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 
 /** Holds a port on 127.0.0.1 (another program on the port the server is told to use). */
 async function occupyPort(): Promise<{ port: number; release(): Promise<void> }> {
@@ -112,7 +111,9 @@ describe('the server as a process (src/main.ts)', { timeout: 120_000 }, () => {
   });
 
   function start(env: Record<string, string>) {
-    const child = spawn(tsx, ['src/main.ts'], {
+    // node with tsx's loader, not the tsx CLI: the CLI relays a signal to its child and, when the child has not
+    // acknowledged it within 30 ms (a busy machine), sends it again — a second SIGTERM, which ends the server at once.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: serverDir,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

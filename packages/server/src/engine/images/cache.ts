@@ -263,7 +263,7 @@ async function tool(name: 'skopeo' | 'umoci', args: string[], cwd: string, doing
       if (timeout.aborted) throw new ImageUnavailableError(`${doing} took longer than ${PULL_TIMEOUT_MS / 60_000} minutes`);
       throw new ImageUnavailableError(`${name} could not start: ${err.message} (install the package \`${name}\`)`);
     });
-    if (result.code !== 0) throw new ImageUnavailableError(reasonOf(name, doing, result.stderr));
+    if (result.code !== 0) throw new ImageUnavailableError(imageToolFailureReason(name, doing, result.stderr));
     return result;
   } finally {
     await fs.rm(home, { recursive: true, force: true });
@@ -271,10 +271,11 @@ async function tool(name: 'skopeo' | 'umoci', args: string[], cwd: string, doing
 }
 
 /** A short reason from a tool's complaint: the registry's answer when it gave one. */
-function reasonOf(name: string, doing: string, stderr: string): string {
+export function imageToolFailureReason(name: string, doing: string, stderr: string): string {
   const text = stderr.replace(/\s+/g, ' ');
   if (/manifest unknown|name unknown|not found/i.test(text)) return 'the image is not in the registry (manifest unknown)';
-  if (/unauthorized|authentication required|denied|401|403/i.test(text)) return 'the registry refused access (authentication failed or required)';
+  // Status codes as words: a layer's hex digest in a complaint may hold "401" or "403".
+  if (/unauthorized|authentication required|denied|\b40[13]\b/i.test(text)) return 'the registry refused access (authentication failed or required)';
   if (/connection refused|no such host|i\/o timeout|network is unreachable|TLS handshake|http: server gave HTTP response to HTTPS client/i.test(text)) {
     return `the registry could not be reached (${lastMessage(text)})`;
   }
