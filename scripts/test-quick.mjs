@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm test:quick`: the inner loop (docs/decisions.md §A faster, steadier test suite). The server's, the
 // SDK's and the CLI's tests on SQLite only (TEST_POSTGRES_URL ignored), without those that start
-// sandboxes, images, third-party harnesses, compiled or tsx child processes, git forges or a browser:
+// sandboxes, images, third-party harnesses, compiled or tsx child processes, git forges, a browser, the packed
+// SDK, the CLI's end-to-end runs or generated hostile input:
 // those, PostgreSQL, the dashboard's browser tests, the cross-package e2e suite and Python run in
 // `pnpm test`. Extra arguments go to vitest (a file or a folder to narrow it further).
 import { spawnSync } from 'node:child_process';
@@ -24,6 +25,9 @@ const SLOW = [
   'test/agent/workspace-tools.test.ts',
   'test/http/storage-full.test.ts', // mounts a full disk
   'test/bin.test.ts', // the CLI as a child process
+  'test/real-server.test.ts', // the CLI's runs waited for on the real server, end to end
+  'test/package/**', // the SDK packed, installed and type-checked by a consumer
+  'test/ingress/hostile-input.test.ts', // thousands of generated hostile requests
 ];
 const env = { ...process.env };
 delete env.TEST_POSTGRES_URL;

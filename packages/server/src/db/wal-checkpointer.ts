@@ -34,6 +34,9 @@ export interface WalCheckpointer {
 
 export function startWalCheckpointer(sqlite: BetterSqlite3.Database, file: string, log: Logger): WalCheckpointer {
   const worker = new Worker(path.join(codeRoot, 'db/wal-checkpoint-worker.cjs'), {
+    // Plain CommonJS: none of this process's flags (a TypeScript loader's --import, say) is wanted, and
+    // loading one made each thread's start cost a quarter of a second of CPU.
+    execArgv: [],
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   // A checkpointer alone must not keep the process alive.

@@ -493,10 +493,20 @@ function probeBwrap(bwrap: string, stateDir: string, fence: FenceTools, asOwner:
     binds: [],
   });
   const [file, ...rest] = [...asOwner, bwrap, ...args];
-  const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
-  if (probe.error) return probe.error.message;
-  return probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`;
+  // Once per process for a bubblewrap, a host uid and the directory the data directories are made in: what it
+  // finds (user namespaces, setuid, the parents' search permission) does not change while the process runs.
+  const key = [...asOwner, bwrap, path.dirname(path.dirname(stateDir))].join('\0');
+  if (!bwrapProbes.has(key)) {
+    const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+    bwrapProbes.set(
+      key,
+      probe.error ? probe.error.message : probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`,
+    );
+  }
+  return bwrapProbes.get(key);
 }
+
+const bwrapProbes = new Map<string, string | undefined>();
 
 /**
  * The helpers a sandbox runs before the run's own program (prlimit, and for the egress bridge sh, socat,
