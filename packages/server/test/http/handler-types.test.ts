@@ -4,12 +4,11 @@
  * query values and fills in defaults before a handler runs: this checks both sides — the types at `pnpm
  * typecheck`, and at run time what the real validator hands a handler over real HTTP.
  */
-import type { AddressInfo } from 'node:net';
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { components } from '@agent-runs/contract';
 import { expressPath, type OperationQuery, type OperationRequestHandler } from '../../src/api/operations';
-import { openApiValidator, REST_BASE_PATH } from '../../src/http/validator';
+import { startValidatedApp } from '../support/validated-app';
 
 type Params<H> = H extends (req: infer R, ...rest: never[]) => unknown ? R : never;
 type ListRunsRequest = Params<OperationRequestHandler<'listRuns'>>;
@@ -42,23 +41,14 @@ describe('what the validator hands a handler', () => {
   let close: () => void;
 
   beforeAll(async () => {
-    const app = express();
-    const api = express.Router();
-    api.use(openApiValidator({ validateResponses: false }));
     const record: RequestHandler = (req, res) => {
       seen.push({ ...req.query });
       res.json({ items: [] });
     };
-    api.get(expressPath('/agent/runs'), record);
-    api.get(expressPath('/agent'), record);
-    app.use(REST_BASE_PATH, api);
-    app.use(((err, _req, res, _next) => {
-      res.status((err as { status?: number }).status ?? 500).json({ message: (err as Error).message });
-    }) as express.ErrorRequestHandler);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${REST_BASE_PATH}`;
-    close = () => server.close();
+    ({ base, close } = await startValidatedApp(false, (api) => {
+      api.get(expressPath('/agent/runs'), record);
+      api.get(expressPath('/agent'), record);
+    }));
   });
   afterAll(() => close?.());
 

@@ -3,11 +3,10 @@
  * the contract becomes a 500. Responses shared by $ref (a problem answer) are compiled once for every route
  * (patches/express-openapi-validator@5.6.2.patch): a shared validator must still judge each route's answers.
  */
-import type { AddressInfo } from 'node:net';
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expressPath } from '../../src/api/operations';
-import { openApiValidator, REST_BASE_PATH } from '../../src/http/validator';
+import { startValidatedApp } from '../support/validated-app';
 
 describe('response validation', () => {
   let base: string;
@@ -15,22 +14,13 @@ describe('response validation', () => {
   let answer: { status: number; body: unknown } = { status: 200, body: {} };
 
   beforeAll(async () => {
-    const app = express();
-    const api = express.Router();
-    api.use(openApiValidator({ validateResponses: true }));
     const respond: RequestHandler = (_req, res) => {
       res.status(answer.status).type('application/problem+json').json(answer.body);
     };
-    api.get(expressPath('/agent/runs/{runId}'), respond);
-    api.get(expressPath('/agent/schedules/{scheduleId}'), respond);
-    app.use(REST_BASE_PATH, api);
-    app.use(((err, _req, res, _next) => {
-      res.status((err as { status?: number }).status ?? 500).json({ message: (err as Error).message });
-    }) as express.ErrorRequestHandler);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${REST_BASE_PATH}`;
-    close = () => server.close();
+    ({ base, close } = await startValidatedApp(true, (api) => {
+      api.get(expressPath('/agent/runs/{runId}'), respond);
+      api.get(expressPath('/agent/schedules/{scheduleId}'), respond);
+    }));
   });
   afterAll(() => close?.());
 
