@@ -477,6 +477,8 @@ const LAUNCHER = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; do
  * Runs `true` in a sandbox once, at start-up (a few milliseconds, so synchronously): undefined when it
  * works, else bubblewrap's complaint (no user namespaces, too old for --disable-userns, …).
  */
+const bwrapProbes = new Map<string, string | undefined>();
+
 function probeBwrap(bwrap: string, stateDir: string, fence: FenceTools, asOwner: string[]): string | undefined {
   const workDir = path.join(stateDir, 'probe');
   ensurePrivateDir(workDir);
@@ -492,21 +494,18 @@ function probeBwrap(bwrap: string, stateDir: string, fence: FenceTools, asOwner:
     argv: ['/bin/true'],
     binds: [],
   });
-  const [file, ...rest] = [...asOwner, bwrap, ...args];
   // Once per process for a bubblewrap, a host uid and the directory the data directories are made in: what it
   // finds (user namespaces, setuid, the parents' search permission) does not change while the process runs.
   const key = [...asOwner, bwrap, path.dirname(path.dirname(stateDir))].join('\0');
-  if (!bwrapProbes.has(key)) {
-    const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
-    bwrapProbes.set(
-      key,
-      probe.error ? probe.error.message : probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`,
-    );
-  }
+  if (!bwrapProbes.has(key)) bwrapProbes.set(key, runBwrapProbe([...asOwner, bwrap, ...args]));
   return bwrapProbes.get(key);
 }
 
-const bwrapProbes = new Map<string, string | undefined>();
+function runBwrapProbe([file, ...rest]: string[]): string | undefined {
+  const probe = spawnSync(file!, rest, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  if (probe.error) return probe.error.message;
+  return probe.status === 0 ? undefined : probe.stderr.toString('utf8').trim().slice(0, 300) || `exit status ${probe.status}`;
+}
 
 /**
  * The helpers a sandbox runs before the run's own program (prlimit, and for the egress bridge sh, socat,

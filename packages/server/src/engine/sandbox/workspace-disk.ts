@@ -142,10 +142,12 @@ async function unmountIfMounted(dir: string): Promise<void> {
   if (!isMountPoint(dir)) return;
   // Busy (the server still reading a file of it): detached now, released by the kernel once let go. Either
   // may fail because another step (a run's end, retention) unmounted it first: then it is done.
-  const unlessUnmounted = (err: unknown) => {
-    if (isMountPoint(dir)) throw err;
-  };
-  await run('umount', [dir]).catch(() => (isMountPoint(dir) ? run('umount', ['--lazy', dir]).catch(unlessUnmounted) : undefined));
+  await run('umount', [dir]).catch(async () => {
+    if (!isMountPoint(dir)) return;
+    await run('umount', ['--lazy', dir]).catch((err: unknown) => {
+      if (isMountPoint(dir)) throw err;
+    });
+  });
 }
 
 /** Whether something is mounted at `dir` (a run's workspace disk, say). */
